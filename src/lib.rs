@@ -1,0 +1,10 @@
+//! exanet: a cycle-accurate reference model of the ExaNet network IP.
+//!
+//! Blocks follow one clock rule (see `docs/architecture.md`): every block is a set of
+//! registers plus a pure next-state function; a system evaluates every block's next state
+//! from the current registers only, then commits them all.
+
+pub mod units;
+pub mod packet;
+pub mod wave;
+pub mod cosim;
