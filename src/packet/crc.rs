@@ -1,0 +1,179 @@
+//! Footer CRC: CRC-32C (Castagnoli), the "CRC field [that] validates the content of the
+//! transmitted message" of thesis 002 §5.3.2.
+//!
+//! Reflected polynomial 0x82F63B78 (normal form 0x1EDC6F41), initial value 0xFFFFFFFF, final
+//! XOR 0xFFFFFFFF: the CRC of iSCSI (RFC 3720) and of the SSE4.2 `crc32` instruction. The
+//! message is the payload words in order, each as 16 bytes little-endian, then footer bits 63:0
+//! as 8 bytes little-endian (see [`message_crc`]).
+//!
+//! The `update` functions work on the running, un-finalised state, as a TCL does one beat per
+//! cycle: start from [`CRC_INIT`], update per word, XOR with [`CRC_XOROUT`] at the end. They are
+//! table driven (slicing-by-16); `rtl/exanet_pkg.sv` computes the same bit by bit.
+
+/// Reflected CRC-32C polynomial.
+pub const CRC_POLY_REFLECTED: u32 = 0x82F6_3B78;
+/// Initial running state.
+pub const CRC_INIT: u32 = 0xFFFF_FFFF;
+/// Final XOR applied to the running state to give the CRC.
+pub const CRC_XOROUT: u32 = 0xFFFF_FFFF;
+
+/// `TABLES[k][b]`: the effect on the state of byte `b` followed by `k` zero bytes.
+static TABLES: [[u32; 256]; 16] = {
+    let mut t = [[0u32; 256]; 16];
+    let mut b = 0;
+    while b < 256 {
+        let mut c = b as u32;
+        let mut i = 0;
+        while i < 8 {
+            c = if c & 1 != 0 {
+                (c >> 1) ^ CRC_POLY_REFLECTED
+            } else {
+                c >> 1
+            };
+            i += 1;
+        }
+        t[0][b] = c;
+        b += 1;
+    }
+    let mut k = 1;
+    while k < 16 {
+        let mut b = 0;
+        while b < 256 {
+            let prev = t[k - 1][b];
+            t[k][b] = (prev >> 8) ^ t[0][(prev & 0xFF) as usize];
+            b += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+#[inline]
+fn byte(x: u128, k: usize) -> usize {
+    ((x >> (8 * k)) & 0xFF) as usize
+}
+
+/// Advances the running state by one 64-bit beat (8 bytes, little-endian: bits 7:0 first).
+#[inline]
+pub fn crc32c_update64(state: u32, beat: u64) -> u32 {
+    let x = u128::from(beat ^ u64::from(state));
+    (0..8).fold(0, |acc, k| acc ^ TABLES[7 - k][byte(x, k)])
+}
+
+/// Advances the running state by one 128-bit word (16 bytes, little-endian: bits 7:0 first).
+/// Equal to `crc32c_update64(crc32c_update64(state, low half), high half)`.
+#[inline]
+pub fn crc32c_update128(state: u32, word: u128) -> u32 {
+    let x = word ^ u128::from(state);
+    (0..16).fold(0, |acc, k| acc ^ TABLES[15 - k][byte(x, k)])
+}
+
+/// Advances the running state by a byte string.
+pub fn crc32c_update_bytes(mut state: u32, bytes: &[u8]) -> u32 {
+    let mut chunks = bytes.chunks_exact(16);
+    for chunk in &mut chunks {
+        let mut w = [0u8; 16];
+        w.copy_from_slice(chunk);
+        state = crc32c_update128(state, u128::from_le_bytes(w));
+    }
+    for &b in chunks.remainder() {
+        state = (state >> 8) ^ TABLES[0][((state ^ u32::from(b)) & 0xFF) as usize];
+    }
+    state
+}
+
+/// CRC-32C of a byte string (initial value and final XOR applied).
+pub fn crc32c_bytes(bytes: &[u8]) -> u32 {
+    crc32c_update_bytes(CRC_INIT, bytes) ^ CRC_XOROUT
+}
+
+/// The footer CRC of a packet: CRC-32C over the payload words then footer bits 63:0.
+///
+/// Bits 127:64 of `footer_word` (crc_bad, rsvd, crc) are ignored, so the same function checks a
+/// received footer. The header is not covered: it has its own SECDED code, and routers rewrite
+/// its VC field on the way.
+pub fn message_crc(payload: &[u128], footer_word: u128) -> u32 {
+    let state = payload
+        .iter()
+        .fold(CRC_INIT, |s, &w| crc32c_update128(s, w));
+    crc32c_update64(state, footer_word as u64) ^ CRC_XOROUT
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_rng::Rng;
+    use super::*;
+
+    /// Plain bit-at-a-time CRC-32C, the definition the tables must reproduce.
+    fn bitwise(bytes: &[u8]) -> u32 {
+        let mut c = CRC_INIT;
+        for &b in bytes {
+            c ^= u32::from(b);
+            for _ in 0..8 {
+                c = if c & 1 != 0 {
+                    (c >> 1) ^ CRC_POLY_REFLECTED
+                } else {
+                    c >> 1
+                };
+            }
+        }
+        c ^ CRC_XOROUT
+    }
+
+    #[test]
+    fn check_value() {
+        assert_eq!(crc32c_bytes(b"123456789"), 0xE306_9283);
+        assert_eq!(crc32c_bytes(b""), 0);
+    }
+
+    #[test]
+    fn rfc3720_b4_vectors() {
+        assert_eq!(crc32c_bytes(&[0x00; 32]), 0x8A91_36AA);
+        assert_eq!(crc32c_bytes(&[0xFF; 32]), 0x62A8_AB43);
+        let inc: Vec<u8> = (0x00..=0x1F).collect();
+        assert_eq!(crc32c_bytes(&inc), 0x46DD_794E);
+        let dec: Vec<u8> = (0x00..=0x1F).rev().collect();
+        assert_eq!(crc32c_bytes(&dec), 0x113F_DB5C);
+    }
+
+    #[test]
+    fn tables_equal_the_bitwise_definition_for_every_length() {
+        let mut rng = Rng::new(0xC3C);
+        let bytes: Vec<u8> = (0..100).map(|_| rng.u64() as u8).collect();
+        for n in 0..=bytes.len() {
+            assert_eq!(crc32c_bytes(&bytes[..n]), bitwise(&bytes[..n]), "len {n}");
+        }
+    }
+
+    #[test]
+    fn word_updates_equal_the_byte_function() {
+        let mut rng = Rng::new(0x32C);
+        for _ in 0..200 {
+            let state = rng.u64() as u32;
+            let w = rng.u128();
+            let b = w.to_le_bytes();
+            assert_eq!(crc32c_update128(state, w), crc32c_update_bytes(state, &b));
+            let lo = crc32c_update64(state, w as u64);
+            assert_eq!(lo, crc32c_update_bytes(state, &b[..8]));
+            assert_eq!(
+                crc32c_update64(lo, (w >> 64) as u64),
+                crc32c_update128(state, w)
+            );
+        }
+    }
+
+    #[test]
+    fn message_crc_is_payload_bytes_then_low_footer_beat() {
+        let mut rng = Rng::new(0x5E5);
+        for n in 0..5 {
+            let payload: Vec<u128> = (0..n).map(|_| rng.u128()).collect();
+            let footer = rng.u128();
+            let mut bytes: Vec<u8> = payload.iter().flat_map(|w| w.to_le_bytes()).collect();
+            bytes.extend_from_slice(&(footer as u64).to_le_bytes());
+            assert_eq!(message_crc(&payload, footer), bitwise(&bytes));
+            // The upper footer half (crc_bad, rsvd, crc) is not covered.
+            let upper = footer ^ (u128::from(rng.u64()) << 64);
+            assert_eq!(message_crc(&payload, upper), message_crc(&payload, footer));
+        }
+    }
+}
