@@ -1,0 +1,196 @@
+// exanet_pkg: constants and pure functions of the ExaNet packet and APElink wire format.
+//
+// Models the packet of thesis 002 §5.3.2 (128-bit header with an error detection and correction
+// code, payload of 128-bit words, 128-bit footer with a CRC) and the wire words of the APElink
+// TCL (002 §5.3.4). The bit positions are the project's layout table, `FIELDS` in
+// `src/packet/layout.rs` and the tables of `docs/packet.md`; `tests/packet_layout.rs` checks that
+// the HDR_*/FTR_* localparams below equal that table. The functions give bit-for-bit the results
+// of the Rust model (`packet::secded`, `packet::crc`, `packet::payload_words`).
+//
+// Bit 0 is the LSB of a 128-bit word; on the 64-bit wire bits 63:0 go first.
+
+package exanet_pkg;
+
+  // ---------------------------------------------------------------------------------------------
+  // Layout: <word>_<FIELD>_LSB is the field's lowest bit, <word>_<FIELD>_W its width.
+  // ---------------------------------------------------------------------------------------------
+
+  localparam int unsigned WORD_W = 128;  // header, footer and payload word width
+  localparam int unsigned BEAT_W = 64;   // APElink wire beat width
+
+  // Header.
+  localparam int unsigned HDR_VC_LSB       = 0;    // virtual channel
+  localparam int unsigned HDR_VC_W         = 3;
+  localparam int unsigned HDR_TYPE_LSB     = 3;    // packet type, see TYPE_*
+  localparam int unsigned HDR_TYPE_W       = 2;
+  localparam int unsigned HDR_SIZE_LSB     = 5;    // payload length, bytes (or words)
+  localparam int unsigned HDR_SIZE_W       = 13;
+  localparam int unsigned HDR_DST_X_LSB    = 18;   // destination coordinates
+  localparam int unsigned HDR_DST_X_W      = 8;
+  localparam int unsigned HDR_DST_Y_LSB    = 26;
+  localparam int unsigned HDR_DST_Y_W      = 8;
+  localparam int unsigned HDR_DST_Z_LSB    = 34;
+  localparam int unsigned HDR_DST_Z_W      = 8;
+  localparam int unsigned HDR_PDID_LSB     = 42;   // protection domain ID
+  localparam int unsigned HDR_PDID_W       = 12;
+  localparam int unsigned HDR_DST_ADDR_LSB = 54;   // destination (virtual) memory address
+  localparam int unsigned HDR_DST_ADDR_W   = 48;
+  localparam int unsigned HDR_RSVD_LSB     = 102;  // reserved, zero
+  localparam int unsigned HDR_RSVD_W       = 18;
+  localparam int unsigned HDR_ECC_LSB      = 120;  // SECDED check bits over bits 119:0
+  localparam int unsigned HDR_ECC_W        = 8;
+
+  // Footer.
+  localparam int unsigned FTR_CHAN_ID_LSB  = 0;    // outstanding-packet (channel) ID
+  localparam int unsigned FTR_CHAN_ID_W    = 16;
+  localparam int unsigned FTR_SRC_X_LSB    = 16;   // source coordinates
+  localparam int unsigned FTR_SRC_X_W      = 8;
+  localparam int unsigned FTR_SRC_Y_LSB    = 24;
+  localparam int unsigned FTR_SRC_Y_W      = 8;
+  localparam int unsigned FTR_SRC_Z_LSB    = 32;
+  localparam int unsigned FTR_SRC_Z_W      = 8;
+  localparam int unsigned FTR_VALID_LSB    = 40;   // index of the last valid byte
+  localparam int unsigned FTR_VALID_W      = 4;
+  localparam int unsigned FTR_USER_LSB     = 44;   // user-defined
+  localparam int unsigned FTR_USER_W       = 20;
+  localparam int unsigned FTR_CRC_BAD_LSB  = 64;   // set by a TCL whose CRC check failed
+  localparam int unsigned FTR_CRC_BAD_W    = 1;
+  localparam int unsigned FTR_RSVD_LSB     = 65;   // reserved, zero
+  localparam int unsigned FTR_RSVD_W       = 31;
+  localparam int unsigned FTR_CRC_LSB      = 96;   // CRC-32C of payload and footer bits 63:0
+  localparam int unsigned FTR_CRC_W        = 32;
+
+  // Packet types (header field `type`). ACK and RATE carry no payload; the reserved code is
+  // routed and sized like RDMA.
+  localparam logic [HDR_TYPE_W-1:0] TYPE_RDMA = 2'd0;
+  localparam logic [HDR_TYPE_W-1:0] TYPE_ACK  = 2'd1;
+  localparam logic [HDR_TYPE_W-1:0] TYPE_RATE = 2'd2;
+  localparam logic [HDR_TYPE_W-1:0] TYPE_RSVD = 2'd3;
+
+  // Payload words of the largest packet header `size` can describe in byte mode
+  // (ceil(8191/16) = 512) need 10 bits; see hdr_payload_words.
+  localparam int unsigned PAYLOAD_WORDS_W = 10;
+
+  // ---------------------------------------------------------------------------------------------
+  // Wire constants (64-bit beats of the APElink TCL).
+  // ---------------------------------------------------------------------------------------------
+
+  // Precedes every control frame (a Start, or a credit sent inside a packet).
+  localparam logic [BEAT_W-1:0] WIRE_MAGIC = 64'hB5A5_5AA5_C33C_0FF0;
+  // Follows a Magic: the next two beats are a header.
+  localparam logic [BEAT_W-1:0] WIRE_START = 64'h9E37_79B9_7F4A_7C15;
+  // Tag in bits 63:48 of a start/stop credit beat.
+  localparam int unsigned CREDIT_SS_TAG_LSB = 48;
+  localparam int unsigned CREDIT_SS_TAG_W   = 16;
+  localparam logic [CREDIT_SS_TAG_W-1:0] CREDIT_SS_TAG = 16'hCCCC;
+  // Tag in bits 63:62 of every usedword credit beat; the beat index sits in bits 61:60.
+  localparam int unsigned CREDIT_UW_TAG_LSB = 62;
+  localparam int unsigned CREDIT_UW_TAG_W   = 2;
+  localparam logic [CREDIT_UW_TAG_W-1:0] CREDIT_UW_TAG = 2'b11;
+  localparam int unsigned CREDIT_UW_IDX_LSB = 60;
+  localparam int unsigned CREDIT_UW_IDX_W   = 2;
+
+  // ---------------------------------------------------------------------------------------------
+  // Header ECC: extended Hamming (128,120) SECDED.
+  //
+  // Hamming positions 1..127: check bit j (header bit 120+j, j = 0..6) at position 2^j, data bit
+  // d[i] (header bit i) at the i-th non-power-of-two position (3, 5, 6, 7, 9, ...). ecc[6:0] is
+  // the XOR of the positions of the set data bits; ecc[7] (header bit 127, position 0) makes the
+  // word even parity.
+  // ---------------------------------------------------------------------------------------------
+
+  localparam int unsigned SECDED_DATA_W  = HDR_ECC_LSB;  // protected bits 119:0
+  localparam int unsigned SECDED_CHECK_W = 7;            // Hamming check bits, without ecc[7]
+
+  typedef logic [SECDED_CHECK_W-1:0] secded_pos_t;
+
+  // Hamming position of every bit of the 128-bit header (elaboration-time constant).
+  function automatic secded_pos_t [WORD_W-1:0] secded_positions();
+    secded_pos_t [WORD_W-1:0] pos_tbl;
+    int unsigned data_idx;
+    pos_tbl  = '0;
+    data_idx = 0;
+    for (int unsigned pos = 1; pos < WORD_W; pos++) begin
+      if ((pos & (pos - 1)) == 0) begin
+        pos_tbl[SECDED_DATA_W + $clog2(pos)] = secded_pos_t'(pos);
+      end else begin
+        pos_tbl[data_idx] = secded_pos_t'(pos);
+        data_idx++;
+      end
+    end
+    return pos_tbl;  // pos_tbl[WORD_W-1] stays 0: ecc[7]
+  endfunction
+
+  localparam secded_pos_t [WORD_W-1:0] SECDED_POS = secded_positions();
+
+  // ecc[6:0] of header bits 119:0.
+  function automatic secded_pos_t secded_hamming(logic [SECDED_DATA_W-1:0] data);
+    secded_pos_t check;
+    check = '0;
+    for (int unsigned i = 0; i < SECDED_DATA_W; i++) begin
+      if (data[i]) begin
+        check ^= SECDED_POS[i];
+      end
+    end
+    return check;
+  endfunction
+
+  // The full header: bits 119:0 of `data` with ecc[7:0] in bits 127:120.
+  function automatic logic [WORD_W-1:0] secded_encode(logic [SECDED_DATA_W-1:0] data);
+    secded_pos_t check;
+    check = secded_hamming(data);
+    return {^{check, data}, check, data};
+  endfunction
+
+  // ---------------------------------------------------------------------------------------------
+  // Footer CRC: CRC-32C (Castagnoli), reflected polynomial 0x82F63B78, init and final XOR
+  // 0xFFFFFFFF. The update functions take and return the running (un-finalised) state; bytes go
+  // in little-endian order (bits 7:0 first), each byte LSB first.
+  // ---------------------------------------------------------------------------------------------
+
+  localparam logic [31:0] CRC32C_POLY   = 32'h82F6_3B78;
+  localparam logic [31:0] CRC32C_INIT   = 32'hFFFF_FFFF;
+  localparam logic [31:0] CRC32C_XOROUT = 32'hFFFF_FFFF;
+
+  // Running state after one 64-bit beat.
+  function automatic logic [31:0] crc32c_update64(logic [31:0] crc, logic [BEAT_W-1:0] data);
+    logic [31:0] state;
+    state = crc;
+    for (int unsigned i = 0; i < BEAT_W; i++) begin
+      state = (state[0] ^ data[i]) ? ((state >> 1) ^ CRC32C_POLY) : (state >> 1);
+    end
+    return state;
+  endfunction
+
+  // Running state after one 128-bit word (its low beat first).
+  function automatic logic [31:0] crc32c_update128(logic [31:0] crc, logic [WORD_W-1:0] data);
+    return crc32c_update64(crc32c_update64(crc, data[BEAT_W-1:0]), data[WORD_W-1:BEAT_W]);
+  endfunction
+
+  // ---------------------------------------------------------------------------------------------
+  // Payload length.
+  // ---------------------------------------------------------------------------------------------
+
+  // Payload words of a packet from its header: 0 for ACK and RATE, else ceil(size/16) in byte
+  // mode and size in word mode. Word-mode sizes above 1023 do not fit the result (the largest
+  // packet, 4096 bytes, is 256 words).
+  function automatic logic [PAYLOAD_WORDS_W-1:0] hdr_payload_words(logic [WORD_W-1:0] hdr,
+                                                                    logic size_in_words);
+    logic [HDR_TYPE_W-1:0]      pkt_type;
+    logic [HDR_SIZE_W-1:0]      size;
+    logic [PAYLOAD_WORDS_W-1:0] words;
+    logic                       unused_hdr;  // only type and size matter here
+    unused_hdr = ^hdr;
+    pkt_type   = hdr[HDR_TYPE_LSB +: HDR_TYPE_W];
+    size       = hdr[HDR_SIZE_LSB +: HDR_SIZE_W];
+    if (pkt_type == TYPE_ACK || pkt_type == TYPE_RATE) begin
+      words = '0;
+    end else if (size_in_words) begin
+      words = PAYLOAD_WORDS_W'(size);
+    end else begin
+      words = PAYLOAD_WORDS_W'(size >> 4) + PAYLOAD_WORDS_W'(|size[3:0]);
+    end
+    return words;
+  endfunction
+
+endpackage
