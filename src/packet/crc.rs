@@ -1,5 +1,5 @@
-//! Footer CRC: CRC-32C (Castagnoli), the "CRC field [that] validates the content of the
-//! transmitted message" of thesis 002 §5.3.2.
+//! Footer CRC: CRC-32C (Castagnoli). Thesis 002 §5.3.2: the footer's CRC field "validates the
+//! content of the transmitted message".
 //!
 //! Reflected polynomial 0x82F63B78 (normal form 0x1EDC6F41), initial value 0xFFFFFFFF, final
 //! XOR 0xFFFFFFFF: the CRC of iSCSI (RFC 3720) and of the SSE4.2 `crc32` instruction. The
