@@ -4,7 +4,14 @@
 //! registers plus a pure next-state function; a system evaluates every block's next state
 //! from the current registers only, then commits them all.
 
-pub mod units;
-pub mod packet;
-pub mod wave;
+pub mod cli;
+pub mod config;
 pub mod cosim;
+pub mod fifo;
+pub mod link;
+pub mod measure;
+pub mod packet;
+pub mod probe;
+pub mod stimulus;
+pub mod units;
+pub mod wave;

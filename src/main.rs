@@ -1,3 +1,160 @@
-fn main() {
-    println!("exanet: under construction");
+//! The `exanet` command line. Every measurement prints a table, or JSON with `--json`
+//! (fields documented in docs/cli.md). Bad input exits with status 2 and a message naming what
+//! is wrong.
+
+use clap::{Args, Parser, Subcommand};
+use exanet::cli;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "exanet", version, about = "Cycle-accurate model of the ExaNet network IP (APErouter, APElink, APEphy) with lockstep Verilator co-simulation")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Args, Clone)]
+struct Common {
+    /// Configuration file (.toml or .json); defaults are the thesis's hardware.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Print machine-readable JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// The link demonstration: hop latency, efficiency table and a VCD of a few packets.
+    Demo {
+        #[command(flatten)]
+        common: Common,
+        /// Where to write the VCD.
+        #[arg(long, default_value = "waves/out/demo.vcd")]
+        vcd: PathBuf,
+    },
+    /// APElink measurements.
+    Link {
+        #[command(subcommand)]
+        cmd: LinkCmd,
+    },
+    /// Run the model and the Verilated RTL in lockstep and compare every cycle.
+    Cosim {
+        #[command(flatten)]
+        common: Common,
+        /// Design to co-simulate.
+        #[arg(long, value_name = "DESIGN")]
+        design: String,
+        /// Cycles to simulate.
+        #[arg(long, default_value_t = 100_000)]
+        cycles: u64,
+        /// Seed of the random stimulus and bit errors.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Bit error rate on every lane.
+        #[arg(long)]
+        ber: Option<f64>,
+        /// Credit flavour (start-stop or usedword).
+        #[arg(long)]
+        credit: Option<String>,
+        /// Write model.vcd and rtl.vcd into this directory.
+        #[arg(long, value_name = "DIR")]
+        vcd_dir: Option<PathBuf>,
+    },
+    /// Compare two VCD files signal by signal, by name.
+    WaveDiff {
+        a: PathBuf,
+        b: PathBuf,
+        /// Signals present in one file only make the files differ.
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Configuration files.
+    Config {
+        /// Print the default configuration as TOML.
+        #[arg(long)]
+        print: bool,
+    },
+    /// Simulation speed benchmarks.
+    Bench {
+        #[command(subcommand)]
+        cmd: BenchCmd,
+    },
+}
+
+#[derive(Subcommand)]
+enum LinkCmd {
+    /// Hop latency: header into the sender's TX FIFO to header into the receiver's RX FIFO.
+    Latency {
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Protocol efficiency under saturating traffic, against the formula and Table 5.4.
+    Efficiency {
+        #[command(flatten)]
+        common: Common,
+        /// Credit flavour (start-stop or usedword); default from the configuration.
+        #[arg(long)]
+        credit: Option<String>,
+        /// Payload sizes in bytes, comma separated.
+        #[arg(long, value_delimiter = ',', default_value = "16,32,64,128,256,512,1024,2048,4096")]
+        payload: Vec<String>,
+    },
+    /// Delivered bandwidth under saturating traffic.
+    Bandwidth {
+        #[command(flatten)]
+        common: Common,
+        /// Payload size in bytes.
+        #[arg(long, default_value = "512")]
+        payload: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum BenchCmd {
+    /// Simulated cycles per second of the link: Rust model, Verilated RTL, lockstep.
+    Link {
+        #[command(flatten)]
+        common: Common,
+        /// Cycles per measurement.
+        #[arg(long, default_value_t = 1_000_000)]
+        cycles: u64,
+    },
+}
+
+fn main() -> ExitCode {
+    let args = Cli::parse();
+    let r = match args.cmd {
+        Cmd::Demo { common, vcd } => cli::demo(common.config.as_deref(), common.json, &vcd),
+        Cmd::Link { cmd } => match cmd {
+            LinkCmd::Latency { common } => cli::link_latency(common.config.as_deref(), common.json),
+            LinkCmd::Efficiency { common, credit, payload } => {
+                cli::link_efficiency(common.config.as_deref(), common.json, credit.as_deref(), &payload)
+            }
+            LinkCmd::Bandwidth { common, payload } => cli::link_bandwidth(common.config.as_deref(), common.json, &payload),
+        },
+        Cmd::Cosim { common, design, cycles, seed, ber, credit, vcd_dir } => cli::cosim(
+            common.config.as_deref(),
+            common.json,
+            &design,
+            cycles,
+            seed,
+            ber,
+            credit.as_deref(),
+            vcd_dir.as_deref(),
+        ),
+        Cmd::WaveDiff { a, b, strict } => cli::wave_diff(&a, &b, strict),
+        Cmd::Config { print } => cli::config(print),
+        Cmd::Bench { cmd } => match cmd {
+            BenchCmd::Link { common, cycles } => cli::bench_link(common.config.as_deref(), common.json, cycles),
+        },
+    };
+    match r {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
 }

@@ -1,0 +1,100 @@
+// exanet_fifo: show-ahead (first-word-fall-through) FIFO of the APErouter switch ports and the
+// APElink RX buffers (thesis 002 §5.3.3: "the FIFOs are in show-ahead mode").
+//
+//            +----------------------------------------------------------+
+//   wr_i  -->| mem_q[DEPTH]   wr_ptr_q -> wr_ptr_vis_q[0] -> ... [LATENCY-2] --> empty_o, rdusedw_o
+//   wdata_i->|                rd_ptr_q <--------------------------------- rd_i
+//            | full_o, usedw_o = wr_ptr_q - rd_ptr_q      rdata_o = mem_q[rd_ptr_q]
+//            +----------------------------------------------------------+
+//
+// Cycle contract (L_F = LATENCY, thesis 002 §5.3.4 "FIFO delay"): wr_i high in cycle c writes at
+// the end of c and empty_o is low from cycle c + LATENCY on: the write pointer reaches the read
+// side through LATENCY-1 visibility registers. rd_i high in cycle c (not empty) pops at the end
+// of c; the next word is on rdata_o in c + 1. usedw_o/full_o are the write-side view, rdusedw_o
+// the read-side view. A write while full or a read while empty is ignored and counted.
+//
+// Model twin: src/fifo.rs (same register names without _q).
+
+module exanet_fifo #(
+  /// Capacity in words; a power of two, at least 4.
+  parameter int unsigned DEPTH   = 1024,
+  /// Write-to-not-empty delay L_F in cycles, 2..16 (thesis: 3).
+  parameter int unsigned LATENCY = 3,
+  /// Word width in bits.
+  parameter int unsigned WIDTH   = 128,
+  localparam int unsigned AW     = $clog2(DEPTH)
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  input  logic             wr_i,       // write wdata_i at the end of this cycle
+  input  logic [WIDTH-1:0] wdata_i,
+  input  logic             rd_i,       // pop the head at the end of this cycle
+  output logic             full_o,     // write side: DEPTH words stored
+  output logic             empty_o,    // read side: no visible word
+  output logic [AW:0]      usedw_o,    // write side: words stored
+  output logic [AW:0]      rdusedw_o,  // read side: words visible
+  output logic [WIDTH-1:0] rdata_o     // head word (show-ahead)
+);
+
+  logic [WIDTH-1:0] mem_q [DEPTH];
+  logic [AW:0]      wr_ptr_q, wr_ptr_d;
+  logic [AW:0]      rd_ptr_q, rd_ptr_d;
+  logic [AW:0]      wr_ptr_vis_q [LATENCY-1];
+  logic [31:0]      overflow_cnt_q, overflow_cnt_d;
+  logic [31:0]      underflow_cnt_q, underflow_cnt_d;
+  logic             wr_ok, rd_ok;
+
+  assign usedw_o   = wr_ptr_q - rd_ptr_q;
+  assign full_o    = usedw_o == (AW+1)'(DEPTH);
+  assign empty_o   = wr_ptr_vis_q[LATENCY-2] == rd_ptr_q;
+  assign rdusedw_o = wr_ptr_vis_q[LATENCY-2] - rd_ptr_q;
+  assign rdata_o   = mem_q[rd_ptr_q[AW-1:0]];
+
+  always_comb begin
+    wr_ok           = wr_i && !full_o;
+    rd_ok           = rd_i && !empty_o;
+    wr_ptr_d        = wr_ptr_q + (AW+1)'(wr_ok);
+    rd_ptr_d        = rd_ptr_q + (AW+1)'(rd_ok);
+    overflow_cnt_d  = overflow_cnt_q + 32'(wr_i && full_o);
+    underflow_cnt_d = underflow_cnt_q + 32'(rd_i && empty_o);
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wr_ptr_q        <= '0;
+      rd_ptr_q        <= '0;
+      overflow_cnt_q  <= '0;
+      underflow_cnt_q <= '0;
+      for (int unsigned s = 0; s < LATENCY - 1; s++) begin
+        wr_ptr_vis_q[s] <= '0;
+      end
+    end else begin
+      wr_ptr_q        <= wr_ptr_d;
+      rd_ptr_q        <= rd_ptr_d;
+      overflow_cnt_q  <= overflow_cnt_d;
+      underflow_cnt_q <= underflow_cnt_d;
+      wr_ptr_vis_q[0] <= wr_ptr_q;
+      for (int unsigned s = 1; s < LATENCY - 1; s++) begin
+        wr_ptr_vis_q[s] <= wr_ptr_vis_q[s-1];
+      end
+    end
+  end
+
+  // Storage: no reset (block RAM).
+  always_ff @(posedge clk_i) begin
+    if (wr_ok) begin
+      mem_q[wr_ptr_q[AW-1:0]] <= wdata_i;
+    end
+  end
+
+`ifdef EXANET_ASSERT
+  // A write while full or a read while empty must never happen in a correct design.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert (!(wr_i && full_o)) else $error("exanet_fifo: write while full");
+      assert (!(rd_i && empty_o)) else $error("exanet_fifo: read while empty");
+    end
+  end
+`endif
+
+endmodule

@@ -1,0 +1,91 @@
+// exanet_tcl: the APElink transmission control logic, TX CTRL plus RX CTRL (thesis 002 §5.3.4,
+// Figure 5.9, Table 5.3). The RX hands the peer's credits to the TX (cred_upd_*); the TX reports
+// the occupancy of our RX FIFOs (rxf_usedw_i) to the peer.
+//
+//   router TX FIFO --> u_tx --> PHY lane out          PHY lane in --> u_rx --> router RX FIFOs
+//                        ^-------- cred_upd_* ---------------------------'
+//
+// Cycle contract: see exanet_tcl_tx and exanet_tcl_rx; TCL latency on the hop path is 1 (TX) + 3
+// (Magic, Start, header low half ahead of the header's last beat) + 2 (RX) = 6 cycles.
+// Model twin: src/link/tcl_tx.rs, src/link/tcl_rx.rs.
+
+module exanet_tcl #(
+  /// Virtual channels, 1..8.
+  parameter int unsigned NUM_VCS       = 2,
+  /// Depth in words of each RX FIFO (ours and the peer's); a power of two.
+  parameter int unsigned RX_DEPTH      = 1024,
+  /// Beats of a usedword credit, 1..4.
+  parameter int unsigned UW_BEATS      = 4,
+  /// The header size field counts words instead of bytes.
+  parameter bit          SIZE_IN_WORDS = 1'b0,
+  localparam int unsigned UW_BITS      = $clog2(RX_DEPTH) + 1
+) (
+  input  logic                       clk_i,
+  input  logic                       rst_ni,
+  input  logic [15:0]                cfg_credit_period_i,
+  input  logic [15:0]                cfg_max_interval_i,
+  input  logic [15:0]                cfg_tred_i,
+  input  logic                       cfg_usedword_i,
+  input  logic                       cfg_after_pkt_i,
+  input  logic                       fifo_empty_i,   // router's inter-tile TX FIFO
+  input  logic [127:0]               fifo_rdata_i,
+  output logic                       fifo_rd_o,
+  input  logic                       tx_ready_i,     // PHY lane towards the peer
+  output logic                       tx_valid_o,
+  output logic [63:0]                tx_data_o,
+  input  logic                       rx_valid_i,     // PHY lane from the peer
+  input  logic [63:0]                rx_data_i,
+  output logic                       wr_valid_o,     // router's inter-tile RX FIFOs
+  output logic [2:0]                 wr_vc_o,
+  output logic [127:0]               wr_data_o,
+  input  logic [NUM_VCS*UW_BITS-1:0] rxf_usedw_i
+);
+
+  logic        cred_upd_valid;
+  logic [7:0]  cred_upd_stop;
+  logic [79:0] cred_upd_usedw;
+
+  exanet_tcl_tx #(
+    .NUM_VCS       (NUM_VCS),
+    .RX_DEPTH      (RX_DEPTH),
+    .UW_BEATS      (UW_BEATS),
+    .SIZE_IN_WORDS (SIZE_IN_WORDS)
+  ) u_tx (
+    .clk_i               (clk_i),
+    .rst_ni              (rst_ni),
+    .cfg_credit_period_i (cfg_credit_period_i),
+    .cfg_max_interval_i  (cfg_max_interval_i),
+    .cfg_tred_i          (cfg_tred_i),
+    .cfg_usedword_i      (cfg_usedword_i),
+    .cfg_after_pkt_i     (cfg_after_pkt_i),
+    .fifo_empty_i        (fifo_empty_i),
+    .fifo_rdata_i        (fifo_rdata_i),
+    .fifo_rd_o           (fifo_rd_o),
+    .tx_ready_i          (tx_ready_i),
+    .tx_valid_o          (tx_valid_o),
+    .tx_data_o           (tx_data_o),
+    .cred_upd_valid_i    (cred_upd_valid),
+    .cred_upd_stop_i     (cred_upd_stop),
+    .cred_upd_usedw_i    (cred_upd_usedw),
+    .rxf_usedw_i         (rxf_usedw_i)
+  );
+
+  exanet_tcl_rx #(
+    .NUM_VCS       (NUM_VCS),
+    .UW_BEATS      (UW_BEATS),
+    .SIZE_IN_WORDS (SIZE_IN_WORDS)
+  ) u_rx (
+    .clk_i            (clk_i),
+    .rst_ni           (rst_ni),
+    .cfg_usedword_i   (cfg_usedword_i),
+    .rx_valid_i       (rx_valid_i),
+    .rx_data_i        (rx_data_i),
+    .wr_valid_o       (wr_valid_o),
+    .wr_vc_o          (wr_vc_o),
+    .wr_data_o        (wr_data_o),
+    .cred_upd_valid_o (cred_upd_valid),
+    .cred_upd_stop_o  (cred_upd_stop),
+    .cred_upd_usedw_o (cred_upd_usedw)
+  );
+
+endmodule

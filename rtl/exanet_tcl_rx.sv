@@ -1,0 +1,383 @@
+// exanet_tcl_rx: APElink transmission control logic, RX CTRL (thesis 002 §5.3.4, Figure 5.9).
+//
+//   PHY lane --rx_valid_i/rx_data_i--> in_q --> parser --> wr_valid_o/wr_vc_o/wr_data_o --> RX FIFO[vc]
+//                                                   +----> cred_upd_* --> local TCL TX (peer's credits)
+//
+// Two register stages: the input register (in_valid_q, in_data_q) takes the PHY beat; the parser
+// works on it and loads the write port (wr_*_q) or the credit port (cred_upd_*_q). A header's
+// last beat out of the PHY in cycle c is written into its RX FIFO in cycle c + 2.
+// Parsing: MAGIC sets magic_q; after a MAGIC come START (a header follows), a credit, or MAGIC
+// (an escaped data beat). Between packets a credit comes without MAGIC. The header is SECDED
+// checked: one error corrected and counted; an uncorrectable header loses the packet, beats are
+// discarded up to the next MAGIC START. Payload words go to the header's VC; the CRC-32C of
+// payload and footer low half is checked, a bad CRC is counted and flagged in the footer
+// (crc_bad). Credit status by majority of three copies; no two equal: credit rejected, counted.
+//
+// Model twin: src/link/tcl_rx.rs, which documents every rule; keep the two line for line.
+
+module exanet_tcl_rx
+  import exanet_pkg::*;
+#(
+  /// Virtual channels, 1..8.
+  parameter int unsigned NUM_VCS       = 2,
+  /// Beats of a usedword credit (two VCs per beat), 1..4.
+  parameter int unsigned UW_BEATS      = 4,
+  /// The header size field counts words instead of bytes.
+  parameter bit          SIZE_IN_WORDS = 1'b0
+) (
+  input  logic         clk_i,
+  input  logic         rst_ni,
+  input  logic         cfg_usedword_i,    // usedword (1) or start/stop (0) credits
+  input  logic         rx_valid_i,
+  input  logic [63:0]  rx_data_i,
+  output logic         wr_valid_o,        // write wr_data_o into RX FIFO wr_vc_o
+  output logic [2:0]   wr_vc_o,
+  output logic [127:0] wr_data_o,
+  output logic         cred_upd_valid_o,  // a credit from the peer, for the local TX
+  output logic [7:0]   cred_upd_stop_o,
+  output logic [79:0]  cred_upd_usedw_o
+);
+
+  localparam logic [2:0] M_IDLE    = 3'd0;
+  localparam logic [2:0] M_HDR     = 3'd1;
+  localparam logic [2:0] M_PAY     = 3'd2;
+  localparam logic [2:0] M_FTR     = 3'd3;
+  localparam logic [2:0] M_DISCARD = 3'd4;
+  localparam logic [7:0] VC_MASK   = 8'((9'd1 << NUM_VCS) - 9'd1);
+  localparam logic [79:0] USEDW_KEEP = 80'((81'd1 << (10 * NUM_VCS)) - 81'd1);
+
+  logic         in_valid_q, in_valid_d;
+  logic [63:0]  in_data_q, in_data_d;
+  logic [2:0]   mode_q, mode_d;
+  logic         half_q, half_d;
+  logic         magic_q, magic_d;
+  logic [1:0]   cred_idx_q, cred_idx_d;
+  logic [79:0]  cred_acc_q, cred_acc_d;
+  logic [63:0]  lo_q, lo_d;
+  logic [12:0]  words_left_q, words_left_d;
+  logic [2:0]   vc_q, vc_d;
+  logic [31:0]  crc_q, crc_d;
+  logic         wr_valid_q, wr_valid_d;
+  logic [2:0]   wr_vc_q, wr_vc_d;
+  logic [127:0] wr_data_q, wr_data_d;
+  logic         cred_upd_valid_q, cred_upd_valid_d;
+  logic [7:0]   cred_upd_stop_q, cred_upd_stop_d;
+  logic [79:0]  cred_upd_usedw_q, cred_upd_usedw_d;
+  logic [31:0]  stat_pkts_q, stat_pkts_d;
+  logic [31:0]  stat_words_q, stat_words_d;
+  logic [31:0]  stat_credits_q, stat_credits_d;
+  logic [31:0]  stat_ecc_corr_q, stat_ecc_corr_d;
+  logic [31:0]  stat_ecc_uncorr_q, stat_ecc_uncorr_d;
+  logic [31:0]  stat_crc_err_q, stat_crc_err_d;
+  logic [31:0]  stat_lost_q, stat_lost_d;
+  logic [31:0]  stat_dropped_q, stat_dropped_d;
+  logic [31:0]  stat_credit_err_q, stat_credit_err_d;
+
+  assign wr_valid_o       = wr_valid_q;
+  assign wr_vc_o          = wr_vc_q;
+  assign wr_data_o        = wr_data_q;
+  assign cred_upd_valid_o = cred_upd_valid_q;
+  assign cred_upd_stop_o  = cred_upd_stop_q;
+  assign cred_upd_usedw_o = cred_upd_usedw_q;
+
+  // The word being completed (this beat on top of the saved low half), header-corrected.
+  logic [127:0] word;
+  logic [127:0] hdr_fixed;
+  logic         hdr_corrected, hdr_uncorrectable;
+  assign word = {in_data_q, lo_q};
+
+  exanet_secded_dec u_secded (
+    .hdr_i           (word),
+    .hdr_o           (hdr_fixed),
+    .corrected_o     (hdr_corrected),
+    .uncorrectable_o (hdr_uncorrectable)
+  );
+
+  // Majority of three 8-bit copies, {ok, value}; ok low when all three differ.
+  function automatic logic [8:0] maj3_8(logic [7:0] a, logic [7:0] b, logic [7:0] c);
+    if (a == b || a == c) begin
+      return {1'b1, a};
+    end else if (b == c) begin
+      return {1'b1, b};
+    end else begin
+      return {1'b0, 8'd0};
+    end
+  endfunction
+
+  // Majority of three 10-bit copies, {ok, value}.
+  function automatic logic [10:0] maj3(logic [9:0] a, logic [9:0] b, logic [9:0] c);
+    if (a == b || a == c) begin
+      return {1'b1, a};
+    end else if (b == c) begin
+      return {1'b1, b};
+    end else begin
+      return {1'b0, 10'd0};
+    end
+  endfunction
+
+  function automatic logic in_packet(logic [2:0] m);
+    return m == M_HDR || m == M_PAY || m == M_FTR;
+  endfunction
+
+  // Is a beat with these top 16 bits the first beat of a credit?
+  function automatic logic is_credit0(logic [15:0] top);
+    if (cfg_usedword_i) begin
+      return top[15:14] == CREDIT_UW_TAG && top[13:12] == 2'd0;
+    end else begin
+      return top == CREDIT_SS_TAG;
+    end
+  endfunction
+
+  logic [8:0]  m_ss;
+  logic [10:0] m_lo, m_hi;
+  logic [79:0] acc;
+  logic [12:0] words;
+  logic [31:0] crc_final;
+  logic        crc_bad;
+  logic        do_credit0, do_credit_k, do_data;
+  logic [1:0]  credit_k;
+
+  always_comb begin
+    in_valid_d        = rx_valid_i;
+    in_data_d         = rx_data_i;
+    mode_d            = mode_q;
+    half_d            = half_q;
+    magic_d           = magic_q;
+    cred_idx_d        = cred_idx_q;
+    cred_acc_d        = cred_acc_q;
+    lo_d              = lo_q;
+    words_left_d      = words_left_q;
+    vc_d              = vc_q;
+    crc_d             = crc_q;
+    wr_valid_d        = 1'b0;
+    wr_vc_d           = wr_vc_q;
+    wr_data_d         = wr_data_q;
+    cred_upd_valid_d  = 1'b0;
+    cred_upd_stop_d   = cred_upd_stop_q;
+    cred_upd_usedw_d  = cred_upd_usedw_q;
+    stat_pkts_d       = stat_pkts_q;
+    stat_words_d      = stat_words_q;
+    stat_credits_d    = stat_credits_q;
+    stat_ecc_corr_d   = stat_ecc_corr_q;
+    stat_ecc_uncorr_d = stat_ecc_uncorr_q;
+    stat_crc_err_d    = stat_crc_err_q;
+    stat_lost_d       = stat_lost_q;
+    stat_dropped_d    = stat_dropped_q;
+    stat_credit_err_d = stat_credit_err_q;
+    do_credit0        = 1'b0;
+    do_credit_k       = 1'b0;
+    do_data           = 1'b0;
+    credit_k          = 2'd0;
+    acc               = '0;
+    words             = '0;
+    crc_final         = '0;
+    crc_bad           = 1'b0;
+    m_ss              = maj3_8(in_data_q[7:0], in_data_q[15:8], in_data_q[23:16]);
+    m_lo              = maj3(in_data_q[9:0], in_data_q[19:10], in_data_q[29:20]);
+    m_hi              = maj3(in_data_q[39:30], in_data_q[49:40], in_data_q[59:50]);
+
+    // Which action the beat in in_q calls for.
+    if (in_valid_q) begin
+      if (cred_idx_q != 2'd0) begin
+        if (in_data_q[CREDIT_UW_TAG_LSB +: CREDIT_UW_TAG_W] == CREDIT_UW_TAG &&
+            in_data_q[CREDIT_UW_IDX_LSB +: CREDIT_UW_IDX_W] == cred_idx_q) begin
+          do_credit_k = 1'b1;
+          credit_k    = cred_idx_q;
+        end else begin
+          cred_idx_d        = 2'd0;
+          stat_credit_err_d = stat_credit_err_q + 32'd1;
+        end
+      end else if (magic_q) begin
+        magic_d = 1'b0;
+        if (in_data_q == WIRE_START) begin
+          if (in_packet(mode_q)) begin
+            stat_lost_d = stat_lost_q + 32'd1;  // the packet being received was cut short
+          end
+          mode_d = M_HDR;
+          half_d = 1'b0;
+          crc_d  = CRC32C_INIT;
+        end else if (is_credit0(in_data_q[63:48])) begin
+          do_credit0 = 1'b1;
+        end else if (in_data_q == WIRE_MAGIC && in_packet(mode_q)) begin
+          do_data = 1'b1;
+        end else if (in_data_q == WIRE_MAGIC && mode_q == M_DISCARD) begin
+          // an escaped MAGIC inside a discarded packet
+        end else if (in_packet(mode_q)) begin
+          stat_lost_d = stat_lost_q + 32'd1;
+          mode_d      = M_DISCARD;
+        end else begin
+          stat_dropped_d = stat_dropped_q + 32'd1;
+        end
+      end else if (in_data_q == WIRE_MAGIC) begin
+        magic_d = 1'b1;
+      end else if (in_packet(mode_q)) begin
+        do_data = 1'b1;
+      end else if (mode_q == M_IDLE && is_credit0(in_data_q[63:48])) begin
+        do_credit0 = 1'b1;
+      end else begin
+        stat_dropped_d = stat_dropped_q + 32'd1;
+      end
+    end
+
+    // First credit beat: start/stop completes it, usedword goes on as beat 0.
+    if (do_credit0) begin
+      if (cfg_usedword_i) begin
+        do_credit_k = 1'b1;
+        credit_k    = 2'd0;
+      end else if (m_ss[8]) begin
+        cred_upd_valid_d = 1'b1;
+        cred_upd_stop_d  = m_ss[7:0] & VC_MASK;
+        stat_credits_d   = stat_credits_q + 32'd1;
+      end else begin
+        stat_credit_err_d = stat_credit_err_q + 32'd1;
+      end
+    end
+
+    // Usedword credit beat credit_k.
+    if (do_credit_k) begin
+      if (m_lo[10] && m_hi[10]) begin
+        acc = (credit_k == 2'd0) ? '0 : cred_acc_q;
+        acc[20*32'(credit_k) +: 20] = {m_hi[9:0], m_lo[9:0]};
+        cred_acc_d = acc;
+        if (32'(credit_k) + 32'd1 == UW_BEATS) begin
+          cred_idx_d       = 2'd0;
+          cred_upd_valid_d = 1'b1;
+          cred_upd_usedw_d = acc & USEDW_KEEP;
+          stat_credits_d   = stat_credits_q + 32'd1;
+        end else begin
+          cred_idx_d = credit_k + 2'd1;
+        end
+      end else begin
+        cred_idx_d        = 2'd0;
+        stat_credit_err_d = stat_credit_err_q + 32'd1;
+      end
+    end
+
+    // A data beat of the packet being received.
+    if (do_data) begin
+      if (!half_q) begin
+        lo_d   = in_data_q;
+        half_d = 1'b1;
+      end else begin
+        half_d = 1'b0;
+        unique case (mode_q)
+          M_HDR: begin
+            if (hdr_uncorrectable) begin
+              stat_ecc_uncorr_d = stat_ecc_uncorr_q + 32'd1;
+              stat_lost_d       = stat_lost_q + 32'd1;
+              mode_d            = M_DISCARD;
+            end else begin
+              if (hdr_corrected) begin
+                stat_ecc_corr_d = stat_ecc_corr_q + 32'd1;
+              end
+              if (32'(hdr_fixed[2:0]) >= NUM_VCS) begin
+                stat_lost_d = stat_lost_q + 32'd1;
+                mode_d      = M_DISCARD;
+              end else begin
+                if (hdr_fixed[HDR_TYPE_LSB +: HDR_TYPE_W] == TYPE_ACK ||
+                    hdr_fixed[HDR_TYPE_LSB +: HDR_TYPE_W] == TYPE_RATE) begin
+                  words = '0;
+                end else if (SIZE_IN_WORDS) begin
+                  words = hdr_fixed[HDR_SIZE_LSB +: HDR_SIZE_W];
+                end else begin
+                  words = 13'((14'(hdr_fixed[HDR_SIZE_LSB +: HDR_SIZE_W]) + 14'd15) >> 4);
+                end
+                vc_d         = hdr_fixed[2:0];
+                words_left_d = words;
+                wr_valid_d   = 1'b1;
+                wr_vc_d      = hdr_fixed[2:0];
+                wr_data_d    = hdr_fixed;
+                stat_words_d = stat_words_q + 32'd1;
+                mode_d       = (words != '0) ? M_PAY : M_FTR;
+              end
+            end
+          end
+          M_PAY: begin
+            wr_valid_d   = 1'b1;
+            wr_vc_d      = vc_q;
+            wr_data_d    = word;
+            crc_d        = crc32c_update128(crc_q, word);
+            words_left_d = words_left_q - 13'd1;
+            stat_words_d = stat_words_q + 32'd1;
+            if (words_left_q == 13'd1) begin
+              mode_d = M_FTR;
+            end
+          end
+          default: begin
+            crc_final    = crc32c_update64(crc_q, word[63:0]) ^ CRC32C_XOROUT;
+            crc_bad      = crc_final != word[FTR_CRC_LSB +: FTR_CRC_W];
+            wr_valid_d   = 1'b1;
+            wr_vc_d      = vc_q;
+            wr_data_d    = word;
+            wr_data_d[FTR_CRC_BAD_LSB] = word[FTR_CRC_BAD_LSB] | crc_bad;
+            stat_words_d = stat_words_q + 32'd1;
+            stat_pkts_d  = stat_pkts_q + 32'd1;
+            if (crc_bad) begin
+              stat_crc_err_d = stat_crc_err_q + 32'd1;
+            end
+            mode_d = M_IDLE;
+          end
+        endcase
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      in_valid_q        <= 1'b0;
+      in_data_q         <= '0;
+      mode_q            <= M_IDLE;
+      half_q            <= 1'b0;
+      magic_q           <= 1'b0;
+      cred_idx_q        <= '0;
+      cred_acc_q        <= '0;
+      lo_q              <= '0;
+      words_left_q      <= '0;
+      vc_q              <= '0;
+      crc_q             <= CRC32C_INIT;
+      wr_valid_q        <= 1'b0;
+      wr_vc_q           <= '0;
+      wr_data_q         <= '0;
+      cred_upd_valid_q  <= 1'b0;
+      cred_upd_stop_q   <= '0;
+      cred_upd_usedw_q  <= '0;
+      stat_pkts_q       <= '0;
+      stat_words_q      <= '0;
+      stat_credits_q    <= '0;
+      stat_ecc_corr_q   <= '0;
+      stat_ecc_uncorr_q <= '0;
+      stat_crc_err_q    <= '0;
+      stat_lost_q       <= '0;
+      stat_dropped_q    <= '0;
+      stat_credit_err_q <= '0;
+    end else begin
+      in_valid_q        <= in_valid_d;
+      in_data_q         <= in_data_d;
+      mode_q            <= mode_d;
+      half_q            <= half_d;
+      magic_q           <= magic_d;
+      cred_idx_q        <= cred_idx_d;
+      cred_acc_q        <= cred_acc_d;
+      lo_q              <= lo_d;
+      words_left_q      <= words_left_d;
+      vc_q              <= vc_d;
+      crc_q             <= crc_d;
+      wr_valid_q        <= wr_valid_d;
+      wr_vc_q           <= wr_vc_d;
+      wr_data_q         <= wr_data_d;
+      cred_upd_valid_q  <= cred_upd_valid_d;
+      cred_upd_stop_q   <= cred_upd_stop_d;
+      cred_upd_usedw_q  <= cred_upd_usedw_d;
+      stat_pkts_q       <= stat_pkts_d;
+      stat_words_q      <= stat_words_d;
+      stat_credits_q    <= stat_credits_d;
+      stat_ecc_corr_q   <= stat_ecc_corr_d;
+      stat_ecc_uncorr_q <= stat_ecc_uncorr_d;
+      stat_crc_err_q    <= stat_crc_err_d;
+      stat_lost_q       <= stat_lost_d;
+      stat_dropped_q    <= stat_dropped_d;
+      stat_credit_err_q <= stat_credit_err_d;
+    end
+  end
+
+endmodule

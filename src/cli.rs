@@ -1,0 +1,258 @@
+//! The subcommands behind `src/main.rs`. Each returns an exit code, or a [`CliError`] whose
+//! status is 2 for bad input and 1 for a failed run.
+
+use crate::config::{Config, CreditFlavour, MAX_PAYLOAD_BYTES};
+use crate::cosim;
+use crate::measure::{efficiency, latency};
+use crate::wave::{diff_files, DiffOptions};
+use std::fmt;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// A command failure: `code` 2 for bad input, 1 for a run that failed.
+#[derive(Debug)]
+pub struct CliError {
+    pub code: u8,
+    pub message: String,
+}
+
+impl CliError {
+    pub fn input(m: impl Into<String>) -> CliError {
+        CliError { code: 2, message: m.into() }
+    }
+    pub fn failed(m: impl Into<String>) -> CliError {
+        CliError { code: 1, message: m.into() }
+    }
+    pub fn exit_code(&self) -> u8 {
+        self.code
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<crate::config::ConfigError> for CliError {
+    fn from(e: crate::config::ConfigError) -> Self {
+        CliError::input(e.to_string())
+    }
+}
+
+type R = Result<ExitCode, CliError>;
+
+/// The configuration of a run: the file, or the defaults, validated.
+pub fn load_config(path: Option<&Path>) -> Result<Config, CliError> {
+    let cfg = match path {
+        Some(p) => Config::from_file(p)?,
+        None => Config::default(),
+    };
+    cfg.validate()?;
+    Ok(cfg)
+}
+
+fn parse_flavour(s: &str) -> Result<CreditFlavour, CliError> {
+    s.parse::<CreditFlavour>().map_err(|e| CliError::input(format!("--credit: {e}")))
+}
+
+/// A payload size from the command line: 1..=4096 bytes.
+pub fn parse_payload(opt: &str, s: &str) -> Result<u32, CliError> {
+    let v: u32 = s
+        .trim()
+        .parse()
+        .map_err(|_| CliError::input(format!("{opt}: '{s}' is not a number of bytes")))?;
+    if v == 0 || v > MAX_PAYLOAD_BYTES {
+        return Err(CliError::input(format!(
+            "{opt}: {v} bytes: a payload must be between 1 and {MAX_PAYLOAD_BYTES} bytes (the APElink maximum)"
+        )));
+    }
+    Ok(v)
+}
+
+fn json_out<T: serde::Serialize>(v: &T) -> R {
+    println!("{}", serde_json::to_string_pretty(v).map_err(|e| CliError::failed(e.to_string()))?);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_latency(r: &latency::LatencyReport) {
+    println!("APElink hop latency (header into the sender's TX FIFO -> header into the receiver's RX FIFO)");
+    println!("  FIFO (L_F)        {:>3} cycles", r.fifo_cycles);
+    println!("  TCL TX + RX       {:>3} cycles  ({} TX + {} RX)", r.tcl_cycles, r.tcl_tx_cycles, r.tcl_rx_cycles);
+    println!("  PHY (L_W)         {:>3} cycles", r.phy_cycles);
+    println!("  total (L_L)       {:>3} cycles  = {:.1} ns", r.total_cycles, r.total_ns);
+    println!(
+        "  over the {} phases of the credit period: {}..{} cycles; RX FIFO not empty after {} cycles",
+        r.phases, r.min_total_cycles, r.max_total_cycles, r.rx_fifo_not_empty_cycles
+    );
+}
+
+pub fn link_latency(config: Option<&Path>, json: bool) -> R {
+    let cfg = load_config(config)?;
+    let r = latency::measure(&cfg).map_err(CliError::failed)?;
+    if json {
+        return json_out(&r);
+    }
+    print_latency(&r);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_efficiency(rows: &[efficiency::EfficiencyRow]) {
+    println!("APElink efficiency under saturating traffic (payload beats / all beats on the wire)");
+    println!("{:>8}  {:<10}  {:>9}  {:>8}  {:>7}  {:>6}  {:>6}", "payload", "credit", "simulated", "formula", "thesis", "n", "k");
+    for r in rows {
+        let thesis = r.thesis.map(|t| format!("{t:.2}")).unwrap_or_else(|| "-".into());
+        println!(
+            "{:>7}B  {:<10}  {:>9.4}  {:>8.4}  {:>7}  {:>6.3}  {:>6.3}",
+            r.payload_bytes, r.credit, r.simulated, r.formula, thesis, r.n, r.k
+        );
+    }
+}
+
+pub fn link_efficiency(config: Option<&Path>, json: bool, credit: Option<&str>, payloads: &[String]) -> R {
+    let mut cfg = load_config(config)?;
+    if let Some(c) = credit {
+        cfg.link.credit.flavour = parse_flavour(c)?;
+    }
+    cfg.validate()?;
+    let sizes = payloads.iter().map(|s| parse_payload("--payload", s)).collect::<Result<Vec<_>, _>>()?;
+    let mut rows = Vec::new();
+    for s in sizes {
+        rows.push(efficiency::efficiency(&cfg, s).map_err(CliError::failed)?);
+    }
+    if json {
+        #[derive(serde::Serialize)]
+        struct Out<'a> {
+            rows: &'a [efficiency::EfficiencyRow],
+        }
+        return json_out(&Out { rows: &rows });
+    }
+    print_efficiency(&rows);
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn link_bandwidth(config: Option<&Path>, json: bool, payload: &str) -> R {
+    let cfg = load_config(config)?;
+    let p = parse_payload("--payload", payload)?;
+    let r = efficiency::bandwidth(&cfg, p).map_err(CliError::failed)?;
+    if json {
+        return json_out(&r);
+    }
+    println!(
+        "APElink bandwidth at {} B payload: {:.3} Gb/s delivered = {:.1} % of {:.2} Gb/s (gearbox pause {}, clock compensation {})",
+        r.payload_bytes,
+        r.gbps,
+        100.0 * r.efficiency,
+        r.line_gbps,
+        if r.gearbox_pause { "on" } else { "off" },
+        if r.clock_compensation { "on" } else { "off" }
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The main job until the KARMA test bed lands: hop latency, the efficiency table, a VCD.
+pub fn demo(config: Option<&Path>, json: bool, vcd: &Path) -> R {
+    let cfg = load_config(config)?;
+    let lat = latency::measure(&cfg).map_err(CliError::failed)?;
+    let mut rows = Vec::new();
+    for flavour in [CreditFlavour::StartStop, CreditFlavour::Usedword] {
+        let mut c = cfg.clone();
+        c.link.credit.flavour = flavour;
+        for s in [16, 64, 256, 512, 1024, 4096] {
+            rows.push(efficiency::efficiency(&c, s).map_err(CliError::failed)?);
+        }
+    }
+    let packets = crate::link::demo::write_demo_vcd(&cfg, vcd).map_err(CliError::failed)?;
+    if json {
+        #[derive(serde::Serialize)]
+        struct Out<'a> {
+            latency: &'a latency::LatencyReport,
+            efficiency: &'a [efficiency::EfficiencyRow],
+            vcd: String,
+            vcd_packets: u64,
+        }
+        return json_out(&Out { latency: &lat, efficiency: &rows, vcd: vcd.display().to_string(), vcd_packets: packets });
+    }
+    print_latency(&lat);
+    println!();
+    print_efficiency(&rows);
+    println!();
+    println!("waves of {packets} packets crossing the link: {} (open with gtkwave)", vcd.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn cosim(
+    config: Option<&Path>,
+    json: bool,
+    design: &str,
+    cycles: u64,
+    seed: u64,
+    ber: Option<f64>,
+    credit: Option<&str>,
+    vcd_dir: Option<&Path>,
+) -> R {
+    let mut cfg = load_config(config)?;
+    if let Some(b) = ber {
+        cfg.link.phy.ber = b;
+    }
+    if let Some(c) = credit {
+        cfg.link.credit.flavour = parse_flavour(c)?;
+    }
+    cfg.sim.seed = seed;
+    cfg.validate()?;
+    if design != "link" {
+        return Err(CliError::input(format!("--design: unknown design '{design}' (available: link)")));
+    }
+    if cycles == 0 {
+        return Err(CliError::input("--cycles: must be at least 1"));
+    }
+    let opts = cosim::lockstep::Options { cycles, vcd_dir: vcd_dir.map(|p| p.to_path_buf()) };
+    match cosim::lockstep::run_link(&cfg, &opts) {
+        Ok(rep) => {
+            if json {
+                return json_out(&rep);
+            }
+            println!("{} cycles identical", rep.cycles);
+            println!("  {}", rep.summary());
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(cosim::lockstep::CosimError::Setup(m)) => Err(CliError::input(m)),
+        Err(cosim::lockstep::CosimError::Run(m)) => Err(CliError::failed(m)),
+        Err(cosim::lockstep::CosimError::Mismatch(m)) => {
+            if json {
+                json_out(&m)?;
+            } else {
+                eprintln!("{m}");
+            }
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+pub fn wave_diff(a: &Path, b: &Path, strict: bool) -> R {
+    let rep = diff_files(a, b, &DiffOptions { strict }).map_err(|e| CliError::input(e.to_string()))?;
+    print!("{rep}");
+    Ok(if rep.identical(strict) { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+pub fn config(print: bool) -> R {
+    if !print {
+        return Err(CliError::input("config: nothing to do (use --print to write the defaults)"));
+    }
+    print!("{}", Config::default().to_toml());
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn bench_link(config: Option<&Path>, json: bool, cycles: u64) -> R {
+    let cfg = load_config(config)?;
+    if cycles == 0 {
+        return Err(CliError::input("--cycles: must be at least 1"));
+    }
+    let r = cosim::bench::bench_link(&cfg, cycles).map_err(CliError::failed)?;
+    if json {
+        return json_out(&r);
+    }
+    println!("{r}");
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,356 @@
+//! Configuration: plain serde structs that reject unknown fields. Every field names its unit and
+//! default; the defaults are the thesis's hardware (seed 002 §5.3, seed 000 §2.8.2, PG074 for the
+//! PHY options). `validate()` turns a bad value into an error naming the field.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::path::Path;
+
+/// An invalid configuration value, or a file that cannot be read or parsed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfigError {
+    /// Dotted field name (`link.credit.period_cycles`) or the file name.
+    pub field: String,
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid configuration: {}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+fn err(field: &str, message: impl Into<String>) -> ConfigError {
+    ConfigError { field: field.to_string(), message: message.into() }
+}
+
+/// The whole configuration of a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    pub clock: ClockConfig,
+    pub link: LinkConfig,
+    pub sim: SimConfig,
+}
+
+/// The one system clock.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ClockConfig {
+    /// Clock frequency in MHz (router, TCL and PHY user interface). Default 156.25 (seed 002 §5.3.4).
+    pub freq_mhz: f64,
+}
+
+impl Default for ClockConfig {
+    fn default() -> Self {
+        ClockConfig { freq_mhz: 156.25 }
+    }
+}
+
+/// Simulation-wide settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SimConfig {
+    /// Seed of every random generator of the run (Mersenne Twister). Default 1.
+    pub seed: u64,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        SimConfig { seed: 1 }
+    }
+}
+
+/// Credit flavour of the APElink protocol (seed 002 §5.3.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CreditFlavour {
+    /// One 64-bit credit beat carrying a stop bit per VC (up to 8 VCs), three copies.
+    StartStop,
+    /// `usedword_beats` credit beats carrying the receive-buffer occupancy, two VCs per beat,
+    /// three copies of each 10-bit value.
+    Usedword,
+}
+
+impl CreditFlavour {
+    pub fn name(self) -> &'static str {
+        match self {
+            CreditFlavour::StartStop => "start-stop",
+            CreditFlavour::Usedword => "usedword",
+        }
+    }
+}
+
+impl std::str::FromStr for CreditFlavour {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "start-stop" => Ok(CreditFlavour::StartStop),
+            "usedword" => Ok(CreditFlavour::Usedword),
+            _ => Err(format!("unknown credit flavour '{s}' (expected start-stop or usedword)")),
+        }
+    }
+}
+
+/// The APElink credit protocol.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CreditConfig {
+    /// Credit flavour, `start-stop` or `usedword`. Default `start-stop` (latency-optimised).
+    pub flavour: CreditFlavour,
+    /// Cycles between credits on an otherwise idle link, and the age after which a credit is
+    /// sent inside a suspended packet. Default 35 (seed 000 §2.8.2, C = 35).
+    pub period_cycles: u32,
+    /// Cycles after the last credit beyond which a credit no longer waits for the end of the
+    /// packet being sent and goes inside it, behind a Magic. Default 110, the full credit round
+    /// trip L_T = 2 (L_L + L_R) of seed 000 §2.8.2 (see docs/decisions/0002-credit-schedule.md).
+    pub max_interval_cycles: u32,
+    /// Credit threshold TRED in 128-bit words of remote RX buffer: a VC stops when its free
+    /// space is at or below TRED. Default 128 (see docs/decisions/0002-credit-schedule.md).
+    pub tred_words: u32,
+    /// Send a whole credit between every two packets (seed 002 §5.3.4). Default true.
+    pub after_every_packet: bool,
+    /// Beats of a usedword credit (two VCs per beat); 4 beats = 32 bytes for 8 VCs (Table 5.4).
+    pub usedword_beats: u32,
+}
+
+impl Default for CreditConfig {
+    fn default() -> Self {
+        CreditConfig {
+            flavour: CreditFlavour::StartStop,
+            period_cycles: 35,
+            max_interval_cycles: 110,
+            tred_words: 128,
+            after_every_packet: true,
+            usedword_beats: 4,
+        }
+    }
+}
+
+/// The Aurora-64B/66B-like PHY lane (PG074 facts in SPEC.md).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PhyConfig {
+    /// Cycles from a beat accepted at TX to the same beat valid at RX. Default 42 (seed 002 §5.3.4).
+    pub latency_cycles: u32,
+    /// Gearbox pause: TX ready low one cycle in every `gearbox_period_cycles`. Default off.
+    pub gearbox_pause: bool,
+    /// Period of the gearbox pause in cycles. Default 32 (PG074, GTH).
+    pub gearbox_period_cycles: u32,
+    /// Clock compensation: TX ready low `cc_len_cycles` every `cc_period_cycles`. Default on.
+    pub clock_compensation: bool,
+    /// Cycles between clock-compensation sequences. Default 4992 (PG074).
+    pub cc_period_cycles: u32,
+    /// Cycles of one clock-compensation sequence. Default 8 (PG074).
+    pub cc_len_cycles: u32,
+    /// Cycles from reset to channel up. Default 500 (PG074, "within ~500 cycles").
+    pub lane_up_cycles: u32,
+    /// Bit error rate on the lane, per transmitted bit, 0 <= ber <= 0.5. Default 0.
+    pub ber: f64,
+}
+
+impl Default for PhyConfig {
+    fn default() -> Self {
+        PhyConfig {
+            latency_cycles: 42,
+            gearbox_pause: false,
+            gearbox_period_cycles: 32,
+            clock_compensation: true,
+            cc_period_cycles: 4992,
+            cc_len_cycles: 8,
+            lane_up_cycles: 500,
+            ber: 0.0,
+        }
+    }
+}
+
+/// One APElink: the TCL at each end, its TX FIFO and per-VC RX FIFOs, and two PHY lanes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LinkConfig {
+    /// Virtual channels per physical channel, 1..=8. Default 2 (seed 002 §5.3.3).
+    pub num_vcs: u32,
+    /// Inter-tile TX FIFO depth in 128-bit words (power of two). Default 1024 (seed 002 §5.3.3).
+    pub tx_fifo_depth_words: u32,
+    /// RX FIFO depth per VC in 128-bit words (power of two). Default 1024 (seed 002 §5.3.3).
+    pub rx_fifo_depth_words: u32,
+    /// FIFO write-to-not-empty delay L_F in cycles, 2..=16. Default 3 (seed 002 §5.3.4).
+    pub fifo_latency_cycles: u32,
+    /// Header size field counts 128-bit words instead of bytes (a synthesis option). Default false.
+    pub size_in_words: bool,
+    pub credit: CreditConfig,
+    pub phy: PhyConfig,
+}
+
+impl Default for LinkConfig {
+    fn default() -> Self {
+        LinkConfig {
+            num_vcs: 2,
+            tx_fifo_depth_words: 1024,
+            rx_fifo_depth_words: 1024,
+            fifo_latency_cycles: 3,
+            size_in_words: false,
+            credit: CreditConfig::default(),
+            phy: PhyConfig::default(),
+        }
+    }
+}
+
+/// Largest payload the APElink protocol carries, in bytes (seed 002 §5.3.2).
+pub const MAX_PAYLOAD_BYTES: u32 = 4096;
+
+fn pow2(field: &str, v: u32, lo: u32, hi: u32) -> Result<(), ConfigError> {
+    if !v.is_power_of_two() || v < lo || v > hi {
+        return Err(err(field, format!("{v} words: must be a power of two between {lo} and {hi}")));
+    }
+    Ok(())
+}
+
+fn range(field: &str, v: u32, lo: u32, hi: u32, unit: &str) -> Result<(), ConfigError> {
+    if v < lo || v > hi {
+        return Err(err(field, format!("{v} {unit}: must be between {lo} and {hi}")));
+    }
+    Ok(())
+}
+
+impl Config {
+    /// Reads a TOML (`.toml`) or JSON (`.json`) file; unknown fields are errors.
+    pub fn from_file(path: &Path) -> Result<Config, ConfigError> {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| err(&name, format!("cannot read: {e}")))?;
+        let cfg: Config = match path.extension().and_then(|e| e.to_str()) {
+            Some("json") => serde_json::from_str(&text).map_err(|e| err(&name, e.to_string()))?,
+            Some("toml") => toml::from_str(&text).map_err(|e| err(&name, e.to_string()))?,
+            _ => return Err(err(&name, "configuration files must end in .toml or .json")),
+        };
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// The defaults as a TOML document (`exanet config --print`).
+    pub fn to_toml(&self) -> String {
+        toml::to_string_pretty(self).expect("configuration serialises")
+    }
+
+    pub fn clock(&self) -> crate::units::Clock {
+        crate::units::Clock::new(self.clock.freq_mhz)
+    }
+
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let f = self.clock.freq_mhz;
+        if !(f.is_finite() && f > 0.0 && f <= 10_000.0) {
+            return Err(err("clock.freq_mhz", format!("{f} MHz: must be positive and at most 10000")));
+        }
+        self.link.validate()
+    }
+}
+
+impl LinkConfig {
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        range("link.num_vcs", self.num_vcs, 1, 8, "VCs")?;
+        pow2("link.tx_fifo_depth_words", self.tx_fifo_depth_words, 4, 32768)?;
+        pow2("link.rx_fifo_depth_words", self.rx_fifo_depth_words, 4, 32768)?;
+        range("link.fifo_latency_cycles", self.fifo_latency_cycles, 2, crate::fifo::MAX_LATENCY, "cycles")?;
+        let c = &self.credit;
+        range("link.credit.period_cycles", c.period_cycles, 1, 65535, "cycles")?;
+        if c.max_interval_cycles < c.period_cycles || c.max_interval_cycles > 65535 {
+            return Err(err(
+                "link.credit.max_interval_cycles",
+                format!(
+                    "{} cycles: must be at least link.credit.period_cycles ({}) and at most 65535",
+                    c.max_interval_cycles, c.period_cycles
+                ),
+            ));
+        }
+        if c.tred_words == 0 || c.tred_words >= self.rx_fifo_depth_words {
+            return Err(err(
+                "link.credit.tred_words",
+                format!(
+                    "{} words: must be at least 1 and below the RX buffer size link.rx_fifo_depth_words ({})",
+                    c.tred_words, self.rx_fifo_depth_words
+                ),
+            ));
+        }
+        range("link.credit.usedword_beats", c.usedword_beats, 1, 4, "beats")?;
+        if c.flavour == CreditFlavour::Usedword && self.num_vcs > 2 * c.usedword_beats {
+            return Err(err(
+                "link.num_vcs",
+                format!(
+                    "{} VCs: a usedword credit of {} beats carries only {} VCs (two per beat)",
+                    self.num_vcs,
+                    c.usedword_beats,
+                    2 * c.usedword_beats
+                ),
+            ));
+        }
+        let p = &self.phy;
+        range("link.phy.latency_cycles", p.latency_cycles, 1, 4096, "cycles")?;
+        range("link.phy.gearbox_period_cycles", p.gearbox_period_cycles, 2, 65535, "cycles")?;
+        range("link.phy.cc_len_cycles", p.cc_len_cycles, 1, 255, "cycles")?;
+        if p.cc_period_cycles <= p.cc_len_cycles || p.cc_period_cycles > 65535 {
+            return Err(err(
+                "link.phy.cc_period_cycles",
+                format!(
+                    "{} cycles: must exceed link.phy.cc_len_cycles ({}) and be at most 65535",
+                    p.cc_period_cycles, p.cc_len_cycles
+                ),
+            ));
+        }
+        range("link.phy.lane_up_cycles", p.lane_up_cycles, 0, 65535, "cycles")?;
+        if !(p.ber.is_finite() && (0.0..=0.5).contains(&p.ber)) {
+            return Err(err("link.phy.ber", format!("{}: must be between 0 and 0.5", p.ber)));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_valid_and_round_trip_through_toml() {
+        let c = Config::default();
+        c.validate().unwrap();
+        let back: Config = toml::from_str(&c.to_toml()).unwrap();
+        assert_eq!(back, c);
+    }
+
+    #[test]
+    fn each_bad_value_names_its_field() {
+        let cases: Vec<(&str, Box<dyn Fn(&mut Config)>)> = vec![
+            ("link.phy.latency_cycles", Box::new(|c| c.link.phy.latency_cycles = 0)),
+            ("link.credit.period_cycles", Box::new(|c| c.link.credit.period_cycles = 0)),
+            ("link.credit.tred_words", Box::new(|c| c.link.credit.tred_words = 5000)),
+            ("link.num_vcs", Box::new(|c| c.link.num_vcs = 9)),
+            ("link.rx_fifo_depth_words", Box::new(|c| c.link.rx_fifo_depth_words = 1000)),
+            ("link.fifo_latency_cycles", Box::new(|c| c.link.fifo_latency_cycles = 1)),
+            ("link.phy.ber", Box::new(|c| c.link.phy.ber = -1.0)),
+            ("clock.freq_mhz", Box::new(|c| c.clock.freq_mhz = 0.0)),
+            (
+                "link.num_vcs",
+                Box::new(|c| {
+                    c.link.credit.flavour = CreditFlavour::Usedword;
+                    c.link.credit.usedword_beats = 1;
+                    c.link.num_vcs = 4;
+                }),
+            ),
+        ];
+        for (field, mutate) in cases {
+            let mut c = Config::default();
+            mutate(&mut c);
+            let e = c.validate().unwrap_err();
+            assert_eq!(e.field, field, "{e}");
+        }
+    }
+
+    #[test]
+    fn unknown_fields_are_rejected() {
+        let e = toml::from_str::<Config>("[link]\nnum_vc = 2\n").unwrap_err();
+        assert!(e.to_string().contains("num_vc"), "{e}");
+        let e = serde_json::from_str::<Config>(r#"{"link": {"phy": {"latency": 3}}}"#).unwrap_err();
+        assert!(e.to_string().contains("latency"), "{e}");
+    }
+}

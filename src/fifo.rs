@@ -1,0 +1,247 @@
+//! Show-ahead (first-word-fall-through) FIFO of 128-bit words, as used by the APErouter switch
+//! ports and the APElink RX buffers (seed 002 §5.3.3, "the FIFOs are in show-ahead mode").
+//!
+//! ```text
+//!            +---------------------------------------------+
+//!  wr_i ---->| mem_q[DEPTH]     wr_ptr_q --> wr_ptr_vis_q[0] --> ... --> [LATENCY-2] |--> empty_o, rdusedw_o
+//!  wdata_i ->|                  rd_ptr_q <--------------------------------- rd_i     |--> rdata_o = mem_q[rd_ptr_q]
+//!            |  full_o, usedw_o = wr_ptr_q - rd_ptr_q  (write side, immediate)       |
+//!            +---------------------------------------------+
+//! ```
+//!
+//! Cycle contract (L_F = `latency`, 3 by default, seed 002 §5.3.4 "FIFO delay L_F"):
+//! - `wr_i` high during cycle `c` writes at the end of `c`; `empty_o` is low from cycle
+//!   `c + L_F` on. The delay is the write pointer travelling through `L_F - 1` visibility
+//!   registers (`wr_ptr_vis_q`) towards the read side, as in a BRAM FIFO whose empty flag is
+//!   computed from a registered copy of the write pointer.
+//! - `rd_i` high during cycle `c` (while not empty) pops at the end of `c`; the next word is on
+//!   `rdata_o` in cycle `c + 1` (show-ahead).
+//! - `usedw_o` and `full_o` are write-side views (words written and not yet popped, updated the
+//!   cycle after each write or read); `rdusedw_o` is the read-side view (visible words).
+//! - A write while full or a read while empty is ignored and counted (`overflow_cnt_q`,
+//!   `underflow_cnt_q`): nothing is ever lost silently.
+//!
+//! RTL twin: `rtl/exanet_fifo.sv` (same register names with `_q`).
+
+use crate::probe::{b, clk_rst, Visitor};
+
+/// Maximum write-to-not-empty latency supported.
+pub const MAX_LATENCY: u32 = 16;
+
+/// Structural parameters of one FIFO.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FifoParams {
+    /// Capacity in 128-bit words; a power of two.
+    pub depth: u32,
+    /// Write-to-not-empty delay in cycles, 2..=16.
+    pub latency: u32,
+}
+
+/// Inputs of one cycle (all driven by registers of the neighbouring blocks).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FifoIn {
+    pub wr: bool,
+    pub wdata: u128,
+    pub rd: bool,
+}
+
+/// The registers of the next cycle (memory as a write command).
+#[derive(Debug, Clone, Copy)]
+pub struct FifoNext {
+    wr_ptr: u32,
+    rd_ptr: u32,
+    vis_in: u32,
+    write: Option<(u32, u128)>,
+    overflow_cnt: u32,
+    underflow_cnt: u32,
+}
+
+#[derive(Debug, Clone)]
+pub struct Fifo {
+    p: FifoParams,
+    ptr_mask: u32,
+    mem: Vec<u128>,
+    wr_ptr: u32,
+    rd_ptr: u32,
+    /// `wr_ptr_vis[0]` is the newest copy; `[latency - 2]` drives the read side.
+    wr_ptr_vis: [u32; MAX_LATENCY as usize],
+    overflow_cnt: u32,
+    underflow_cnt: u32,
+}
+
+impl Fifo {
+    /// Parameters must have been validated (power-of-two depth, latency in range).
+    pub fn new(p: FifoParams) -> Fifo {
+        assert!(p.depth.is_power_of_two(), "FIFO depth must be validated before construction");
+        assert!((2..=MAX_LATENCY).contains(&p.latency), "FIFO latency must be validated");
+        Fifo {
+            p,
+            ptr_mask: 2 * p.depth - 1,
+            mem: vec![0; p.depth as usize],
+            wr_ptr: 0,
+            rd_ptr: 0,
+            wr_ptr_vis: [0; MAX_LATENCY as usize],
+            overflow_cnt: 0,
+            underflow_cnt: 0,
+        }
+    }
+
+    pub fn params(&self) -> FifoParams {
+        self.p
+    }
+
+    /// Pointer width in bits (address bits + 1).
+    pub fn ptr_width(&self) -> u32 {
+        self.p.depth.trailing_zeros() + 1
+    }
+
+    fn vis(&self) -> u32 {
+        self.wr_ptr_vis[self.p.latency as usize - 2]
+    }
+
+    // ---- outputs (functions of the registers only) ----
+
+    pub fn full(&self) -> bool {
+        self.usedw() == self.p.depth
+    }
+    pub fn usedw(&self) -> u32 {
+        self.wr_ptr.wrapping_sub(self.rd_ptr) & self.ptr_mask
+    }
+    pub fn empty(&self) -> bool {
+        self.vis() == self.rd_ptr
+    }
+    pub fn rdusedw(&self) -> u32 {
+        self.vis().wrapping_sub(self.rd_ptr) & self.ptr_mask
+    }
+    pub fn rdata(&self) -> u128 {
+        self.mem[(self.rd_ptr & (self.p.depth - 1)) as usize]
+    }
+    pub fn overflow_cnt(&self) -> u32 {
+        self.overflow_cnt
+    }
+    pub fn underflow_cnt(&self) -> u32 {
+        self.underflow_cnt
+    }
+
+    // ---- next state ----
+
+    pub fn eval(&self, i: &FifoIn) -> FifoNext {
+        let full = self.full();
+        let empty = self.empty();
+        let wr_ok = i.wr && !full;
+        let rd_ok = i.rd && !empty;
+        FifoNext {
+            wr_ptr: self.wr_ptr.wrapping_add(wr_ok as u32) & self.ptr_mask,
+            rd_ptr: self.rd_ptr.wrapping_add(rd_ok as u32) & self.ptr_mask,
+            vis_in: self.wr_ptr,
+            write: wr_ok.then_some((self.wr_ptr & (self.p.depth - 1), i.wdata)),
+            overflow_cnt: self.overflow_cnt.wrapping_add((i.wr && full) as u32),
+            underflow_cnt: self.underflow_cnt.wrapping_add((i.rd && empty) as u32),
+        }
+    }
+
+    pub fn commit(&mut self, n: FifoNext) {
+        if let Some((a, d)) = n.write {
+            self.mem[a as usize] = d;
+        }
+        let stages = self.p.latency as usize - 1;
+        self.wr_ptr_vis.copy_within(0..stages - 1, 1);
+        self.wr_ptr_vis[0] = n.vis_in;
+        self.wr_ptr = n.wr_ptr;
+        self.rd_ptr = n.rd_ptr;
+        self.overflow_cnt = n.overflow_cnt;
+        self.underflow_cnt = n.underflow_cnt;
+    }
+
+    /// Ports and registers under their RTL names (the memory is not probed).
+    pub fn probe(&self, i: &FifoIn, v: &mut dyn Visitor) {
+        let pw = self.ptr_width();
+        clk_rst(v);
+        v.sig("wr_i", 1, b(i.wr));
+        v.sig("wdata_i", 128, i.wdata);
+        v.sig("rd_i", 1, b(i.rd));
+        v.sig("full_o", 1, b(self.full()));
+        v.sig("empty_o", 1, b(self.empty()));
+        v.sig("usedw_o", pw, self.usedw() as u128);
+        v.sig("rdusedw_o", pw, self.rdusedw() as u128);
+        v.sig("rdata_o", 128, self.rdata());
+        v.sig("wr_ptr_q", pw, self.wr_ptr as u128);
+        v.sig("rd_ptr_q", pw, self.rd_ptr as u128);
+        for s in 0..self.p.latency as usize - 1 {
+            v.sig_idx("wr_ptr_vis_q", s, pw, self.wr_ptr_vis[s] as u128);
+        }
+        v.sig("overflow_cnt_q", 32, self.overflow_cnt as u128);
+        v.sig("underflow_cnt_q", 32, self.underflow_cnt as u128);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(f: &mut Fifo, i: FifoIn) {
+        let n = f.eval(&i);
+        f.commit(n);
+    }
+
+    #[test]
+    fn not_empty_exactly_latency_cycles_after_write() {
+        for lat in 2..=6 {
+            let mut f = Fifo::new(FifoParams { depth: 8, latency: lat });
+            // cycle 0: write
+            assert!(f.empty());
+            step(&mut f, FifoIn { wr: true, wdata: 0xabc, rd: false });
+            // now in cycle 1
+            for c in 1..lat {
+                assert!(f.empty(), "latency {lat}: empty must still be high in cycle {c}");
+                assert_eq!(f.usedw(), 1, "write side sees the word at once");
+                step(&mut f, FifoIn::default());
+            }
+            assert!(!f.empty(), "latency {lat}: not empty in cycle {lat}");
+            assert_eq!(f.rdata(), 0xabc);
+            assert_eq!(f.rdusedw(), 1);
+        }
+    }
+
+    #[test]
+    fn show_ahead_read_and_flags() {
+        let mut f = Fifo::new(FifoParams { depth: 4, latency: 3 });
+        for k in 0..4u128 {
+            step(&mut f, FifoIn { wr: true, wdata: 100 + k, rd: false });
+        }
+        assert!(f.full());
+        assert_eq!(f.usedw(), 4);
+        // write while full is refused and counted
+        step(&mut f, FifoIn { wr: true, wdata: 999, rd: false });
+        assert_eq!(f.overflow_cnt(), 1);
+        assert_eq!(f.usedw(), 4);
+        for _ in 0..3 {
+            step(&mut f, FifoIn::default());
+        }
+        for k in 0..4u128 {
+            assert!(!f.empty());
+            assert_eq!(f.rdata(), 100 + k);
+            step(&mut f, FifoIn { wr: false, wdata: 0, rd: true });
+        }
+        assert!(f.empty());
+        assert!(!f.full());
+        step(&mut f, FifoIn { wr: false, wdata: 0, rd: true });
+        assert_eq!(f.underflow_cnt(), 1);
+    }
+
+    #[test]
+    fn simultaneous_read_and_write_keep_count() {
+        let mut f = Fifo::new(FifoParams { depth: 8, latency: 3 });
+        for k in 0..3u128 {
+            step(&mut f, FifoIn { wr: true, wdata: k, rd: false });
+        }
+        for _ in 0..3 {
+            step(&mut f, FifoIn::default());
+        }
+        assert_eq!(f.usedw(), 3);
+        step(&mut f, FifoIn { wr: true, wdata: 3, rd: true });
+        assert_eq!(f.usedw(), 3);
+        assert_eq!(f.rdata(), 1);
+        assert_eq!(f.rdusedw(), 2, "the new word is not visible yet");
+    }
+}

@@ -1,0 +1,14 @@
+//! The APElink: transmission control logic (TX CTRL and RX CTRL), the Aurora-like PHY lane,
+//! the credit formats, and the full-duplex link used by the measurements and the
+//! co-simulation (seed 002 §5.3.4, seed 000 §2.8.2). See `docs/link.md`.
+
+pub mod bench;
+pub mod credit;
+pub mod demo;
+pub mod errors;
+pub mod phy;
+pub mod system;
+pub mod tcl_rx;
+pub mod tcl_tx;
+
+pub use system::{EndTbIn, Link, LinkEvents, LinkParams, LinkTbIn};

@@ -1,0 +1,313 @@
+//! APElink TCL, RX CTRL (seed 002 §5.3.4, Figure 5.9).
+//!
+//! ```text
+//!   PHY lane --rx_valid_i/rx_data_i--> [in_q] --> parser --> wr_valid_o/wr_vc_o/wr_data_o --> RX FIFO[vc]
+//!                                                  +------> cred_upd_* --> local TCL TX (peer's credits)
+//! ```
+//!
+//! Two register stages: the input register (`in_valid_q`, `in_data_q`) takes the PHY's beat;
+//! the parser works on it and loads the write port (`wr_*_q`) or the credit port
+//! (`cred_upd_*_q`). A header's last beat out of the PHY in cycle `c` is written into its RX
+//! FIFO (`wr_valid_o` high) in cycle `c + 2`.
+//!
+//! Parsing, one beat a cycle:
+//! - MAGIC sets `magic_q`; the beat after a MAGIC is START (a header follows), the first beat
+//!   of a credit, or MAGIC again (an escaped data beat equal to MAGIC); anything else there is
+//!   a framing error.
+//! - Between packets a credit comes without MAGIC; inside a packet only behind one.
+//! - Header: SECDED decode of the two beats. A single error is corrected (and counted); an
+//!   uncorrectable header loses the packet: the parser discards beats until the next
+//!   MAGIC + START, so only that packet is lost (and counted).
+//! - Payload words go to the RX FIFO of the header's VC; the CRC-32C of payload and footer
+//!   low half is checked against the footer. A bad CRC is counted and the packet is delivered
+//!   with `crc_bad` set in its footer (virtual cut-through has already forwarded the rest).
+//! - A credit's status is taken by majority of its three copies (`credit::maj3`); a credit
+//!   whose copies all differ, or whose beats are out of order, is rejected and counted.
+//!
+//! RTL twin: `rtl/exanet_tcl_rx.sv`.
+
+use super::credit;
+use super::tcl_tx::{vc_mask, TclCfg, TclParams};
+use crate::packet::crc::{crc32c_update128, crc32c_update64, CRC_INIT, CRC_XOROUT};
+use crate::packet::wire::{MAGIC, START};
+use crate::packet::{payload_words, secded_decode, EccStatus};
+use crate::probe::{b, clk_rst, Visitor};
+
+pub const M_IDLE: u8 = 0;
+pub const M_HDR: u8 = 1;
+pub const M_PAY: u8 = 2;
+pub const M_FTR: u8 = 3;
+pub const M_DISCARD: u8 = 4;
+
+/// Bit of the footer set when its CRC check failed.
+pub const FTR_CRC_BAD_BIT: u32 = 64;
+
+/// Inputs of one cycle.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RxIn {
+    pub rx_valid: bool,
+    pub rx_data: u64,
+}
+
+/// Registers of the RX CTRL. Field names are the RTL register names without `_q`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TclRx {
+    pub in_valid: bool,
+    pub in_data: u64,
+    pub mode: u8,
+    pub half: bool,
+    pub magic: bool,
+    pub cred_idx: u8,
+    pub cred_acc: u128,
+    pub lo: u64,
+    pub words_left: u32,
+    pub vc: u8,
+    pub crc: u32,
+    pub wr_valid: bool,
+    pub wr_vc: u8,
+    pub wr_data: u128,
+    pub cred_upd_valid: bool,
+    pub cred_upd_stop: u8,
+    pub cred_upd_usedw: u128,
+    pub stat_pkts: u32,
+    pub stat_words: u32,
+    pub stat_credits: u32,
+    pub stat_ecc_corr: u32,
+    pub stat_ecc_uncorr: u32,
+    pub stat_crc_err: u32,
+    pub stat_lost: u32,
+    pub stat_dropped: u32,
+    pub stat_credit_err: u32,
+}
+
+/// What the RX did in a cycle, for observers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RxEvents {
+    /// A header was loaded into the write port this cycle.
+    pub header_written: bool,
+}
+
+fn inc(x: u32) -> u32 {
+    x.wrapping_add(1)
+}
+
+fn in_packet(mode: u8) -> bool {
+    mode == M_HDR || mode == M_PAY || mode == M_FTR
+}
+
+impl TclRx {
+    pub fn new() -> TclRx {
+        TclRx { crc: CRC_INIT, ..Default::default() }
+    }
+
+    /// Accept the first beat of a credit (already recognised by its tag).
+    fn credit_first(&self, n: &mut TclRx, p: &TclParams, cfg: &TclCfg, beat: u64) {
+        if cfg.usedword {
+            self.credit_uw_beat(n, p, beat, 0);
+        } else {
+            match credit::ss_decode(beat) {
+                Some(stop) => {
+                    n.cred_upd_valid = true;
+                    n.cred_upd_stop = stop & vc_mask(p.num_vcs);
+                    n.stat_credits = inc(self.stat_credits);
+                }
+                None => n.stat_credit_err = inc(self.stat_credit_err),
+            }
+        }
+    }
+
+    /// Usedword credit beat `k` (tag and index already checked).
+    fn credit_uw_beat(&self, n: &mut TclRx, p: &TclParams, beat: u64, k: u32) {
+        match credit::uw_decode(beat) {
+            Some((lo, hi)) => {
+                let mut acc = if k == 0 { 0 } else { self.cred_acc };
+                let sh = 20 * k;
+                acc &= !(0xfffffu128 << sh);
+                acc |= ((lo as u128) | ((hi as u128) << 10)) << sh;
+                n.cred_acc = acc;
+                if k + 1 == p.uw_beats {
+                    n.cred_idx = 0;
+                    n.cred_upd_valid = true;
+                    // only the VCs that exist; the other slots report zero
+                    let keep = if p.num_vcs >= 8 { u128::MAX } else { (1u128 << (10 * p.num_vcs)) - 1 };
+                    n.cred_upd_usedw = acc & keep & ((1u128 << 80) - 1);
+                    n.stat_credits = inc(self.stat_credits);
+                } else {
+                    n.cred_idx = (k + 1) as u8;
+                }
+            }
+            None => {
+                n.cred_idx = 0;
+                n.stat_credit_err = inc(self.stat_credit_err);
+            }
+        }
+    }
+
+    fn is_credit0(cfg: &TclCfg, beat: u64) -> bool {
+        if cfg.usedword {
+            credit::is_uw(beat, 0)
+        } else {
+            credit::is_ss(beat)
+        }
+    }
+
+    /// A data beat of the packet being received.
+    fn data_beat(&self, n: &mut TclRx, p: &TclParams, beat: u64, ev: &mut RxEvents) {
+        if !self.half {
+            n.lo = beat;
+            n.half = true;
+            return;
+        }
+        n.half = false;
+        let word = ((beat as u128) << 64) | self.lo as u128;
+        match self.mode {
+            M_HDR => {
+                let (status, hdr) = secded_decode(word);
+                match status {
+                    EccStatus::Uncorrectable => {
+                        n.stat_ecc_uncorr = inc(self.stat_ecc_uncorr);
+                        n.stat_lost = inc(self.stat_lost);
+                        n.mode = M_DISCARD;
+                    }
+                    _ => {
+                        if status != EccStatus::Clean {
+                            n.stat_ecc_corr = inc(self.stat_ecc_corr);
+                        }
+                        let vc = (hdr & 0x7) as u8;
+                        if vc as u32 >= p.num_vcs {
+                            n.stat_lost = inc(self.stat_lost);
+                            n.mode = M_DISCARD;
+                        } else {
+                            let words = payload_words(hdr, p.size_in_words);
+                            n.vc = vc;
+                            n.words_left = words;
+                            n.wr_valid = true;
+                            n.wr_vc = vc;
+                            n.wr_data = hdr;
+                            n.stat_words = inc(self.stat_words);
+                            n.mode = if words > 0 { M_PAY } else { M_FTR };
+                            ev.header_written = true;
+                        }
+                    }
+                }
+            }
+            M_PAY => {
+                n.wr_valid = true;
+                n.wr_vc = self.vc;
+                n.wr_data = word;
+                n.crc = crc32c_update128(self.crc, word);
+                n.words_left = self.words_left - 1;
+                n.stat_words = inc(self.stat_words);
+                if self.words_left == 1 {
+                    n.mode = M_FTR;
+                }
+            }
+            _ => {
+                let crc = crc32c_update64(self.crc, word as u64) ^ CRC_XOROUT;
+                let bad = crc != (word >> 96) as u32;
+                n.wr_valid = true;
+                n.wr_vc = self.vc;
+                n.wr_data = if bad { word | (1u128 << FTR_CRC_BAD_BIT) } else { word };
+                n.stat_words = inc(self.stat_words);
+                n.stat_pkts = inc(self.stat_pkts);
+                if bad {
+                    n.stat_crc_err = inc(self.stat_crc_err);
+                }
+                n.mode = M_IDLE;
+            }
+        }
+    }
+
+    /// Next state and this cycle's events. Pure.
+    pub fn eval(&self, p: &TclParams, cfg: &TclCfg, i: &RxIn) -> (TclRx, RxEvents) {
+        let mut n = self.clone();
+        let mut ev = RxEvents::default();
+        n.in_valid = i.rx_valid;
+        n.in_data = i.rx_data;
+        n.wr_valid = false;
+        n.cred_upd_valid = false;
+        if !self.in_valid {
+            return (n, ev);
+        }
+        let beat = self.in_data;
+        if self.cred_idx != 0 {
+            let k = self.cred_idx as u32;
+            if credit::is_uw(beat, k) {
+                self.credit_uw_beat(&mut n, p, beat, k);
+            } else {
+                n.cred_idx = 0;
+                n.stat_credit_err = inc(self.stat_credit_err);
+            }
+        } else if self.magic {
+            n.magic = false;
+            if beat == START {
+                if in_packet(self.mode) {
+                    // the packet being received was cut short
+                    n.stat_lost = inc(self.stat_lost);
+                }
+                n.mode = M_HDR;
+                n.half = false;
+                n.crc = CRC_INIT;
+            } else if Self::is_credit0(cfg, beat) {
+                self.credit_first(&mut n, p, cfg, beat);
+            } else if beat == MAGIC && in_packet(self.mode) {
+                self.data_beat(&mut n, p, beat, &mut ev);
+            } else if beat == MAGIC && self.mode == M_DISCARD {
+                // an escaped MAGIC inside a discarded packet
+            } else if in_packet(self.mode) {
+                n.stat_lost = inc(self.stat_lost);
+                n.mode = M_DISCARD;
+            } else {
+                n.stat_dropped = inc(self.stat_dropped);
+            }
+        } else if beat == MAGIC {
+            n.magic = true;
+        } else if in_packet(self.mode) {
+            self.data_beat(&mut n, p, beat, &mut ev);
+        } else if self.mode == M_IDLE && Self::is_credit0(cfg, beat) {
+            self.credit_first(&mut n, p, cfg, beat);
+        } else {
+            n.stat_dropped = inc(self.stat_dropped);
+        }
+        (n, ev)
+    }
+
+    pub fn probe(&self, cfg: &TclCfg, i: &RxIn, v: &mut dyn Visitor) {
+        clk_rst(v);
+        v.sig("cfg_usedword_i", 1, b(cfg.usedword));
+        v.sig("rx_valid_i", 1, b(i.rx_valid));
+        v.sig("rx_data_i", 64, i.rx_data as u128);
+        v.sig("wr_valid_o", 1, b(self.wr_valid));
+        v.sig("wr_vc_o", 3, self.wr_vc as u128);
+        v.sig("wr_data_o", 128, self.wr_data);
+        v.sig("cred_upd_valid_o", 1, b(self.cred_upd_valid));
+        v.sig("cred_upd_stop_o", 8, self.cred_upd_stop as u128);
+        v.sig("cred_upd_usedw_o", 80, self.cred_upd_usedw);
+        v.sig("in_valid_q", 1, b(self.in_valid));
+        v.sig("in_data_q", 64, self.in_data as u128);
+        v.sig("mode_q", 3, self.mode as u128);
+        v.sig("half_q", 1, b(self.half));
+        v.sig("magic_q", 1, b(self.magic));
+        v.sig("cred_idx_q", 2, self.cred_idx as u128);
+        v.sig("cred_acc_q", 80, self.cred_acc);
+        v.sig("lo_q", 64, self.lo as u128);
+        v.sig("words_left_q", 13, self.words_left as u128);
+        v.sig("vc_q", 3, self.vc as u128);
+        v.sig("crc_q", 32, self.crc as u128);
+        v.sig("wr_valid_q", 1, b(self.wr_valid));
+        v.sig("wr_vc_q", 3, self.wr_vc as u128);
+        v.sig("wr_data_q", 128, self.wr_data);
+        v.sig("cred_upd_valid_q", 1, b(self.cred_upd_valid));
+        v.sig("cred_upd_stop_q", 8, self.cred_upd_stop as u128);
+        v.sig("cred_upd_usedw_q", 80, self.cred_upd_usedw);
+        v.sig("stat_pkts_q", 32, self.stat_pkts as u128);
+        v.sig("stat_words_q", 32, self.stat_words as u128);
+        v.sig("stat_credits_q", 32, self.stat_credits as u128);
+        v.sig("stat_ecc_corr_q", 32, self.stat_ecc_corr as u128);
+        v.sig("stat_ecc_uncorr_q", 32, self.stat_ecc_uncorr as u128);
+        v.sig("stat_crc_err_q", 32, self.stat_crc_err as u128);
+        v.sig("stat_lost_q", 32, self.stat_lost as u128);
+        v.sig("stat_dropped_q", 32, self.stat_dropped as u128);
+        v.sig("stat_credit_err_q", 32, self.stat_credit_err as u128);
+    }
+}

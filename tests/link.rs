@@ -1,0 +1,338 @@
+//! End-to-end tests of the APElink model: hop latency, credit stalls, faults, clock rule.
+
+use exanet::config::{Config, CreditFlavour};
+use exanet::link::bench::{EndStimulus, LinkBench};
+use exanet::link::errors::ErrorPlan;
+use exanet::link::tcl_tx::BeatKind;
+use exanet::link::LinkParams;
+use exanet::measure::latency;
+use exanet::stimulus::{BackPressure, SizeDist, SourceMode, TrafficSpec};
+
+fn quiet(cfg: &Config, seed: u64) -> EndStimulus {
+    EndStimulus {
+        traffic: TrafficSpec { sizes: SizeDist::Fixed(64), num_vcs: cfg.link.num_vcs, size_in_words: false },
+        mode: SourceMode::Idle,
+        back_pressure: BackPressure::None,
+        seed,
+    }
+}
+
+#[test]
+fn hop_latency_is_3_plus_6_plus_42() {
+    let r = latency::measure(&Config::default()).unwrap();
+    assert_eq!((r.fifo_cycles, r.tcl_cycles, r.phy_cycles, r.total_cycles), (3, 6, 42, 51));
+    assert_eq!((r.tcl_tx_cycles, r.tcl_rx_cycles), (4, 2));
+    assert!((r.total_ns - 326.4).abs() < 1e-9);
+    // one more L_F at the receiver's RX FIFO
+    assert_eq!(r.rx_fifo_not_empty_cycles, 54);
+    // a credit already leaving can hold the header one cycle (start/stop credit = 1 beat)
+    assert_eq!(r.max_total_cycles, 52);
+}
+
+#[test]
+fn hop_latency_moves_by_exactly_the_parameter_change() {
+    let mut c = Config::default();
+    c.link.phy.latency_cycles = 47;
+    assert_eq!(latency::measure(&c).unwrap().total_cycles, 56);
+    let mut c = Config::default();
+    c.link.phy.latency_cycles = 20;
+    assert_eq!(latency::measure(&c).unwrap().total_cycles, 29);
+    let mut c = Config::default();
+    c.link.fifo_latency_cycles = 5;
+    let r = latency::measure(&c).unwrap();
+    assert_eq!((r.fifo_cycles, r.total_cycles), (5, 53));
+    let mut c = Config::default();
+    c.link.fifo_latency_cycles = 2;
+    assert_eq!(latency::measure(&c).unwrap().total_cycles, 50);
+    // the number of words a FIFO holds does not change its latency
+    let mut c = Config::default();
+    c.link.tx_fifo_depth_words = 128;
+    c.link.rx_fifo_depth_words = 256;
+    assert_eq!(latency::measure(&c).unwrap().total_cycles, 51);
+}
+
+/// A sends one 4 KB packet into a peer whose credits stay quiet: with D words of buffer and
+/// threshold T, exactly D - T words go, then the TX stalls; it resumes the cycle after the next
+/// credit from B arrives.
+#[test]
+fn credit_stall_starts_and_ends_on_the_expected_cycles() {
+    let mut cfg = Config::default();
+    cfg.link.credit.flavour = CreditFlavour::Usedword;
+    cfg.link.rx_fifo_depth_words = 64;
+    cfg.link.credit.tred_words = 8;
+    cfg.link.credit.period_cycles = 400;
+    cfg.link.credit.max_interval_cycles = 400;
+    cfg.link.credit.after_every_packet = false;
+    cfg.validate().unwrap();
+    let p = LinkParams::from_config(&cfg.link);
+    let inject = 1000;
+    let a = EndStimulus {
+        traffic: TrafficSpec { sizes: SizeDist::Fixed(4096), num_vcs: 1, size_in_words: false },
+        mode: SourceMode::AtCycles([inject].into_iter().collect()),
+        back_pressure: BackPressure::None,
+        seed: 3,
+    };
+    let mut bench = LinkBench::new(p, a, quiet(&cfg, 4), ErrorPlan::None, ErrorPlan::None);
+    let mut magic_at = None;
+    let mut stall_cycles = Vec::new();
+    let mut updates = Vec::new();
+    let mut payload_loads = Vec::new();
+    for _ in 0..3000 {
+        let c = bench.cycle;
+        if bench.link.a.rx.cred_upd_valid {
+            updates.push(c);
+        }
+        let before = bench.link.a.tx.stat_stall;
+        let (ev, _) = bench.step();
+        if bench.link.a.tx.stat_stall != before {
+            stall_cycles.push(c);
+        }
+        match ev.a_tx.loaded {
+            Some(BeatKind::Magic) if magic_at.is_none() => magic_at = Some(c),
+            Some(BeatKind::Payload) => payload_loads.push(c),
+            _ => {}
+        }
+    }
+    let t_m = magic_at.expect("the packet started");
+    let d = cfg.link.rx_fifo_depth_words as u64;
+    let t = cfg.link.credit.tred_words as u64;
+    // word k (0 = header) has its low half loaded at t_m + 2 + 2k; word D - T is the first blocked
+    let start = t_m + 2 + 2 * (d - t);
+    assert!(updates.iter().all(|&u| u < t_m || u > start), "a credit arrived during the run-up: {updates:?}");
+    assert_eq!(stall_cycles.first().copied(), Some(start), "stall starts when the credit reaches TRED");
+    let u = *updates.iter().find(|&&u| u > start).expect("a credit arrives after the stall started");
+    let end = u + 1;
+    let expected: Vec<u64> = (start..end).collect();
+    assert_eq!(&stall_cycles[..expected.len()], &expected[..], "stalled every cycle until the credit arrives");
+    assert!(!stall_cycles.contains(&end), "not stalled once the fresh credit is in");
+    assert!(payload_loads.contains(&end), "transmission resumes the cycle after the credit");
+    assert!(!payload_loads.iter().any(|&c| c >= start && c < end), "nothing sent during the stall");
+    assert_eq!(bench.link.a.tx.stat_stall as usize, stall_cycles.len());
+}
+
+/// Run A -> B traffic of `n` packets with an error plan on lane A->B; returns the bench after
+/// everything has drained.
+fn run_with_errors(plan: ErrorPlan, n: u64) -> LinkBench {
+    let cfg = Config::default();
+    let p = LinkParams::from_config(&cfg.link);
+    let a = EndStimulus {
+        traffic: TrafficSpec { sizes: SizeDist::Uniform { min: 16, max: 256 }, num_vcs: 2, size_in_words: false },
+        mode: SourceMode::Count(n),
+        back_pressure: BackPressure::None,
+        seed: 11,
+    };
+    let mut bench = LinkBench::new(p, a, quiet(&cfg, 12), plan, ErrorPlan::None);
+    bench.run(600 + 100 * n + 400);
+    bench
+}
+
+/// Index (among beats accepted on lane A->B) of every beat of each kind, from a clean run.
+fn beat_map(n: u64) -> Vec<(u64, BeatKind)> {
+    let cfg = Config::default();
+    let p = LinkParams::from_config(&cfg.link);
+    let a = EndStimulus {
+        traffic: TrafficSpec { sizes: SizeDist::Uniform { min: 16, max: 256 }, num_vcs: 2, size_in_words: false },
+        mode: SourceMode::Count(n),
+        back_pressure: BackPressure::None,
+        seed: 11,
+    };
+    let mut bench = LinkBench::new(p, a, quiet(&cfg, 12), ErrorPlan::None, ErrorPlan::None);
+    let mut out = Vec::new();
+    let mut reg: Option<BeatKind> = None;
+    let mut idx = 0u64;
+    for _ in 0..(600 + 100 * n + 400) {
+        let accepted = bench.link.a.tx.out_valid && bench.link.lane_ab.tx_ready();
+        if accepted {
+            out.push((idx, reg.expect("an accepted beat has a kind")));
+            idx += 1;
+        }
+        let (ev, _) = bench.step();
+        if let Some(k) = ev.a_tx.loaded {
+            reg = Some(k);
+        } else if accepted {
+            reg = None;
+        }
+    }
+    out
+}
+
+fn nth(map: &[(u64, BeatKind)], kind: BeatKind, n: usize) -> u64 {
+    map.iter().filter(|(_, k)| *k == kind).nth(n).expect("enough beats of that kind").0
+}
+
+#[test]
+fn an_uncorrectable_header_loses_exactly_that_packet() {
+    let map = beat_map(6);
+    // packet 2's header: its beats are the 5th and 6th header beats
+    let hdr_lo = nth(&map, BeatKind::Header, 4);
+    let bench = run_with_errors(ErrorPlan::Beats(vec![(hdr_lo, 0b101 << 20)]), 6);
+    let rx = &bench.link.b.rx;
+    assert_eq!(rx.stat_ecc_uncorr, 1);
+    assert_eq!(rx.stat_ecc_corr, 0);
+    assert_eq!(rx.stat_lost, 1);
+    let board = &bench.a.board;
+    assert_eq!((board.lost, board.delivered, board.crc_bad), (1, 5, 0), "{board:?}");
+    assert!(board.errors.is_empty(), "{:?}", board.errors);
+    assert_eq!(bench.inj_ab.bits_flipped, 2);
+}
+
+#[test]
+fn a_single_header_error_is_corrected() {
+    let map = beat_map(6);
+    let hdr_hi = nth(&map, BeatKind::Header, 7);
+    let bench = run_with_errors(ErrorPlan::Beats(vec![(hdr_hi, 1 << 63)]), 6);
+    let rx = &bench.link.b.rx;
+    assert_eq!((rx.stat_ecc_corr, rx.stat_ecc_uncorr, rx.stat_lost), (1, 0, 0));
+    let board = &bench.a.board;
+    assert_eq!((board.lost, board.delivered), (0, 6));
+    assert!(board.errors.is_empty(), "{:?}", board.errors);
+}
+
+#[test]
+fn a_payload_error_is_counted_and_flagged_and_the_packet_delivered() {
+    let map = beat_map(6);
+    let pay = nth(&map, BeatKind::Payload, 9);
+    let bench = run_with_errors(ErrorPlan::Beats(vec![(pay, 1 << 7)]), 6);
+    let rx = &bench.link.b.rx;
+    assert_eq!((rx.stat_crc_err, rx.stat_lost, rx.stat_pkts), (1, 0, 6));
+    let board = &bench.a.board;
+    assert_eq!((board.crc_bad, board.delivered, board.lost), (1, 5, 0));
+}
+
+#[test]
+fn a_corrupted_start_loses_that_packet_only() {
+    let map = beat_map(6);
+    let start = nth(&map, BeatKind::Start, 3);
+    let bench = run_with_errors(ErrorPlan::Beats(vec![(start, 1 << 40)]), 6);
+    let board = &bench.a.board;
+    assert_eq!((board.lost, board.delivered), (1, 5));
+    assert!(bench.link.b.rx.stat_lost >= 1 || bench.link.b.rx.stat_dropped > 0);
+    assert!(board.errors.is_empty(), "{:?}", board.errors);
+}
+
+/// B's credits to A with one copy corrupted: A's TX sees exactly the same credits.
+#[test]
+fn one_corrupted_credit_copy_changes_nothing() {
+    for flavour in [CreditFlavour::StartStop, CreditFlavour::Usedword] {
+        let mut cfg = Config::default();
+        cfg.link.credit.flavour = flavour;
+        let p = LinkParams::from_config(&cfg.link);
+        let run = |plan: ErrorPlan| {
+            let b = EndStimulus {
+                traffic: TrafficSpec { sizes: SizeDist::Uniform { min: 16, max: 512 }, num_vcs: 2, size_in_words: false },
+                mode: SourceMode::Count(20),
+                back_pressure: BackPressure::random(0.3, 5),
+                seed: 21,
+            };
+            let a = EndStimulus {
+                traffic: TrafficSpec { sizes: SizeDist::Uniform { min: 16, max: 512 }, num_vcs: 2, size_in_words: false },
+                mode: SourceMode::Count(20),
+                back_pressure: BackPressure::random(0.3, 6),
+                seed: 22,
+            };
+            let mut bench = LinkBench::new(p, a, b, ErrorPlan::None, plan);
+            let mut tx_trace = Vec::new();
+            for _ in 0..6000 {
+                bench.step();
+                tx_trace.push(bench.link.a.tx.clone());
+            }
+            (tx_trace, bench)
+        };
+        // every credit beat B sends: corrupt copy 1 of each (start/stop: bits 15:8; usedword:
+        // copy 1 of both VC fields, bits 19:10 and 49:40)
+        let (clean, _) = run(ErrorPlan::None);
+        let mask = match flavour {
+            CreditFlavour::StartStop => 0xa5u64 << 8,
+            CreditFlavour::Usedword => (0x2a5u64 << 10) | (0x15au64 << 40),
+        };
+        let plan = ErrorPlan::Beats(credit_beat_indices(p).into_iter().map(|i| (i, mask)).collect());
+        let (dirty, bench) = run(plan);
+        assert!(bench.inj_ba.beats_hit > 10, "{flavour:?}: the test must corrupt many credits");
+        assert_eq!(clean, dirty, "{flavour:?}: A's TX registers must not change");
+        assert_eq!(bench.link.a.rx.stat_credit_err, 0);
+    }
+}
+
+/// Indices (among beats accepted on lane B->A) of B's credit beats, from a clean run.
+fn credit_beat_indices(p: LinkParams) -> Vec<u64> {
+    let b = EndStimulus {
+        traffic: TrafficSpec { sizes: SizeDist::Uniform { min: 16, max: 512 }, num_vcs: 2, size_in_words: false },
+        mode: SourceMode::Count(20),
+        back_pressure: BackPressure::random(0.3, 5),
+        seed: 21,
+    };
+    let a = EndStimulus {
+        traffic: TrafficSpec { sizes: SizeDist::Uniform { min: 16, max: 512 }, num_vcs: 2, size_in_words: false },
+        mode: SourceMode::Count(20),
+        back_pressure: BackPressure::random(0.3, 6),
+        seed: 22,
+    };
+    let mut bench = LinkBench::new(p, a, b, ErrorPlan::None, ErrorPlan::None);
+    let mut reg: Option<BeatKind> = None;
+    let mut idx = 0;
+    let mut out = Vec::new();
+    for _ in 0..6000 {
+        let accepted = bench.link.b.tx.out_valid && bench.link.lane_ba.tx_ready();
+        if accepted {
+            if matches!(reg, Some(BeatKind::Credit) | Some(BeatKind::CreditInner)) {
+                out.push(idx);
+            }
+            idx += 1;
+        }
+        let (ev, _) = bench.step();
+        if let Some(k) = ev.b_tx.loaded {
+            reg = Some(k);
+        }
+    }
+    out
+}
+
+/// The clock rule: visiting the blocks in any order gives bit-identical waves.
+#[test]
+fn shuffling_the_block_order_gives_identical_waves() {
+    let mut cfg = Config::default();
+    cfg.link.phy.ber = 1e-4;
+    let dir = std::env::temp_dir().join(format!("exanet-shuffle-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |shuffle: Option<u64>, name: &str| {
+        let mut bench = exanet::cosim::lockstep::cosim_bench(&cfg);
+        if let Some(s) = shuffle {
+            bench.shuffle_blocks(s);
+        }
+        let path = dir.join(name);
+        bench.open_wave(&path, 6400).unwrap();
+        bench.run(4000);
+        bench.close_wave().unwrap();
+        std::fs::read(&path).unwrap()
+    };
+    let straight = run(None, "straight.vcd");
+    let shuffled = run(Some(7), "shuffled.vcd");
+    let reshuffled = run(Some(8), "reshuffled.vcd");
+    assert!(straight.len() > 100_000, "the waves must cover real activity");
+    assert!(straight == shuffled, "shuffled order changed the waves");
+    assert!(straight == reshuffled, "another shuffled order changed the waves");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Random traffic both ways with back-pressure and bit errors: every packet is accounted for.
+#[test]
+fn every_packet_is_accounted_for_under_errors_and_back_pressure() {
+    for flavour in [CreditFlavour::StartStop, CreditFlavour::Usedword] {
+        let mut cfg = Config::default();
+        cfg.link.phy.ber = 1e-5;
+        cfg.link.credit.flavour = flavour;
+        let mut bench = exanet::cosim::lockstep::cosim_bench(&cfg);
+        bench.run(200_000);
+        for (name, board, peer) in [("A->B", &bench.a.board, &bench.link.b), ("B->A", &bench.b.board, &bench.link.a)] {
+            assert!(board.errors.is_empty(), "{flavour:?} {name}: {:?}", board.errors);
+            assert!(board.delivered > 50, "{flavour:?} {name}: {board:?}");
+            // receive-side counters agree with the scoreboard
+            assert_eq!(board.crc_bad, peer.rx.stat_crc_err as u64, "{flavour:?} {name}");
+            for f in &peer.rx_fifos {
+                assert_eq!(f.overflow_cnt(), 0, "{flavour:?} {name}: an RX FIFO overflowed");
+            }
+        }
+        assert!(bench.link.a.tx.stat_stall + bench.link.b.tx.stat_stall > 0, "{flavour:?}: back-pressure must stall");
+        assert!(bench.inj_ab.bits_flipped > 0);
+    }
+}
