@@ -28,6 +28,14 @@ pub enum WaveError {
 }
 
 impl WaveError {
+    pub(crate) fn malformed(file: &str, line: Option<u64>, message: impl Into<String>) -> Self {
+        WaveError::Malformed {
+            file: file.to_string(),
+            line,
+            message: message.into(),
+        }
+    }
+
     pub(crate) fn io(file: &str, source: io::Error) -> Self {
         WaveError::Io {
             file: file.to_string(),
