@@ -1,0 +1,736 @@
+//! Reading VCD files with `vcd::Parser`: the header into a table of named signals, then the
+//! body one timestamp at a time, keeping only each id code's current value (memory is
+//! proportional to the number of signals, never to the length of the file).
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::io::{self, BufRead, BufReader};
+use std::path::Path;
+
+use vcd::{
+    Command, IdCode, ParseError, ParseErrorKind, Parser, ReferenceIndex, ScopeItem, TimescaleUnit,
+    Value, VarType,
+};
+
+use super::error::WaveError;
+use super::writer::SignalDecl;
+use super::MAX_FILE_WIDTH;
+
+/// How a signal's value is held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// Four-state bits, one byte (`0`, `1`, `x`, `z`) per bit, most significant first.
+    Bits,
+    /// `real` or `string` variables: the value's text.
+    Text,
+}
+
+/// The current value of one id code.
+pub(crate) struct Slot {
+    pub width: u32,
+    pub kind: Kind,
+    /// `Bits`: empty before the first change, which means all `x` (IEEE 1364: a variable is
+    /// unknown until its first value change), then exactly `width` bytes.
+    /// `Text`: the last value's text, initially empty.
+    pub value: Vec<u8>,
+    dirty: bool,
+    /// A name for error messages (the first name declared with this code).
+    first_name: String,
+}
+
+impl Slot {
+    /// The value as compared and shown: an unset vector is all `x`.
+    pub fn current(&self) -> std::borrow::Cow<'_, [u8]> {
+        if self.kind == Kind::Bits && self.value.is_empty() {
+            vec![b'x'; self.width as usize].into()
+        } else {
+            self.value.as_slice().into()
+        }
+    }
+
+    /// Same declared width and kind, and the same current value.
+    pub fn same_as(&self, other: &Slot) -> bool {
+        if self.width != other.width || self.kind != other.kind {
+            return false;
+        }
+        match (self.kind, self.value.is_empty(), other.value.is_empty()) {
+            (Kind::Bits, true, false) => other.value.iter().all(|&b| b == b'x'),
+            (Kind::Bits, false, true) => self.value.iter().all(|&b| b == b'x'),
+            _ => self.value == other.value,
+        }
+    }
+}
+
+/// A named signal of the file: its full name (see the module docs) and its id code's slot.
+pub(crate) struct Named {
+    pub name: String,
+    pub slot: usize,
+}
+
+/// Hashes an `IdCode` (a `u64` inside) cheaply: a diff tool's input is not adversarial, and
+/// SipHash would cost a noticeable share of the time per value change.
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type IdMap = HashMap<IdCode, usize, BuildHasherDefault<IdHasher>>;
+
+/// A `BufRead` that counts the newlines read through it, whoever reads them (the parser one
+/// byte at a time, or the fast path a line at a time), so error lines stay exact.
+pub(crate) struct LineCounter<R> {
+    inner: R,
+    newlines: u64,
+    last_was_newline: bool,
+}
+
+impl<R: BufRead> LineCounter<R> {
+    fn new(inner: R) -> Self {
+        LineCounter {
+            inner,
+            newlines: 0,
+            last_was_newline: false,
+        }
+    }
+
+    /// The line of the last byte read, numbered from 1 (the `vcd::Parser` convention: a
+    /// newline belongs to the line it ends).
+    fn line(&self) -> u64 {
+        self.newlines + 1 - u64::from(self.last_was_newline)
+    }
+
+    /// The line of the next byte to be read.
+    fn next_line(&self) -> u64 {
+        self.newlines + 1
+    }
+
+    /// Consumes `n` bytes known to end with the only newline among them.
+    fn consume_line(&mut self, n: usize) {
+        self.newlines += 1;
+        self.last_was_newline = true;
+        self.inner.consume(n);
+    }
+
+    fn count(&mut self, bytes: &[u8]) {
+        if let Some(&last) = bytes.last() {
+            self.newlines += bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+            self.last_was_newline = last == b'\n';
+        }
+    }
+}
+
+impl<R: BufRead> io::Read for LineCounter<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let buf = self.inner.fill_buf()?;
+        let n = buf.len().min(out.len());
+        out[..n].copy_from_slice(&buf[..n]);
+        self.count(&out[..n]);
+        self.inner.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for LineCounter<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        // The buffer is still filled from the `fill_buf` that `n` refers to: no I/O here.
+        if let Ok(buf) = self.inner.fill_buf() {
+            let n = n.min(buf.len());
+            let (newlines, last) = (
+                buf[..n].iter().filter(|&&b| b == b'\n').count() as u64,
+                buf[..n].last().copied(),
+            );
+            self.newlines += newlines;
+            if let Some(last) = last {
+                self.last_was_newline = last == b'\n';
+            }
+            self.inner.consume(n);
+        }
+    }
+}
+
+/// Every id code's current value.
+pub(crate) struct Values {
+    file: String,
+    codes: IdMap,
+    pub slots: Vec<Slot>,
+    /// Slots changed since the last `take_dirty`.
+    dirty: Vec<usize>,
+}
+
+impl Values {
+    fn slot_of(&self, id: IdCode, line: u64) -> Result<usize, WaveError> {
+        self.codes.get(&id).copied().ok_or_else(|| {
+            WaveError::malformed(
+                &self.file,
+                Some(line),
+                format!("value change for id code `{id}`, which no $var declares"),
+            )
+        })
+    }
+
+    fn mark(&mut self, slot: usize) {
+        let s = &mut self.slots[slot];
+        if !s.dirty {
+            s.dirty = true;
+            self.dirty.push(slot);
+        }
+    }
+
+    /// Stores a value change given as `0 1 x X z Z` characters, left-extended to the full
+    /// width: with `0` if its leftmost written bit is 0 or 1, with `x` or `z` if that bit is
+    /// `x` or `z` (IEEE 1364). Stored lower case.
+    fn set_bits(&mut self, slot: usize, bits: &[u8], line: u64) -> Result<(), WaveError> {
+        let s = &mut self.slots[slot];
+        if s.kind != Kind::Bits {
+            return Err(WaveError::malformed(
+                &self.file,
+                Some(line),
+                format!(
+                    "bit value for `{}`, which is declared real or string",
+                    s.first_name
+                ),
+            ));
+        }
+        let width = s.width as usize;
+        if s.value.len() != width {
+            s.value.resize(width, b'x');
+        }
+        let Some(&lead) = bits.first().filter(|_| bits.len() <= width) else {
+            return Err(WaveError::malformed(
+                &self.file,
+                Some(line),
+                format!(
+                    "value of {} bits for `{}`, declared {width} bits wide",
+                    bits.len(),
+                    s.first_name
+                ),
+            ));
+        };
+        let pad = match lead {
+            b'x' | b'X' => b'x',
+            b'z' | b'Z' => b'z',
+            _ => b'0',
+        };
+        let (high, low) = s.value.split_at_mut(width - bits.len());
+        high.fill(pad);
+        for (dst, &b) in low.iter_mut().zip(bits) {
+            // ASCII lower case: `X` -> `x`, `Z` -> `z`; digits already have the bit set.
+            *dst = b | 0x20;
+        }
+        self.mark(slot);
+        Ok(())
+    }
+
+    fn set_text(&mut self, slot: usize, text: &str, line: u64) -> Result<(), WaveError> {
+        let s = &mut self.slots[slot];
+        if s.kind != Kind::Text {
+            return Err(WaveError::malformed(
+                &self.file,
+                Some(line),
+                format!(
+                    "real or string value for `{}`, which is declared as bits",
+                    s.first_name
+                ),
+            ));
+        }
+        s.value.clear();
+        s.value.extend_from_slice(text.as_bytes());
+        self.mark(slot);
+        Ok(())
+    }
+}
+
+/// What the fast path did with the head of the input.
+enum Fast {
+    /// Consumed whitespace or one change or a timestamp of the current time.
+    Handled,
+    /// Consumed a timestamp of a later time: the block is over.
+    BlockEnd,
+    /// End of the input.
+    Eof,
+    /// Not a complete, well-formed simple line in the buffer: the parser reads it.
+    Delegate,
+}
+
+/// One VCD file being read in time order.
+///
+/// `vcd::Parser` reads the header and any command in the body other than a timestamp, a
+/// scalar change or a vector change. Those three make up nearly all of a dump, and the
+/// parser reads them one byte at a time and allocates a `Vec` per vector (about 85 MB/s),
+/// so a complete, well-formed line of one of those forms is read straight from the buffer
+/// instead; anything else, malformed input included, goes to the parser, so errors are
+/// reported alike either way (a test compares the two paths).
+pub(crate) struct VcdStream<R: BufRead> {
+    pub file: String,
+    parser: Parser<LineCounter<R>>,
+    fast: bool,
+    fs_per_tick: u64,
+    pub values: Values,
+    /// Signals sorted by name.
+    pub names: Vec<Named>,
+    /// Current time in the file's own ticks (changes before the first timestamp are at 0).
+    now_ticks: u64,
+    /// Time (fs) of the next block of changes, `None` at the end of the file.
+    pub pending_fs: Option<u64>,
+    scratch: Vec<u8>,
+}
+
+impl<R: BufRead> VcdStream<R> {
+    /// Reads the header; the body is read by [`VcdStream::apply_block`].
+    pub fn open(reader: R, file: &str) -> Result<Self, WaveError> {
+        Self::open_with(reader, file, true)
+    }
+
+    /// `fast: false` reads the whole body with `vcd::Parser` (for tests of the fast path).
+    pub fn open_with(mut reader: R, file: &str, fast: bool) -> Result<Self, WaveError> {
+        match reader.fill_buf() {
+            Ok([]) => return Err(WaveError::malformed(file, None, "empty file")),
+            Ok(_) => {}
+            Err(e) => return Err(WaveError::io(file, e)),
+        }
+        let mut parser = Parser::new(LineCounter::new(reader));
+        let header = match parser.parse_header() {
+            Ok(h) => h,
+            Err(e) => return Err(parse_error(file, parser.reader().line(), e, "the header")),
+        };
+        let fs_per_tick = match header.timescale {
+            None => {
+                return Err(WaveError::malformed(
+                    file,
+                    None,
+                    "no $timescale in the header: times cannot be compared without one",
+                ))
+            }
+            Some((n, unit)) => u64::from(n)
+                .checked_mul(unit_fs(unit))
+                .filter(|&f| f > 0)
+                .ok_or_else(|| {
+                    WaveError::malformed(file, None, format!("unusable $timescale {n} {unit}"))
+                })?,
+        };
+
+        let mut s = VcdStream {
+            file: file.to_string(),
+            parser,
+            fast,
+            fs_per_tick,
+            values: Values {
+                file: file.to_string(),
+                codes: IdMap::default(),
+                slots: Vec::new(),
+                dirty: Vec::new(),
+            },
+            names: Vec::new(),
+            now_ticks: 0,
+            pending_fs: Some(0),
+            scratch: Vec::new(),
+        };
+        let mut scopes = Vec::new();
+        s.add_items(&header.items, &mut scopes)?;
+        s.names.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+        if let Some(w) = s.names.windows(2).find(|w| w[0].name == w[1].name) {
+            return Err(WaveError::malformed(
+                file,
+                None,
+                format!(
+                    "signal `{}` is declared twice (two $var with the same full name)",
+                    w[0].name
+                ),
+            ));
+        }
+        Ok(s)
+    }
+
+    fn add_items<'a>(
+        &mut self,
+        items: &'a [ScopeItem],
+        scopes: &mut Vec<&'a str>,
+    ) -> Result<(), WaveError> {
+        for item in items {
+            match item {
+                ScopeItem::Scope(sc) => {
+                    scopes.push(&sc.identifier);
+                    self.add_items(&sc.items, scopes)?;
+                    scopes.pop();
+                }
+                ScopeItem::Var(v) => {
+                    if scopes.is_empty() {
+                        return Err(WaveError::malformed(
+                            &self.file,
+                            None,
+                            format!("$var `{}` is outside any $scope", v.reference),
+                        ));
+                    }
+                    let mut name = scopes.join(".");
+                    name.push('.');
+                    name.push_str(&v.reference);
+                    if let Some(ReferenceIndex::BitSelect(i)) = v.index {
+                        name.push_str(&format!("[{i}]"));
+                    }
+                    if v.size == 0 || v.size > MAX_FILE_WIDTH {
+                        return Err(WaveError::malformed(
+                            &self.file,
+                            None,
+                            format!(
+                                "$var `{name}` has width {}: expected 1..={MAX_FILE_WIDTH}",
+                                v.size
+                            ),
+                        ));
+                    }
+                    let kind = match v.var_type {
+                        VarType::Real | VarType::String => Kind::Text,
+                        _ => Kind::Bits,
+                    };
+                    let values = &mut self.values;
+                    let slot = match values.codes.get(&v.code) {
+                        Some(&slot) => {
+                            let s = &values.slots[slot];
+                            if s.width != v.size || s.kind != kind {
+                                return Err(WaveError::malformed(
+                                    &self.file,
+                                    None,
+                                    format!(
+                                        "id code `{}` is declared as `{}` ({} bits) and as `{name}` ({} bits)",
+                                        v.code, s.first_name, s.width, v.size
+                                    ),
+                                ));
+                            }
+                            slot
+                        }
+                        None => {
+                            let slot = values.slots.len();
+                            values.codes.insert(v.code, slot);
+                            values.slots.push(Slot {
+                                width: v.size,
+                                kind,
+                                // Filled at the first change: a header cannot make us
+                                // allocate its widths times its signals up front.
+                                value: Vec::new(),
+                                dirty: false,
+                                first_name: name.clone(),
+                            });
+                            slot
+                        }
+                    };
+                    self.names.push(Named { name, slot });
+                }
+                ScopeItem::Comment(_) => {}
+                // `ScopeItem` is non-exhaustive; nothing else carries a signal today.
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies every change up to the next timestamp later than `pending_fs`, then sets
+    /// `pending_fs` to that timestamp (or `None` at the end of the file). Repeated
+    /// timestamps of the same time are merged into one block.
+    pub fn apply_block(&mut self) -> Result<(), WaveError> {
+        loop {
+            if self.fast {
+                match self.fast_step()? {
+                    Fast::Handled => continue,
+                    Fast::BlockEnd => return Ok(()),
+                    Fast::Eof => {
+                        self.pending_fs = None;
+                        return Ok(());
+                    }
+                    Fast::Delegate => {}
+                }
+            }
+            let cmd = match self.parser.next() {
+                None => {
+                    self.pending_fs = None;
+                    return Ok(());
+                }
+                Some(Err(e)) => {
+                    return Err(parse_error(
+                        &self.file,
+                        self.parser.reader().line(),
+                        e,
+                        "a value change",
+                    ))
+                }
+                Some(Ok(cmd)) => cmd,
+            };
+            let line = self.parser.reader().line();
+            match cmd {
+                Command::Timestamp(t) => {
+                    if self.timestamp(t, line)? {
+                        return Ok(());
+                    }
+                }
+                Command::ChangeScalar(id, v) => {
+                    let slot = self.values.slot_of(id, line)?;
+                    self.values.set_bits(slot, &[value_char(v)], line)?;
+                }
+                Command::ChangeVector(id, v) => {
+                    let slot = self.values.slot_of(id, line)?;
+                    self.scratch.clear();
+                    self.scratch.extend(v.iter().map(value_char));
+                    self.values.set_bits(slot, &self.scratch, line)?;
+                }
+                Command::ChangeReal(id, v) => {
+                    let slot = self.values.slot_of(id, line)?;
+                    self.values.set_text(slot, &format!("{v}"), line)?;
+                }
+                Command::ChangeString(id, v) => {
+                    let slot = self.values.slot_of(id, line)?;
+                    self.values.set_text(slot, &v, line)?;
+                }
+                Command::Begin(_) | Command::End(_) | Command::Comment(_) => {}
+                other => {
+                    return Err(WaveError::malformed(
+                        &self.file,
+                        Some(line),
+                        format!(
+                            "header command {} after $enddefinitions",
+                            command_name(&other)
+                        ),
+                    ))
+                }
+            }
+        }
+    }
+
+    /// Handles `#t`; true if it starts a later block (which is then pending).
+    fn timestamp(&mut self, t: u64, line: u64) -> Result<bool, WaveError> {
+        if t < self.now_ticks {
+            return Err(WaveError::malformed(
+                &self.file,
+                Some(line),
+                format!(
+                    "timestamp #{t} goes backwards (previous #{})",
+                    self.now_ticks
+                ),
+            ));
+        }
+        if t == self.now_ticks {
+            return Ok(false);
+        }
+        let fs = t.checked_mul(self.fs_per_tick).ok_or_else(|| {
+            WaveError::malformed(
+                &self.file,
+                Some(line),
+                format!("timestamp #{t} is too large to express in femtoseconds"),
+            )
+        })?;
+        self.now_ticks = t;
+        self.pending_fs = Some(fs);
+        Ok(true)
+    }
+
+    /// Reads whitespace, or one complete line `#digits`, `<0|1|x|z><id>` or `b<bits> <id>`,
+    /// straight from the buffer.
+    fn fast_step(&mut self) -> Result<Fast, WaveError> {
+        let line_no = self.parser.reader().next_line();
+        let buf = match self.parser.reader().fill_buf() {
+            Ok(b) => b,
+            Err(e) => return Err(WaveError::io(&self.file, e)),
+        };
+        if buf.is_empty() {
+            return Ok(Fast::Eof);
+        }
+        let ws = buf
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+            .count();
+        if ws > 0 {
+            self.parser.reader().consume(ws);
+            return Ok(Fast::Handled);
+        }
+        let Some(end) = buf.iter().position(|&b| b == b'\n') else {
+            return Ok(Fast::Delegate);
+        };
+        let mut line = &buf[..end];
+        while let [rest @ .., b' ' | b'\t' | b'\r'] = line {
+            line = rest;
+        }
+        let time = match line {
+            [b'#', digits @ ..] => match parse_u64(digits) {
+                Some(t) => Some(t),
+                None => return Ok(Fast::Delegate),
+            },
+            [v @ (b'0' | b'1' | b'x' | b'X' | b'z' | b'Z'), id @ ..] => {
+                let Some(code) = id_code(id) else {
+                    return Ok(Fast::Delegate);
+                };
+                let slot = self.values.slot_of(code, line_no)?;
+                self.values
+                    .set_bits(slot, std::slice::from_ref(v), line_no)?;
+                None
+            }
+            [b'b' | b'B', rest @ ..] => {
+                let Some(sp) = rest.iter().position(|&b| b == b' ') else {
+                    return Ok(Fast::Delegate);
+                };
+                let (bits, id) = (&rest[..sp], &rest[sp + 1..]);
+                if bits.is_empty()
+                    || !bits
+                        .iter()
+                        .all(|b| matches!(b, b'0' | b'1' | b'x' | b'X' | b'z' | b'Z'))
+                {
+                    return Ok(Fast::Delegate);
+                }
+                let Some(code) = id_code(id) else {
+                    return Ok(Fast::Delegate);
+                };
+                let slot = self.values.slot_of(code, line_no)?;
+                self.values.set_bits(slot, bits, line_no)?;
+                None
+            }
+            _ => return Ok(Fast::Delegate),
+        };
+        self.parser.reader().consume_line(end + 1);
+        match time {
+            Some(t) if self.timestamp(t, line_no)? => Ok(Fast::BlockEnd),
+            _ => Ok(Fast::Handled),
+        }
+    }
+
+    /// Slots changed since the last call (each once); clears their marks.
+    pub fn take_dirty(&mut self, out: &mut Vec<usize>) {
+        for &s in &self.values.dirty {
+            self.values.slots[s].dirty = false;
+        }
+        out.append(&mut self.values.dirty);
+    }
+}
+
+/// Decimal digits only, no overflow; anything else is left to the parser to report.
+fn parse_u64(digits: &[u8]) -> Option<u64> {
+    if digits.is_empty() {
+        return None;
+    }
+    digits.iter().try_fold(0u64, |acc, &d| {
+        if d.is_ascii_digit() {
+            acc.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+        } else {
+            None
+        }
+    })
+}
+
+/// A well-formed id code (printable ASCII, not too long), else `None`.
+fn id_code(id: &[u8]) -> Option<IdCode> {
+    std::str::from_utf8(id).ok()?.parse().ok()
+}
+
+fn value_char(v: Value) -> u8 {
+    match v {
+        Value::V0 => b'0',
+        Value::V1 => b'1',
+        Value::X => b'x',
+        Value::Z => b'z',
+    }
+}
+
+fn unit_fs(unit: TimescaleUnit) -> u64 {
+    match unit {
+        TimescaleUnit::S => 1_000_000_000_000_000,
+        TimescaleUnit::MS => 1_000_000_000_000,
+        TimescaleUnit::US => 1_000_000_000,
+        TimescaleUnit::NS => 1_000_000,
+        TimescaleUnit::PS => 1_000,
+        TimescaleUnit::FS => 1,
+    }
+}
+
+fn command_name(c: &Command) -> &'static str {
+    match c {
+        Command::Date(_) => "$date",
+        Command::Version(_) => "$version",
+        Command::Timescale(..) => "$timescale",
+        Command::ScopeDef(..) => "$scope",
+        Command::Upscope => "$upscope",
+        Command::VarDef(..) => "$var",
+        Command::Enddefinitions => "$enddefinitions",
+        _ => "command",
+    }
+}
+
+/// Turns a `vcd::Parser` error into a [`WaveError`] with the file, the line and a sentence.
+fn parse_error(file: &str, line: u64, e: io::Error, during: &str) -> WaveError {
+    if let Some(pe) = e
+        .get_ref()
+        .and_then(|inner| inner.downcast_ref::<ParseError>())
+    {
+        let what = match pe.kind() {
+            ParseErrorKind::InvalidValueChar(_) => {
+                "bad value character (expected 0, 1, x or z)".to_string()
+            }
+            ParseErrorKind::UnexpectedCharacter => {
+                "unexpected character at the start of a command (expected $, #, a value or b/r/s)"
+                    .to_string()
+            }
+            ParseErrorKind::ParseIntError(pi) => format!("bad number ({pi})"),
+            ParseErrorKind::ParseFloatError(pf) => format!("bad number ({pf})"),
+            ParseErrorKind::InvalidIdCode(ic) => format!("bad id code ({ic})"),
+            ParseErrorKind::UnexpectedHeaderCommand => {
+                "a value change or timestamp inside the header".to_string()
+            }
+            ParseErrorKind::TokenTooLong => "token too long".to_string(),
+            k => k.to_string(),
+        };
+        // Not `pe.line()`: the parser does not see the lines the fast path reads.
+        return WaveError::malformed(
+            file,
+            Some(line),
+            format!("malformed VCD in {during}: {what}"),
+        );
+    }
+    match e.kind() {
+        io::ErrorKind::UnexpectedEof => WaveError::malformed(
+            file,
+            Some(line),
+            format!("truncated file: it ends in the middle of {during} ({e})"),
+        ),
+        io::ErrorKind::InvalidData => {
+            WaveError::malformed(file, Some(line), format!("malformed VCD: {e}"))
+        }
+        _ => WaveError::io(file, e),
+    }
+}
+
+/// The signals a VCD file declares, sorted by full name (aliases listed under each name),
+/// with their widths. Reads only the header.
+pub fn list_signals<R: BufRead>(reader: R, file: &str) -> Result<Vec<SignalDecl>, WaveError> {
+    let s = VcdStream::open(reader, file)?;
+    Ok(s.names
+        .iter()
+        .map(|n| SignalDecl {
+            path: n.name.clone(),
+            width: s.values.slots[n.slot].width,
+        })
+        .collect())
+}
+
+/// [`list_signals`] of the file at `path`.
+pub fn list_signals_in_file(path: &Path) -> Result<Vec<SignalDecl>, WaveError> {
+    let name = path.display().to_string();
+    let f = File::open(path).map_err(|e| WaveError::io(&name, e))?;
+    list_signals(BufReader::new(f), &name)
+}
+
+pub(crate) fn open_file(path: &Path) -> Result<(BufReader<File>, String), WaveError> {
+    let name = path.display().to_string();
+    let f = File::open(path).map_err(|e| WaveError::io(&name, e))?;
+    Ok((BufReader::with_capacity(1 << 18, f), name))
+}
