@@ -1,0 +1,138 @@
+//! `exanet bench link`: simulated cycles per second of the link under saturating traffic, for
+//! the Rust model, the Verilated RTL, and the two in lockstep.
+//!
+//! The test bench (packet generation, scoreboard) is not what is being measured, so one run of
+//! it records the link's inputs for every cycle; that trace is then replayed into a fresh Rust
+//! link and into the Verilated link, which therefore simulate exactly the same cycles. Lockstep
+//! is timed as `exanet cosim` runs it (test bench, model, RTL and the comparison of every
+//! probed signal each cycle).
+
+use crate::config::Config;
+use crate::cosim::lockstep::{self, Options, TopInputs};
+use crate::cosim::rtl::{RtlModel, RtlTop};
+use crate::link::bench::{EndStimulus, LinkBench};
+use crate::link::errors::ErrorPlan;
+use crate::link::{Link, LinkParams, LinkTbIn};
+use crate::stimulus::{BackPressure, SizeDist, SourceMode, TrafficSpec};
+use serde::Serialize;
+use std::fmt;
+use std::time::Instant;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct BenchReport {
+    pub cycles: u64,
+    /// Rust link alone, replaying the recorded inputs.
+    pub model_cycles_per_s: f64,
+    /// Verilated link alone, replaying the same inputs.
+    pub rtl_cycles_per_s: f64,
+    /// Test bench + model + RTL + comparison of every probed signal.
+    pub lockstep_cycles_per_s: f64,
+    /// Test bench + model (what the measurements run).
+    pub model_with_bench_cycles_per_s: f64,
+    pub model_over_rtl: f64,
+    pub goal_model_over_rtl: f64,
+    pub payload_beats_per_cycle: f64,
+}
+
+impl fmt::Display for BenchReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "link simulation speed, {} cycles of saturating traffic both ways", self.cycles)?;
+        writeln!(f, "  Rust model              {:>12.0} cycles/s", self.model_cycles_per_s)?;
+        writeln!(f, "  Verilated RTL           {:>12.0} cycles/s", self.rtl_cycles_per_s)?;
+        writeln!(f, "  lockstep (with compare) {:>12.0} cycles/s", self.lockstep_cycles_per_s)?;
+        writeln!(f, "  model + test bench      {:>12.0} cycles/s", self.model_with_bench_cycles_per_s)?;
+        write!(
+            f,
+            "  model / RTL = {:.1}x (goal: at least {:.0}x) {}",
+            self.model_over_rtl,
+            self.goal_model_over_rtl,
+            if self.model_over_rtl >= self.goal_model_over_rtl { "met" } else { "NOT MET" }
+        )
+    }
+}
+
+fn saturating_bench(cfg: &Config) -> LinkBench {
+    let p = LinkParams::from_config(&cfg.link);
+    let traffic = TrafficSpec { sizes: SizeDist::Uniform { min: 0, max: 4096 }, num_vcs: p.tcl.num_vcs, size_in_words: false };
+    let end = |k: u64| EndStimulus {
+        traffic,
+        mode: SourceMode::Saturate,
+        back_pressure: BackPressure::None,
+        seed: cfg.sim.seed + k,
+    };
+    let mut b = LinkBench::new(p, end(0), end(1), ErrorPlan::None, ErrorPlan::None);
+    b.a.src.keep_packets = false;
+    b.b.src.keep_packets = false;
+    b
+}
+
+pub fn bench_link(cfg: &Config, cycles: u64) -> Result<BenchReport, String> {
+    lockstep::check_structural(cfg)?;
+    // Record the inputs (and time the model with its test bench).
+    let mut tb_run = saturating_bench(cfg);
+    let mut trace: Vec<LinkTbIn> = Vec::with_capacity(cycles as usize);
+    let t = Instant::now();
+    let mut payload = 0u64;
+    for _ in 0..cycles {
+        let (ev, tb) = tb_run.step();
+        trace.push(tb);
+        payload += (ev.a_tx.loaded == Some(crate::link::tcl_tx::BeatKind::Payload)) as u64;
+    }
+    let with_bench = cycles as f64 / t.elapsed().as_secs_f64();
+
+    // The Rust link alone.
+    let p = tb_run.link.p;
+    let mut link = Link::new(p);
+    let t = Instant::now();
+    for tb in &trace {
+        link.step(tb);
+    }
+    let model = cycles as f64 / t.elapsed().as_secs_f64();
+    if link.a.rx.stat_pkts != tb_run.link.a.rx.stat_pkts || link.b.rx.stat_pkts != tb_run.link.b.rx.stat_pkts {
+        return Err("the replayed link did not follow the recorded run".into());
+    }
+
+    // The Verilated link alone, same inputs.
+    let mut rtl = RtlModel::new(RtlTop::Link).map_err(|e| e.to_string())?;
+    let inputs = TopInputs::new(&rtl)?;
+    inputs.set(&mut rtl, &p, &trace[0])?;
+    inputs.clk(&mut rtl, false)?;
+    inputs.rst_n(&mut rtl, false)?;
+    rtl.eval();
+    inputs.rst_n(&mut rtl, true)?;
+    rtl.eval();
+    let t = Instant::now();
+    for tb in &trace {
+        inputs.set(&mut rtl, &p, tb)?;
+        inputs.clk(&mut rtl, false)?;
+        rtl.eval();
+        inputs.clk(&mut rtl, true)?;
+        rtl.eval();
+    }
+    let rtl_cps = cycles as f64 / t.elapsed().as_secs_f64();
+    let pkts = rtl.find("TOP.exanet_link_top.u_b.u_tcl.u_rx.stat_pkts_q").map(|id| rtl.get(id));
+    if pkts != Some(link.b.rx.stat_pkts as u128) {
+        return Err(format!(
+            "the Verilated link did not follow the recorded run (B received {pkts:?} packets, model {})",
+            link.b.rx.stat_pkts
+        ));
+    }
+    drop(trace);
+
+    // Lockstep, as `exanet cosim` runs it.
+    let lock_cycles = cycles.min(300_000);
+    let t = Instant::now();
+    lockstep::run_link(cfg, &Options { cycles: lock_cycles, vcd_dir: None }).map_err(|e| e.to_string())?;
+    let lockstep_cps = lock_cycles as f64 / t.elapsed().as_secs_f64();
+
+    Ok(BenchReport {
+        cycles,
+        model_cycles_per_s: model,
+        rtl_cycles_per_s: rtl_cps,
+        lockstep_cycles_per_s: lockstep_cps,
+        model_with_bench_cycles_per_s: with_bench,
+        model_over_rtl: model / rtl_cps,
+        goal_model_over_rtl: 5.0,
+        payload_beats_per_cycle: payload as f64 / cycles as f64,
+    })
+}
