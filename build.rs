@@ -608,8 +608,14 @@ fn compile(v: &Verilator, root: &Path, out: &Path, tops: &[BuiltTop]) {
         groups.push(Group {
             name: t.name.clone(),
             jobs,
-            // Every generated file (headers included) decides the objects.
-            extra_key: dir_digest(&t.mdir),
+            // Every generated file and every header of ours decides the objects.
+            extra_key: format!(
+                "{} {}",
+                dir_digest(&t.mdir, |n| {
+                    !(n.ends_with(".d") || n.ends_with(".dat") || n.starts_with("exanet_vl_"))
+                }),
+                dir_digest(&root.join("testbench"), |n| n.ends_with(".h")),
+            ),
         });
     }
 
@@ -878,9 +884,10 @@ fn unity_bytes(file: &Path) -> u64 {
     own + included
 }
 
-/// Digest of every file in `dir` except Verilator's dependency lists (which hold timestamps)
-/// and this script's own unity files and shim (hashed as jobs).
-fn dir_digest(dir: &Path) -> String {
+/// Digest of the files of `dir` whose names pass `keep`. For an `-Mdir`: all but Verilator's
+/// dependency lists (which hold timestamps) and this script's unity files and shim (hashed
+/// as jobs).
+fn dir_digest(dir: &Path, keep: impl Fn(&str) -> bool) -> String {
     let mut entries: Vec<PathBuf> = fs::read_dir(dir)
         .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
@@ -892,7 +899,7 @@ fn dir_digest(dir: &Path) -> String {
             .unwrap_or_default()
             .to_string_lossy()
             .into_owned();
-        if n.ends_with(".d") || n.ends_with(".dat") || n.starts_with("exanet_vl_") {
+        if !keep(&n) {
             continue;
         }
         n.hash(&mut h);
