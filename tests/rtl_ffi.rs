@@ -650,9 +650,18 @@ fn assert_table_matches_vcd(rtl: &RtlModel, vcd: &Vcd) {
         "{:?}: only in the VCD: {only_vcd:?}\nonly in the table: {only_table:?}",
         rtl.top()
     );
-    for v in vcd.vars.iter().filter(|v| !excluded.contains(v.name.as_str())) {
+    for v in vcd
+        .vars
+        .iter()
+        .filter(|v| !excluded.contains(v.name.as_str()))
+    {
         let id = rtl.find(&v.name).unwrap();
-        assert_eq!(rtl.signals()[id.index()].width, v.width, "width of {}", v.name);
+        assert_eq!(
+            rtl.signals()[id.index()].width,
+            v.width,
+            "width of {}",
+            v.name
+        );
         let text = &vcd.last[&v.code];
         let traced = u128::from_str_radix(text, 2)
             .unwrap_or_else(|_| panic!("{}: traced value {text} is not binary", v.name));
@@ -719,7 +728,7 @@ fn every_built_top_matches_its_vcd() {
             continue;
         }
         let mut m = RtlModel::new(top).unwrap_or_else(|e| panic!("{e}"));
-        let path = vcd_path(top.name());
+        let path = vcd_path(&format!("every_top_{}", top.name()));
         m.trace_open(&path).expect("trace_open");
         let clk = m.find("TOP.clk_i");
         let rst_n = m.find("TOP.rst_ni");
