@@ -776,3 +776,36 @@ fn trace_open_reports_a_bad_path() {
     m.trace_dump(0); // no trace open: nothing happens
     m.trace_close();
 }
+
+/// The self-test RTL follows the project's rule for RTL: lint clean with `-Wall`.
+#[test]
+fn selftest_rtl_is_lint_clean() {
+    // Verilator is there whenever the RTL was built; without it, fail like the other tests.
+    selftest();
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testbench/rtl");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("testbench/rtl")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("exanet_selftest_"))
+        })
+        .collect();
+    files.sort_by_key(|p| !p.to_string_lossy().ends_with("_pkg.sv"));
+    let exe = std::env::var_os("VERILATOR").unwrap_or_else(|| "verilator".into());
+    let out = std::process::Command::new(exe)
+        .args([
+            "--lint-only",
+            "-Wall",
+            "--top-module",
+            "exanet_selftest_top",
+        ])
+        .args(&files)
+        .output()
+        .expect("run verilator");
+    assert!(
+        out.status.success() && out.stderr.is_empty(),
+        "verilator --lint-only -Wall:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
