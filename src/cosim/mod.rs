@@ -1,1 +1,6 @@
-//! placeholder
+//! Co-simulation with the RTL: the Verilated tops ([`rtl`]), driven cycle by cycle beside
+//! the Rust model (see `docs/architecture.md`, "Time in waves and in lockstep").
+
+pub mod rtl;
+
+pub use rtl::{built_tops, NotBuilt, RtlError, RtlModel, RtlSignal, RtlTop, SignalId};

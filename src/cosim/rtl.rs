@@ -1,0 +1,465 @@
+//! The Verilated RTL, driven from Rust.
+//!
+//! `build.rs` verilates each top of its `TOPS` table, generates a C++ shim per top
+//! (`testbench/shim.cpp.in`, C interface in `testbench/exanet_vl.h`) and links them in. An
+//! [`RtlModel`] owns one instance of one top and reaches every design signal through a table
+//! of pointers into the live model, named exactly as Verilator names them in its VCD
+//! (`TOP.exanet_selftest_top.u_a.cnt_q`, array elements `mem_q[3]`).
+//!
+//! Clocking follows `docs/architecture.md`: set the inputs of cycle `c`, `clk_i = 0`, `eval`,
+//! `trace_dump(P*c)`, `clk_i = 1`, `eval`, `trace_dump(P*c + P/2)`.
+//!
+//! Decisions and limits: `docs/decisions/0001-verilator-integration.md`.
+
+use std::collections::HashMap;
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::ptr::NonNull;
+
+// `RtlTop` and, per top, its `TopBuild` (the C entry points, or why it is absent).
+include!(concat!(env!("OUT_DIR"), "/rtl_tops.rs"));
+
+/// `exanet_vl_signal` of `testbench/exanet_vl.h`.
+#[repr(C)]
+#[cfg_attr(exanet_no_rtl, allow(dead_code))]
+struct RawSignal {
+    name: *const c_char,
+    ptr: *mut c_void,
+    width: u32,
+    kind: u32,
+    elem_bytes: u32,
+    count: u32,
+    ndims: u32,
+    dims: [u32; 4],
+    is_input: u32,
+}
+
+/// The C entry points of one built top (`exanet_vl_<name>_*`).
+#[cfg_attr(exanet_no_rtl, allow(dead_code))]
+struct Backend {
+    create: unsafe extern "C" fn() -> *mut c_void,
+    destroy: unsafe extern "C" fn(*mut c_void),
+    eval: unsafe extern "C" fn(*mut c_void),
+    signals: unsafe extern "C" fn(*mut c_void, *mut u32) -> *const RawSignal,
+    trace_open: unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int,
+    trace_dump: unsafe extern "C" fn(*mut c_void, u64),
+    trace_close: unsafe extern "C" fn(*mut c_void),
+    final_: unsafe extern "C" fn(*mut c_void),
+    got_error: unsafe extern "C" fn(*mut c_void) -> c_int,
+}
+
+/// What this binary holds for one top.
+#[cfg_attr(exanet_no_rtl, allow(dead_code))]
+enum TopBuild {
+    Built {
+        backend: Backend,
+        /// (VCD name, reason) of the design signals not in the table, parameters included.
+        excluded: &'static [(&'static str, &'static str)],
+    },
+    Absent(NotBuilt),
+}
+
+/// Why a top is not in this binary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotBuilt {
+    /// `verilator` was not on PATH when the crate was built.
+    NoVerilator,
+    /// The crate was built with `EXANET_NO_RTL=1`.
+    Disabled,
+    /// No `<module>.sv` in `rtl/` or `testbench/rtl/` when the crate was built.
+    NoRtlFile,
+}
+
+/// Which tops this binary contains: every [`RtlTop`], with `true` if it was built.
+pub fn built_tops() -> Vec<(RtlTop, bool)> {
+    RtlTop::ALL
+        .iter()
+        .map(|&t| (t, matches!(t.build(), TopBuild::Built { .. })))
+        .collect()
+}
+
+/// An error of the RTL bridge.
+#[derive(Debug)]
+pub enum RtlError {
+    /// The top is not in this binary.
+    NotBuilt { top: RtlTop, why: NotBuilt },
+    /// `set` on a signal that is not a top-level input.
+    NotInput { name: String },
+    /// The C++ side could not create the model (its message went to stderr).
+    CreateFailed { top: RtlTop },
+    /// A VCD file could not be opened.
+    Trace { path: PathBuf, message: String },
+}
+
+impl fmt::Display for RtlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RtlError::NotBuilt { top, why } => {
+                write!(
+                    f,
+                    "RTL top `{}` ({}) is not in this binary: ",
+                    top.name(),
+                    top.module()
+                )?;
+                match why {
+                    NotBuilt::NoVerilator => write!(
+                        f,
+                        "the crate was built without Verilator (`verilator` was not on PATH). \
+                         Install Verilator 5 (`apt-get install verilator`) and rebuild \
+                         (cargo reruns build.rs when PATH's directories change; \
+                         `touch build.rs` forces it)"
+                    ),
+                    NotBuilt::Disabled => write!(
+                        f,
+                        "the crate was built with EXANET_NO_RTL=1. Unset it and rebuild"
+                    ),
+                    NotBuilt::NoRtlFile => {
+                        let file = format!("{}.sv", top.module());
+                        write!(
+                            f,
+                            "there was no `{file}` in rtl/ or testbench/rtl/ when the crate was built"
+                        )?;
+                        let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+                        if ["rtl", "testbench/rtl"]
+                            .iter()
+                            .any(|d| crate_dir.join(d).join(&file).is_file())
+                        {
+                            write!(f, "; it exists now: `touch build.rs` and rebuild")?;
+                        }
+                        Ok(())
+                    }
+                }
+            }
+            RtlError::NotInput { name } => {
+                write!(
+                    f,
+                    "`{name}` is not a top-level input; only inputs may be set"
+                )
+            }
+            RtlError::CreateFailed { top } => {
+                write!(
+                    f,
+                    "the Verilated model of `{}` could not be created",
+                    top.name()
+                )
+            }
+            RtlError::Trace { path, message } => {
+                write!(f, "cannot open VCD {}: {message}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for RtlError {}
+
+/// One element of the signal table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RtlSignal {
+    /// Full VCD name: `TOP.clk_i`, `TOP.exanet_selftest_top.gen_vc[0].u_cnt.cnt_q`,
+    /// `TOP.exanet_selftest_top.mem_q[3]`, `TOP.exanet_selftest_top.grid_q[1][2]`.
+    pub name: String,
+    /// Width in bits, 1..=128.
+    pub width: u32,
+    /// A top-level input: the only kind of signal [`RtlModel::set`] accepts.
+    pub is_input: bool,
+}
+
+/// Index of a signal in one model's table ([`RtlModel::signals`]). Ids are the same for
+/// every instance of a top within one binary, but mean nothing for another top.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SignalId(usize);
+
+impl SignalId {
+    /// Position in [`RtlModel::signals`].
+    pub fn index(self) -> usize {
+        self.0
+    }
+}
+
+/// Storage of one element.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    U8,
+    U16,
+    U32,
+    U64,
+    /// `words` little-endian `u32` words (`VlWide<words>`), at most 4 for 128 bits.
+    Wide(usize),
+}
+
+/// Where one element lives inside the model.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    ptr: NonNull<u8>,
+    kind: Kind,
+}
+
+/// One Verilated instance of one top. Freed on drop.
+pub struct RtlModel {
+    top: RtlTop,
+    backend: &'static Backend,
+    excluded: &'static [(&'static str, &'static str)],
+    /// The C++ `Instance`; valid from `new` until `drop`.
+    handle: NonNull<c_void>,
+    signals: Vec<RtlSignal>,
+    /// `slots[i]` is where `signals[i]` lives.
+    slots: Vec<Slot>,
+    by_name: HashMap<String, SignalId>,
+    tracing: bool,
+}
+
+// SAFETY: the instance has its own VerilatedContext and is reached only through this owner
+// (no aliasing handles, `RtlModel` is not `Clone`, and the slot pointers point into the
+// instance). Verilator's runtime has no thread affinity outside VL_DEBUG builds, and every
+// shim entry point first makes this instance's context the calling thread's current one, so
+// the model may be driven from any one thread at a time. Not `Sync`: `&RtlModel` gives
+// reads only, but there is no need to share one model between threads.
+unsafe impl Send for RtlModel {}
+
+impl RtlModel {
+    /// Creates a fresh instance of `top` (its own `VerilatedContext`), with every register
+    /// at Verilator's initial value (0: built with `--x-initial 0`).
+    pub fn new(top: RtlTop) -> Result<Self, RtlError> {
+        let (backend, excluded) = match top.build() {
+            TopBuild::Absent(why) => return Err(RtlError::NotBuilt { top, why: *why }),
+            TopBuild::Built { backend, excluded } => (backend, *excluded),
+        };
+        // SAFETY: `create` takes no arguments and returns an owned instance or null.
+        let handle =
+            NonNull::new(unsafe { (backend.create)() }).ok_or(RtlError::CreateFailed { top })?;
+        let mut model = RtlModel {
+            top,
+            backend,
+            excluded,
+            handle,
+            signals: Vec::new(),
+            slots: Vec::new(),
+            by_name: HashMap::new(),
+            tracing: false,
+        };
+        model.load_table();
+        Ok(model)
+    }
+
+    /// Copies the shim's table into `signals`/`slots`, one entry per array element.
+    fn load_table(&mut self) {
+        let mut count = 0u32;
+        // SAFETY: `handle` is live; the shim returns a pointer to `count` entries owned by the
+        // instance, which stay valid (and unchanged) until `destroy`; the slice is dropped at
+        // the end of this function, before anything else touches the instance.
+        let raw = unsafe {
+            let p = (self.backend.signals)(self.handle.as_ptr(), &mut count);
+            std::slice::from_raw_parts(p, count as usize)
+        };
+        for s in raw {
+            // SAFETY: the shim's names are NUL-terminated string literals.
+            let name = unsafe { CStr::from_ptr(s.name) }
+                .to_string_lossy()
+                .into_owned();
+            let kind = match (s.kind, s.elem_bytes) {
+                (0, 1) => Kind::U8,
+                (1, 2) => Kind::U16,
+                (2, 4) => Kind::U32,
+                (3, 8) => Kind::U64,
+                (4, b) if b % 4 == 0 && (1..=4).contains(&(b / 4)) => Kind::Wide(b as usize / 4),
+                (k, b) => panic!("{name}: storage kind {k} of {b} bytes is not supported"),
+            };
+            assert!(
+                (1..=128).contains(&s.width),
+                "{name}: width {} (build.rs keeps 1..=128)",
+                s.width
+            );
+            let dims = &s.dims[..s.ndims as usize];
+            assert_eq!(
+                dims.iter().product::<u32>(),
+                s.count,
+                "{name}: dims and count"
+            );
+            let base = NonNull::new(s.ptr.cast::<u8>()).expect("the shim's pointers are not null");
+            for k in 0..s.count as usize {
+                let mut elem = name.clone();
+                let mut rest = k;
+                let mut stride: usize = dims.iter().map(|&d| d as usize).product();
+                for &d in dims {
+                    stride /= d as usize;
+                    elem.push_str(&format!("[{}]", rest / stride));
+                    rest %= stride;
+                }
+                // SAFETY: element `k < count` of a contiguous array of `count` elements of
+                // `elem_bytes` each (static_assert'ed in the shim), so still inside it.
+                let ptr = unsafe { base.add(k * s.elem_bytes as usize) };
+                let id = SignalId(self.signals.len());
+                let previous = self.by_name.insert(elem.clone(), id);
+                assert!(previous.is_none(), "two signals named {elem}");
+                self.signals.push(RtlSignal {
+                    name: elem,
+                    width: s.width,
+                    is_input: s.is_input != 0,
+                });
+                self.slots.push(Slot { ptr, kind });
+            }
+        }
+    }
+
+    /// The top this instance was built from.
+    pub fn top(&self) -> RtlTop {
+        self.top
+    }
+
+    /// Every design signal in the table, array elements one by one.
+    pub fn signals(&self) -> &[RtlSignal] {
+        &self.signals
+    }
+
+    /// The design signals left out of the table, as (full VCD name, reason): parameters
+    /// (reason `"parameter"`), signals wider than 128 bits, arrays with a dimension over 64,
+    /// types the bridge does not read (`real`, strings, queues).
+    pub fn excluded(&self) -> &'static [(&'static str, &'static str)] {
+        self.excluded
+    }
+
+    /// The id of the signal with this full VCD name.
+    pub fn find(&self, name: &str) -> Option<SignalId> {
+        self.by_name.get(name).copied()
+    }
+
+    /// The signal's current value (its `width` low bits).
+    ///
+    /// Panics if `id` is not an index of this model's table.
+    pub fn get(&self, id: SignalId) -> u128 {
+        let slot = self.slots[id.0];
+        let width = self.signals[id.0].width;
+        let p = slot.ptr.as_ptr();
+        // SAFETY: `p` points to a live, aligned element of the given storage inside this
+        // instance (see `load_table`), and the C++ side runs only inside `&mut self` calls.
+        let v = unsafe {
+            match slot.kind {
+                Kind::U8 => u128::from(p.read()),
+                Kind::U16 => u128::from(p.cast::<u16>().read()),
+                Kind::U32 => u128::from(p.cast::<u32>().read()),
+                Kind::U64 => u128::from(p.cast::<u64>().read()),
+                Kind::Wide(words) => (0..words).fold(0u128, |acc, w| {
+                    acc | u128::from(p.cast::<u32>().add(w).read()) << (32 * w)
+                }),
+            }
+        };
+        v & mask(width)
+    }
+
+    /// Writes a top-level input; `value` is masked to the signal's width. Takes effect at
+    /// the next [`eval`](Self::eval).
+    pub fn set(&mut self, id: SignalId, value: u128) -> Result<(), RtlError> {
+        let sig = &self.signals[id.0];
+        if !sig.is_input {
+            return Err(RtlError::NotInput {
+                name: sig.name.clone(),
+            });
+        }
+        let v = value & mask(sig.width);
+        let slot = self.slots[id.0];
+        let p = slot.ptr.as_ptr();
+        // SAFETY: as in `get`; inputs are plain storage the model only reads during `eval`,
+        // and we hold `&mut self`. Truncating casts are intended: `v` fits the width.
+        unsafe {
+            match slot.kind {
+                Kind::U8 => p.write(v as u8),
+                Kind::U16 => p.cast::<u16>().write(v as u16),
+                Kind::U32 => p.cast::<u32>().write(v as u32),
+                Kind::U64 => p.cast::<u64>().write(v as u64),
+                Kind::Wide(words) => {
+                    for w in 0..words {
+                        p.cast::<u32>().add(w).write((v >> (32 * w)) as u32);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Evaluates the model with the current inputs (a clock edge if `clk_i` changed).
+    pub fn eval(&mut self) {
+        // SAFETY: `handle` is live until drop.
+        unsafe { (self.backend.eval)(self.handle.as_ptr()) }
+    }
+
+    /// True once the RTL reported an error: a failed assertion (built with `--assert`),
+    /// `$error`, `$fatal` or `$stop`. Verilator printed the message on stdout.
+    pub fn got_error(&self) -> bool {
+        // SAFETY: `handle` is live; `got_error` only reads the context's flag.
+        unsafe { (self.backend.got_error)(self.handle.as_ptr()) != 0 }
+    }
+
+    /// Opens a VCD file (timescale 1 ps) written by Verilator's own tracer; closes any open
+    /// one first. Dump with [`trace_dump`](Self::trace_dump) after each `eval`.
+    pub fn trace_open(&mut self, path: &Path) -> Result<(), RtlError> {
+        let err = |message: String| RtlError::Trace {
+            path: path.to_path_buf(),
+            message,
+        };
+        // Verilator only prints an error when it cannot open the file; find out first.
+        std::fs::File::create(path).map_err(|e| err(e.to_string()))?;
+        let c_path = path
+            .to_str()
+            .and_then(|s| CString::new(s).ok())
+            .ok_or_else(|| err("the path is not UTF-8 without NUL".into()))?;
+        // SAFETY: `handle` is live; `c_path` outlives the call (Verilator copies it).
+        let rc = unsafe { (self.backend.trace_open)(self.handle.as_ptr(), c_path.as_ptr()) };
+        if rc != 0 {
+            return Err(err("Verilator could not open it".into()));
+        }
+        self.tracing = true;
+        Ok(())
+    }
+
+    /// Records every traced signal's current value at `time_ps`; nothing if no trace is open.
+    pub fn trace_dump(&mut self, time_ps: u64) {
+        if self.tracing {
+            // SAFETY: `handle` is live.
+            unsafe { (self.backend.trace_dump)(self.handle.as_ptr(), time_ps) }
+        }
+    }
+
+    /// Flushes and closes the VCD file, if one is open.
+    pub fn trace_close(&mut self) {
+        if self.tracing {
+            // SAFETY: `handle` is live.
+            unsafe { (self.backend.trace_close)(self.handle.as_ptr()) }
+            self.tracing = false;
+        }
+    }
+
+    /// Runs the SystemVerilog `final` blocks (drop does it too if this was not called).
+    pub fn finish(&mut self) {
+        // SAFETY: `handle` is live.
+        unsafe { (self.backend.final_)(self.handle.as_ptr()) }
+    }
+}
+
+impl Drop for RtlModel {
+    fn drop(&mut self) {
+        self.trace_close();
+        // SAFETY: `handle` came from `create` and is destroyed exactly once, here; nothing
+        // can use it afterwards (this is the owner, and the slot pointers die with it).
+        unsafe { (self.backend.destroy)(self.handle.as_ptr()) }
+    }
+}
+
+impl fmt::Debug for RtlModel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RtlModel")
+            .field("top", &self.top)
+            .field("signals", &self.signals.len())
+            .field("tracing", &self.tracing)
+            .finish()
+    }
+}
+
+/// The `width` low bits set.
+fn mask(width: u32) -> u128 {
+    if width >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << width) - 1
+    }
+}
