@@ -1,14 +1,46 @@
-use exanet::config::{Config, CreditFlavour};
+use exanet::cosim::rtl::{RtlModel, RtlTop};
 fn main() {
-    for fl in [CreditFlavour::StartStop, CreditFlavour::Usedword] {
-        let mut cfg = Config::default();
-        cfg.link.credit.flavour = fl;
-        for p in [16u32, 32, 64, 128, 256, 512, 1024, 2048, 4096] {
-            let t = std::time::Instant::now();
-            let r = exanet::measure::efficiency::efficiency(&cfg, p).unwrap();
-            println!("{:>5} {:<10} sim {:.4} formula {:.4} thesis {:?} n {:.3} k {:.3} pk {} esc {} ({:?})", p, r.credit, r.simulated, r.formula, r.thesis, r.n, r.k, r.packets, r.beats.escape, t.elapsed());
+    let mut rtl = RtlModel::new(RtlTop::Link).unwrap();
+    let names = [
+        "TOP.clk_i",
+        "TOP.rst_ni",
+        "TOP.cfg_credit_period_i",
+        "TOP.exanet_link_top.u_a.u_tcl.u_tx.credit_age_q",
+        "TOP.exanet_link_top.u_a.u_tcl.u_tx.out_valid_q",
+        "TOP.exanet_link_top.u_a.phy_tx_valid_o",
+        "TOP.exanet_link_top.u_a.u_tcl.u_tx.stat_credits_q",
+    ];
+    let ids: Vec<_> = names
+        .iter()
+        .map(|n| rtl.find(n).unwrap_or_else(|| panic!("{n}")))
+        .collect();
+    let show = |rtl: &RtlModel, tag: &str| {
+        print!("{tag}: ");
+        for (n, id) in names.iter().zip(&ids) {
+            print!("{}={} ", n.rsplit('.').next().unwrap(), rtl.get(*id));
         }
+        println!();
+    };
+    let set = |rtl: &mut RtlModel, n: &str, v: u128| {
+        let id = rtl.find(n).unwrap();
+        rtl.set(id, v).unwrap();
+    };
+    set(&mut rtl, "TOP.cfg_credit_period_i", 35);
+    set(&mut rtl, "TOP.cfg_max_interval_i", 110);
+    set(&mut rtl, "TOP.cfg_tred_i", 128);
+    set(&mut rtl, "TOP.clk_i", 0);
+    set(&mut rtl, "TOP.rst_ni", 0);
+    rtl.eval();
+    show(&rtl, "reset");
+    set(&mut rtl, "TOP.rst_ni", 1);
+    rtl.eval();
+    show(&rtl, "released");
+    for c in 0..3 {
+        set(&mut rtl, "TOP.clk_i", 0);
+        rtl.eval();
+        show(&rtl, &format!("c{c} lo"));
+        set(&mut rtl, "TOP.clk_i", 1);
+        rtl.eval();
+        show(&rtl, &format!("c{c} hi"));
     }
-    let cfg = Config::default();
-    println!("{:?}", exanet::measure::efficiency::bandwidth(&cfg, 512).unwrap());
 }

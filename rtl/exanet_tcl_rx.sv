@@ -52,6 +52,7 @@ module exanet_tcl_rx
   logic         half_q, half_d;
   logic         magic_q, magic_d;
   logic [1:0]   cred_idx_q, cred_idx_d;
+  logic         cred_ok_q, cred_ok_d;
   logic [79:0]  cred_acc_q, cred_acc_d;
   logic [63:0]  lo_q, lo_d;
   logic [12:0]  words_left_q, words_left_d;
@@ -134,7 +135,7 @@ module exanet_tcl_rx
   logic [12:0] words;
   logic [31:0] crc_final;
   logic        crc_bad;
-  logic        do_credit0, do_credit_k, do_data;
+  logic        do_credit, do_data, beat_ok, all_ok;
   logic [1:0]  credit_k;
 
   always_comb begin
@@ -144,6 +145,7 @@ module exanet_tcl_rx
     half_d            = half_q;
     magic_d           = magic_q;
     cred_idx_d        = cred_idx_q;
+    cred_ok_d         = cred_ok_q;
     cred_acc_d        = cred_acc_q;
     lo_d              = lo_q;
     words_left_d      = words_left_q;
@@ -164,8 +166,9 @@ module exanet_tcl_rx
     stat_lost_d       = stat_lost_q;
     stat_dropped_d    = stat_dropped_q;
     stat_credit_err_d = stat_credit_err_q;
-    do_credit0        = 1'b0;
-    do_credit_k       = 1'b0;
+    do_credit         = 1'b0;
+    beat_ok           = 1'b0;
+    all_ok            = 1'b0;
     do_data           = 1'b0;
     credit_k          = 2'd0;
     acc               = '0;
@@ -179,32 +182,26 @@ module exanet_tcl_rx
     // Which action the beat in in_q calls for.
     if (in_valid_q) begin
       if (cred_idx_q != 2'd0) begin
-        if (in_data_q[CREDIT_UW_TAG_LSB +: CREDIT_UW_TAG_W] == CREDIT_UW_TAG &&
-            in_data_q[CREDIT_UW_IDX_LSB +: CREDIT_UW_IDX_W] == cred_idx_q) begin
-          do_credit_k = 1'b1;
-          credit_k    = cred_idx_q;
-        end else begin
-          cred_idx_d        = 2'd0;
-          stat_credit_err_d = stat_credit_err_q + 32'd1;
-        end
+        do_credit = 1'b1;
+        credit_k  = cred_idx_q;
       end else if (magic_q) begin
         magic_d = 1'b0;
-        if (in_data_q == WIRE_START) begin
-          if (in_packet(mode_q)) begin
-            stat_lost_d = stat_lost_q + 32'd1;  // the packet being received was cut short
+        if (in_packet(mode_q)) begin
+          // inside a packet a MAGIC announces an escaped MAGIC or a credit, nothing else: the
+          // packet keeps the length its header gave
+          if (in_data_q == WIRE_MAGIC) begin
+            do_data = 1'b1;
+          end else begin
+            do_credit = 1'b1;
           end
+        end else if (in_data_q == WIRE_START) begin
           mode_d = M_HDR;
           half_d = 1'b0;
           crc_d  = CRC32C_INIT;
         end else if (is_credit0(in_data_q[63:48])) begin
-          do_credit0 = 1'b1;
-        end else if (in_data_q == WIRE_MAGIC && in_packet(mode_q)) begin
-          do_data = 1'b1;
+          do_credit = 1'b1;
         end else if (in_data_q == WIRE_MAGIC && mode_q == M_DISCARD) begin
           // an escaped MAGIC inside a discarded packet
-        end else if (in_packet(mode_q)) begin
-          stat_lost_d = stat_lost_q + 32'd1;
-          mode_d      = M_DISCARD;
         end else begin
           stat_dropped_d = stat_dropped_q + 32'd1;
         end
@@ -213,43 +210,48 @@ module exanet_tcl_rx
       end else if (in_packet(mode_q)) begin
         do_data = 1'b1;
       end else if (mode_q == M_IDLE && is_credit0(in_data_q[63:48])) begin
-        do_credit0 = 1'b1;
+        do_credit = 1'b1;
       end else begin
         stat_dropped_d = stat_dropped_q + 32'd1;
       end
     end
 
-    // First credit beat: start/stop completes it, usedword goes on as beat 0.
-    if (do_credit0) begin
-      if (cfg_usedword_i) begin
-        do_credit_k = 1'b1;
-        credit_k    = 2'd0;
-      end else if (m_ss[8]) begin
-        cred_upd_valid_d = 1'b1;
-        cred_upd_stop_d  = m_ss[7:0] & VC_MASK;
-        stat_credits_d   = stat_credits_q + 32'd1;
-      end else begin
-        stat_credit_err_d = stat_credit_err_q + 32'd1;
-      end
-    end
-
-    // Usedword credit beat credit_k.
-    if (do_credit_k) begin
-      if (m_lo[10] && m_hi[10]) begin
-        acc = (credit_k == 2'd0) ? '0 : cred_acc_q;
-        acc[20*32'(credit_k) +: 20] = {m_hi[9:0], m_lo[9:0]};
-        cred_acc_d = acc;
-        if (32'(credit_k) + 32'd1 == UW_BEATS) begin
-          cred_idx_d       = 2'd0;
+    // Credit beat credit_k, consumed by position; checked (tag, index, majority); a credit with
+    // a bad beat is rejected and counted at its last beat.
+    if (do_credit) begin
+      if (!cfg_usedword_i) begin
+        if (in_data_q[CREDIT_SS_TAG_LSB +: CREDIT_SS_TAG_W] == CREDIT_SS_TAG && m_ss[8]) begin
           cred_upd_valid_d = 1'b1;
-          cred_upd_usedw_d = acc & USEDW_KEEP;
+          cred_upd_stop_d  = m_ss[7:0] & VC_MASK;
           stat_credits_d   = stat_credits_q + 32'd1;
         end else begin
-          cred_idx_d = credit_k + 2'd1;
+          stat_credit_err_d = stat_credit_err_q + 32'd1;
         end
+        cred_idx_d = 2'd0;
       end else begin
-        cred_idx_d        = 2'd0;
-        stat_credit_err_d = stat_credit_err_q + 32'd1;
+        beat_ok = in_data_q[CREDIT_UW_TAG_LSB +: CREDIT_UW_TAG_W] == CREDIT_UW_TAG &&
+                  in_data_q[CREDIT_UW_IDX_LSB +: CREDIT_UW_IDX_W] == credit_k &&
+                  m_lo[10] && m_hi[10];
+        acc = (credit_k == 2'd0) ? '0 : cred_acc_q;
+        if (beat_ok) begin
+          acc[20*32'(credit_k) +: 20] = {m_hi[9:0], m_lo[9:0]};
+        end
+        cred_acc_d = acc;
+        all_ok     = ((credit_k == 2'd0) || cred_ok_q) && beat_ok;
+        if (32'(credit_k) + 32'd1 == UW_BEATS) begin
+          cred_idx_d = 2'd0;
+          cred_ok_d  = 1'b0;
+          if (all_ok) begin
+            cred_upd_valid_d = 1'b1;
+            cred_upd_usedw_d = acc & USEDW_KEEP;
+            stat_credits_d   = stat_credits_q + 32'd1;
+          end else begin
+            stat_credit_err_d = stat_credit_err_q + 32'd1;
+          end
+        end else begin
+          cred_idx_d = credit_k + 2'd1;
+          cred_ok_d  = all_ok;
+        end
       end
     end
 
@@ -309,6 +311,8 @@ module exanet_tcl_rx
             wr_valid_d   = 1'b1;
             wr_vc_d      = vc_q;
             wr_data_d    = word;
+            // reserved bits are outside the CRC: written as zero, so a bit error there stops here
+            wr_data_d[FTR_RSVD_LSB +: FTR_RSVD_W] = '0;
             wr_data_d[FTR_CRC_BAD_LSB] = word[FTR_CRC_BAD_LSB] | crc_bad;
             stat_words_d = stat_words_q + 32'd1;
             stat_pkts_d  = stat_pkts_q + 32'd1;
@@ -330,6 +334,7 @@ module exanet_tcl_rx
       half_q            <= 1'b0;
       magic_q           <= 1'b0;
       cred_idx_q        <= '0;
+      cred_ok_q         <= 1'b0;
       cred_acc_q        <= '0;
       lo_q              <= '0;
       words_left_q      <= '0;
@@ -357,6 +362,7 @@ module exanet_tcl_rx
       half_q            <= half_d;
       magic_q           <= magic_d;
       cred_idx_q        <= cred_idx_d;
+      cred_ok_q         <= cred_ok_d;
       cred_acc_q        <= cred_acc_d;
       lo_q              <= lo_d;
       words_left_q      <= words_left_d;

@@ -18,10 +18,16 @@ pub struct CliError {
 
 impl CliError {
     pub fn input(m: impl Into<String>) -> CliError {
-        CliError { code: 2, message: m.into() }
+        CliError {
+            code: 2,
+            message: m.into(),
+        }
     }
     pub fn failed(m: impl Into<String>) -> CliError {
-        CliError { code: 1, message: m.into() }
+        CliError {
+            code: 1,
+            message: m.into(),
+        }
     }
     pub fn exit_code(&self) -> u8 {
         self.code
@@ -53,7 +59,8 @@ pub fn load_config(path: Option<&Path>) -> Result<Config, CliError> {
 }
 
 fn parse_flavour(s: &str) -> Result<CreditFlavour, CliError> {
-    s.parse::<CreditFlavour>().map_err(|e| CliError::input(format!("--credit: {e}")))
+    s.parse::<CreditFlavour>()
+        .map_err(|e| CliError::input(format!("--credit: {e}")))
 }
 
 /// A payload size from the command line: 1..=4096 bytes.
@@ -71,16 +78,25 @@ pub fn parse_payload(opt: &str, s: &str) -> Result<u32, CliError> {
 }
 
 fn json_out<T: serde::Serialize>(v: &T) -> R {
-    println!("{}", serde_json::to_string_pretty(v).map_err(|e| CliError::failed(e.to_string()))?);
+    println!(
+        "{}",
+        serde_json::to_string_pretty(v).map_err(|e| CliError::failed(e.to_string()))?
+    );
     Ok(ExitCode::SUCCESS)
 }
 
 fn print_latency(r: &latency::LatencyReport) {
     println!("APElink hop latency (header into the sender's TX FIFO -> header into the receiver's RX FIFO)");
     println!("  FIFO (L_F)        {:>3} cycles", r.fifo_cycles);
-    println!("  TCL TX + RX       {:>3} cycles  ({} TX + {} RX)", r.tcl_cycles, r.tcl_tx_cycles, r.tcl_rx_cycles);
+    println!(
+        "  TCL TX + RX       {:>3} cycles  ({} TX + {} RX)",
+        r.tcl_cycles, r.tcl_tx_cycles, r.tcl_rx_cycles
+    );
     println!("  PHY (L_W)         {:>3} cycles", r.phy_cycles);
-    println!("  total (L_L)       {:>3} cycles  = {:.1} ns", r.total_cycles, r.total_ns);
+    println!(
+        "  total (L_L)       {:>3} cycles  = {:.1} ns",
+        r.total_cycles, r.total_ns
+    );
     println!(
         "  over the {} phases of the credit period: {}..{} cycles; RX FIFO not empty after {} cycles",
         r.phases, r.min_total_cycles, r.max_total_cycles, r.rx_fifo_not_empty_cycles
@@ -99,9 +115,15 @@ pub fn link_latency(config: Option<&Path>, json: bool) -> R {
 
 fn print_efficiency(rows: &[efficiency::EfficiencyRow]) {
     println!("APElink efficiency under saturating traffic (payload beats / all beats on the wire)");
-    println!("{:>8}  {:<10}  {:>9}  {:>8}  {:>7}  {:>6}  {:>6}", "payload", "credit", "simulated", "formula", "thesis", "n", "k");
+    println!(
+        "{:>8}  {:<10}  {:>9}  {:>8}  {:>7}  {:>6}  {:>6}",
+        "payload", "credit", "simulated", "formula", "thesis", "n", "k"
+    );
     for r in rows {
-        let thesis = r.thesis.map(|t| format!("{t:.2}")).unwrap_or_else(|| "-".into());
+        let thesis = r
+            .thesis
+            .map(|t| format!("{t:.2}"))
+            .unwrap_or_else(|| "-".into());
         println!(
             "{:>7}B  {:<10}  {:>9.4}  {:>8.4}  {:>7}  {:>6.3}  {:>6.3}",
             r.payload_bytes, r.credit, r.simulated, r.formula, thesis, r.n, r.k
@@ -109,13 +131,21 @@ fn print_efficiency(rows: &[efficiency::EfficiencyRow]) {
     }
 }
 
-pub fn link_efficiency(config: Option<&Path>, json: bool, credit: Option<&str>, payloads: &[String]) -> R {
+pub fn link_efficiency(
+    config: Option<&Path>,
+    json: bool,
+    credit: Option<&str>,
+    payloads: &[String],
+) -> R {
     let mut cfg = load_config(config)?;
     if let Some(c) = credit {
         cfg.link.credit.flavour = parse_flavour(c)?;
     }
     cfg.validate()?;
-    let sizes = payloads.iter().map(|s| parse_payload("--payload", s)).collect::<Result<Vec<_>, _>>()?;
+    let sizes = payloads
+        .iter()
+        .map(|s| parse_payload("--payload", s))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut rows = Vec::new();
     for s in sizes {
         rows.push(efficiency::efficiency(&cfg, s).map_err(CliError::failed)?);
@@ -171,13 +201,21 @@ pub fn demo(config: Option<&Path>, json: bool, vcd: &Path) -> R {
             vcd: String,
             vcd_packets: u64,
         }
-        return json_out(&Out { latency: &lat, efficiency: &rows, vcd: vcd.display().to_string(), vcd_packets: packets });
+        return json_out(&Out {
+            latency: &lat,
+            efficiency: &rows,
+            vcd: vcd.display().to_string(),
+            vcd_packets: packets,
+        });
     }
     print_latency(&lat);
     println!();
     print_efficiency(&rows);
     println!();
-    println!("waves of {packets} packets crossing the link: {} (open with gtkwave)", vcd.display());
+    println!(
+        "waves of {packets} packets crossing the link: {} (open with gtkwave)",
+        vcd.display()
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -202,12 +240,17 @@ pub fn cosim(
     cfg.sim.seed = seed;
     cfg.validate()?;
     if design != "link" {
-        return Err(CliError::input(format!("--design: unknown design '{design}' (available: link)")));
+        return Err(CliError::input(format!(
+            "--design: unknown design '{design}' (available: link)"
+        )));
     }
     if cycles == 0 {
         return Err(CliError::input("--cycles: must be at least 1"));
     }
-    let opts = cosim::lockstep::Options { cycles, vcd_dir: vcd_dir.map(|p| p.to_path_buf()) };
+    let opts = cosim::lockstep::Options {
+        cycles,
+        vcd_dir: vcd_dir.map(|p| p.to_path_buf()),
+    };
     match cosim::lockstep::run_link(&cfg, &opts) {
         Ok(rep) => {
             if json {
@@ -231,14 +274,21 @@ pub fn cosim(
 }
 
 pub fn wave_diff(a: &Path, b: &Path, strict: bool) -> R {
-    let rep = diff_files(a, b, &DiffOptions { strict }).map_err(|e| CliError::input(e.to_string()))?;
+    let rep =
+        diff_files(a, b, &DiffOptions { strict }).map_err(|e| CliError::input(e.to_string()))?;
     print!("{rep}");
-    Ok(if rep.identical(strict) { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if rep.identical(strict) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 pub fn config(print: bool) -> R {
     if !print {
-        return Err(CliError::input("config: nothing to do (use --print to write the defaults)"));
+        return Err(CliError::input(
+            "config: nothing to do (use --print to write the defaults)",
+        ));
     }
     print!("{}", Config::default().to_toml());
     Ok(ExitCode::SUCCESS)

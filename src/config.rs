@@ -23,7 +23,10 @@ impl fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 fn err(field: &str, message: impl Into<String>) -> ConfigError {
-    ConfigError { field: field.to_string(), message: message.into() }
+    ConfigError {
+        field: field.to_string(),
+        message: message.into(),
+    }
 }
 
 /// The whole configuration of a run.
@@ -89,7 +92,9 @@ impl std::str::FromStr for CreditFlavour {
         match s {
             "start-stop" => Ok(CreditFlavour::StartStop),
             "usedword" => Ok(CreditFlavour::Usedword),
-            _ => Err(format!("unknown credit flavour '{s}' (expected start-stop or usedword)")),
+            _ => Err(format!(
+                "unknown credit flavour '{s}' (expected start-stop or usedword)"
+            )),
         }
     }
 }
@@ -203,14 +208,20 @@ pub const MAX_PAYLOAD_BYTES: u32 = 4096;
 
 fn pow2(field: &str, v: u32, lo: u32, hi: u32) -> Result<(), ConfigError> {
     if !v.is_power_of_two() || v < lo || v > hi {
-        return Err(err(field, format!("{v} words: must be a power of two between {lo} and {hi}")));
+        return Err(err(
+            field,
+            format!("{v} words: must be a power of two between {lo} and {hi}"),
+        ));
     }
     Ok(())
 }
 
 fn range(field: &str, v: u32, lo: u32, hi: u32, unit: &str) -> Result<(), ConfigError> {
     if v < lo || v > hi {
-        return Err(err(field, format!("{v} {unit}: must be between {lo} and {hi}")));
+        return Err(err(
+            field,
+            format!("{v} {unit}: must be between {lo} and {hi}"),
+        ));
     }
     Ok(())
 }
@@ -219,7 +230,8 @@ impl Config {
     /// Reads a TOML (`.toml`) or JSON (`.json`) file; unknown fields are errors.
     pub fn from_file(path: &Path) -> Result<Config, ConfigError> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| err(&name, format!("cannot read: {e}")))?;
+        let text =
+            std::fs::read_to_string(path).map_err(|e| err(&name, format!("cannot read: {e}")))?;
         let cfg: Config = match path.extension().and_then(|e| e.to_str()) {
             Some("json") => serde_json::from_str(&text).map_err(|e| err(&name, e.to_string()))?,
             Some("toml") => toml::from_str(&text).map_err(|e| err(&name, e.to_string()))?,
@@ -241,7 +253,10 @@ impl Config {
     pub fn validate(&self) -> Result<(), ConfigError> {
         let f = self.clock.freq_mhz;
         if !(f.is_finite() && f > 0.0 && f <= 10_000.0) {
-            return Err(err("clock.freq_mhz", format!("{f} MHz: must be positive and at most 10000")));
+            return Err(err(
+                "clock.freq_mhz",
+                format!("{f} MHz: must be positive and at most 10000"),
+            ));
         }
         self.link.validate()
     }
@@ -250,11 +265,33 @@ impl Config {
 impl LinkConfig {
     pub fn validate(&self) -> Result<(), ConfigError> {
         range("link.num_vcs", self.num_vcs, 1, 8, "VCs")?;
-        pow2("link.tx_fifo_depth_words", self.tx_fifo_depth_words, 4, 32768)?;
-        pow2("link.rx_fifo_depth_words", self.rx_fifo_depth_words, 4, 32768)?;
-        range("link.fifo_latency_cycles", self.fifo_latency_cycles, 2, crate::fifo::MAX_LATENCY, "cycles")?;
+        pow2(
+            "link.tx_fifo_depth_words",
+            self.tx_fifo_depth_words,
+            4,
+            32768,
+        )?;
+        pow2(
+            "link.rx_fifo_depth_words",
+            self.rx_fifo_depth_words,
+            4,
+            32768,
+        )?;
+        range(
+            "link.fifo_latency_cycles",
+            self.fifo_latency_cycles,
+            2,
+            crate::fifo::MAX_LATENCY,
+            "cycles",
+        )?;
         let c = &self.credit;
-        range("link.credit.period_cycles", c.period_cycles, 1, 65535, "cycles")?;
+        range(
+            "link.credit.period_cycles",
+            c.period_cycles,
+            1,
+            65535,
+            "cycles",
+        )?;
         if c.max_interval_cycles < c.period_cycles || c.max_interval_cycles > 65535 {
             return Err(err(
                 "link.credit.max_interval_cycles",
@@ -273,7 +310,13 @@ impl LinkConfig {
                 ),
             ));
         }
-        range("link.credit.usedword_beats", c.usedword_beats, 1, 4, "beats")?;
+        range(
+            "link.credit.usedword_beats",
+            c.usedword_beats,
+            1,
+            4,
+            "beats",
+        )?;
         if c.flavour == CreditFlavour::Usedword && self.num_vcs > 2 * c.usedword_beats {
             return Err(err(
                 "link.num_vcs",
@@ -286,8 +329,20 @@ impl LinkConfig {
             ));
         }
         let p = &self.phy;
-        range("link.phy.latency_cycles", p.latency_cycles, 1, 4096, "cycles")?;
-        range("link.phy.gearbox_period_cycles", p.gearbox_period_cycles, 2, 65535, "cycles")?;
+        range(
+            "link.phy.latency_cycles",
+            p.latency_cycles,
+            1,
+            4096,
+            "cycles",
+        )?;
+        range(
+            "link.phy.gearbox_period_cycles",
+            p.gearbox_period_cycles,
+            2,
+            65535,
+            "cycles",
+        )?;
         range("link.phy.cc_len_cycles", p.cc_len_cycles, 1, 255, "cycles")?;
         if p.cc_period_cycles <= p.cc_len_cycles || p.cc_period_cycles > 65535 {
             return Err(err(
@@ -298,9 +353,18 @@ impl LinkConfig {
                 ),
             ));
         }
-        range("link.phy.lane_up_cycles", p.lane_up_cycles, 0, 65535, "cycles")?;
+        range(
+            "link.phy.lane_up_cycles",
+            p.lane_up_cycles,
+            0,
+            65535,
+            "cycles",
+        )?;
         if !(p.ber.is_finite() && (0.0..=0.5).contains(&p.ber)) {
-            return Err(err("link.phy.ber", format!("{}: must be between 0 and 0.5", p.ber)));
+            return Err(err(
+                "link.phy.ber",
+                format!("{}: must be between 0 and 0.5", p.ber),
+            ));
         }
         Ok(())
     }
@@ -321,12 +385,27 @@ mod tests {
     #[test]
     fn each_bad_value_names_its_field() {
         let cases: Vec<(&str, Box<dyn Fn(&mut Config)>)> = vec![
-            ("link.phy.latency_cycles", Box::new(|c| c.link.phy.latency_cycles = 0)),
-            ("link.credit.period_cycles", Box::new(|c| c.link.credit.period_cycles = 0)),
-            ("link.credit.tred_words", Box::new(|c| c.link.credit.tred_words = 5000)),
+            (
+                "link.phy.latency_cycles",
+                Box::new(|c| c.link.phy.latency_cycles = 0),
+            ),
+            (
+                "link.credit.period_cycles",
+                Box::new(|c| c.link.credit.period_cycles = 0),
+            ),
+            (
+                "link.credit.tred_words",
+                Box::new(|c| c.link.credit.tred_words = 5000),
+            ),
             ("link.num_vcs", Box::new(|c| c.link.num_vcs = 9)),
-            ("link.rx_fifo_depth_words", Box::new(|c| c.link.rx_fifo_depth_words = 1000)),
-            ("link.fifo_latency_cycles", Box::new(|c| c.link.fifo_latency_cycles = 1)),
+            (
+                "link.rx_fifo_depth_words",
+                Box::new(|c| c.link.rx_fifo_depth_words = 1000),
+            ),
+            (
+                "link.fifo_latency_cycles",
+                Box::new(|c| c.link.fifo_latency_cycles = 1),
+            ),
             ("link.phy.ber", Box::new(|c| c.link.phy.ber = -1.0)),
             ("clock.freq_mhz", Box::new(|c| c.clock.freq_mhz = 0.0)),
             (

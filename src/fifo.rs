@@ -72,8 +72,14 @@ pub struct Fifo {
 impl Fifo {
     /// Parameters must have been validated (power-of-two depth, latency in range).
     pub fn new(p: FifoParams) -> Fifo {
-        assert!(p.depth.is_power_of_two(), "FIFO depth must be validated before construction");
-        assert!((2..=MAX_LATENCY).contains(&p.latency), "FIFO latency must be validated");
+        assert!(
+            p.depth.is_power_of_two(),
+            "FIFO depth must be validated before construction"
+        );
+        assert!(
+            (2..=MAX_LATENCY).contains(&p.latency),
+            "FIFO latency must be validated"
+        );
         Fifo {
             p,
             ptr_mask: 2 * p.depth - 1,
@@ -187,13 +193,26 @@ mod tests {
     #[test]
     fn not_empty_exactly_latency_cycles_after_write() {
         for lat in 2..=6 {
-            let mut f = Fifo::new(FifoParams { depth: 8, latency: lat });
+            let mut f = Fifo::new(FifoParams {
+                depth: 8,
+                latency: lat,
+            });
             // cycle 0: write
             assert!(f.empty());
-            step(&mut f, FifoIn { wr: true, wdata: 0xabc, rd: false });
+            step(
+                &mut f,
+                FifoIn {
+                    wr: true,
+                    wdata: 0xabc,
+                    rd: false,
+                },
+            );
             // now in cycle 1
             for c in 1..lat {
-                assert!(f.empty(), "latency {lat}: empty must still be high in cycle {c}");
+                assert!(
+                    f.empty(),
+                    "latency {lat}: empty must still be high in cycle {c}"
+                );
                 assert_eq!(f.usedw(), 1, "write side sees the word at once");
                 step(&mut f, FifoIn::default());
             }
@@ -205,14 +224,31 @@ mod tests {
 
     #[test]
     fn show_ahead_read_and_flags() {
-        let mut f = Fifo::new(FifoParams { depth: 4, latency: 3 });
+        let mut f = Fifo::new(FifoParams {
+            depth: 4,
+            latency: 3,
+        });
         for k in 0..4u128 {
-            step(&mut f, FifoIn { wr: true, wdata: 100 + k, rd: false });
+            step(
+                &mut f,
+                FifoIn {
+                    wr: true,
+                    wdata: 100 + k,
+                    rd: false,
+                },
+            );
         }
         assert!(f.full());
         assert_eq!(f.usedw(), 4);
         // write while full is refused and counted
-        step(&mut f, FifoIn { wr: true, wdata: 999, rd: false });
+        step(
+            &mut f,
+            FifoIn {
+                wr: true,
+                wdata: 999,
+                rd: false,
+            },
+        );
         assert_eq!(f.overflow_cnt(), 1);
         assert_eq!(f.usedw(), 4);
         for _ in 0..3 {
@@ -221,25 +257,56 @@ mod tests {
         for k in 0..4u128 {
             assert!(!f.empty());
             assert_eq!(f.rdata(), 100 + k);
-            step(&mut f, FifoIn { wr: false, wdata: 0, rd: true });
+            step(
+                &mut f,
+                FifoIn {
+                    wr: false,
+                    wdata: 0,
+                    rd: true,
+                },
+            );
         }
         assert!(f.empty());
         assert!(!f.full());
-        step(&mut f, FifoIn { wr: false, wdata: 0, rd: true });
+        step(
+            &mut f,
+            FifoIn {
+                wr: false,
+                wdata: 0,
+                rd: true,
+            },
+        );
         assert_eq!(f.underflow_cnt(), 1);
     }
 
     #[test]
     fn simultaneous_read_and_write_keep_count() {
-        let mut f = Fifo::new(FifoParams { depth: 8, latency: 3 });
+        let mut f = Fifo::new(FifoParams {
+            depth: 8,
+            latency: 3,
+        });
         for k in 0..3u128 {
-            step(&mut f, FifoIn { wr: true, wdata: k, rd: false });
+            step(
+                &mut f,
+                FifoIn {
+                    wr: true,
+                    wdata: k,
+                    rd: false,
+                },
+            );
         }
         for _ in 0..3 {
             step(&mut f, FifoIn::default());
         }
         assert_eq!(f.usedw(), 3);
-        step(&mut f, FifoIn { wr: true, wdata: 3, rd: true });
+        step(
+            &mut f,
+            FifoIn {
+                wr: true,
+                wdata: 3,
+                rd: true,
+            },
+        );
         assert_eq!(f.usedw(), 3);
         assert_eq!(f.rdata(), 1);
         assert_eq!(f.rdusedw(), 2, "the new word is not visible yet");

@@ -8,7 +8,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "exanet", version, about = "Cycle-accurate model of the ExaNet network IP (APErouter, APElink, APEphy) with lockstep Verilator co-simulation")]
+#[command(
+    name = "exanet",
+    version,
+    about = "Cycle-accurate model of the ExaNet network IP (APErouter, APElink, APEphy) with lockstep Verilator co-simulation"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -98,7 +102,11 @@ enum LinkCmd {
         #[arg(long)]
         credit: Option<String>,
         /// Payload sizes in bytes, comma separated.
-        #[arg(long, value_delimiter = ',', default_value = "16,32,64,128,256,512,1024,2048,4096")]
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "16,32,64,128,256,512,1024,2048,4096"
+        )]
         payload: Vec<String>,
     },
     /// Delivered bandwidth under saturating traffic.
@@ -129,12 +137,29 @@ fn main() -> ExitCode {
         Cmd::Demo { common, vcd } => cli::demo(common.config.as_deref(), common.json, &vcd),
         Cmd::Link { cmd } => match cmd {
             LinkCmd::Latency { common } => cli::link_latency(common.config.as_deref(), common.json),
-            LinkCmd::Efficiency { common, credit, payload } => {
-                cli::link_efficiency(common.config.as_deref(), common.json, credit.as_deref(), &payload)
+            LinkCmd::Efficiency {
+                common,
+                credit,
+                payload,
+            } => cli::link_efficiency(
+                common.config.as_deref(),
+                common.json,
+                credit.as_deref(),
+                &payload,
+            ),
+            LinkCmd::Bandwidth { common, payload } => {
+                cli::link_bandwidth(common.config.as_deref(), common.json, &payload)
             }
-            LinkCmd::Bandwidth { common, payload } => cli::link_bandwidth(common.config.as_deref(), common.json, &payload),
         },
-        Cmd::Cosim { common, design, cycles, seed, ber, credit, vcd_dir } => cli::cosim(
+        Cmd::Cosim {
+            common,
+            design,
+            cycles,
+            seed,
+            ber,
+            credit,
+            vcd_dir,
+        } => cli::cosim(
             common.config.as_deref(),
             common.json,
             &design,
@@ -147,7 +172,9 @@ fn main() -> ExitCode {
         Cmd::WaveDiff { a, b, strict } => cli::wave_diff(&a, &b, strict),
         Cmd::Config { print } => cli::config(print),
         Cmd::Bench { cmd } => match cmd {
-            BenchCmd::Link { common, cycles } => cli::bench_link(common.config.as_deref(), common.json, cycles),
+            BenchCmd::Link { common, cycles } => {
+                cli::bench_link(common.config.as_deref(), common.json, cycles)
+            }
         },
     };
     match r {

@@ -15,7 +15,10 @@ use std::collections::{HashMap, VecDeque};
 pub enum SizeDist {
     Fixed(u32),
     /// Uniform in `min..=max` bytes.
-    Uniform { min: u32, max: u32 },
+    Uniform {
+        min: u32,
+        max: u32,
+    },
 }
 
 /// What a generator produces.
@@ -37,7 +40,11 @@ pub struct PacketGen {
 
 impl PacketGen {
     pub fn new(spec: TrafficSpec, seed: u64) -> PacketGen {
-        PacketGen { spec, rng: Mt64::new(seed), seq: 0 }
+        PacketGen {
+            spec,
+            rng: Mt64::new(seed),
+            seq: 0,
+        }
     }
 
     fn below(&mut self, n: u64) -> u64 {
@@ -55,7 +62,11 @@ impl PacketGen {
             SizeDist::Uniform { min, max } => min + self.below((max - min + 1) as u64) as u32,
         };
         let vc = self.below(self.spec.num_vcs as u64);
-        let words = if self.spec.size_in_words { size } else { size.div_ceil(16) };
+        let words = if self.spec.size_in_words {
+            size
+        } else {
+            size.div_ceil(16)
+        };
         let payload: Vec<u128> = (0..words)
             .map(|_| ((self.rng.next_u64() as u128) << 64) | self.rng.next_u64() as u128)
             .collect();
@@ -201,15 +212,26 @@ pub enum BackPressure {
     /// Pop with probability `p_ready[0]` in even periods of `period` cycles and `p_ready[1]`
     /// in odd ones: phases that fill the buffers (and stall the sender) alternate with
     /// phases that drain them.
-    Alternating { p_ready: [f64; 2], period: u64, rng: Box<Mt64> },
+    Alternating {
+        p_ready: [f64; 2],
+        period: u64,
+        rng: Box<Mt64>,
+    },
 }
 
 impl BackPressure {
     pub fn random(p_ready: f64, seed: u64) -> BackPressure {
-        BackPressure::Random { p_ready, rng: Box::new(Mt64::new(seed)) }
+        BackPressure::Random {
+            p_ready,
+            rng: Box::new(Mt64::new(seed)),
+        }
     }
     pub fn alternating(p_ready: [f64; 2], period: u64, seed: u64) -> BackPressure {
-        BackPressure::Alternating { p_ready, period, rng: Box::new(Mt64::new(seed)) }
+        BackPressure::Alternating {
+            p_ready,
+            period,
+            rng: Box::new(Mt64::new(seed)),
+        }
     }
 }
 
@@ -269,7 +291,12 @@ impl Consumer {
             if let Some((words, total, c0)) = slot {
                 if words.len() as u32 == *total {
                     let words = std::mem::take(words);
-                    self.done.push_back(Received { vc: v as u32, words, cycle_header: *c0, cycle_footer: cycle });
+                    self.done.push_back(Received {
+                        vc: v as u32,
+                        words,
+                        cycle_header: *c0,
+                        cycle_footer: cycle,
+                    });
                     *slot = None;
                 }
             }
@@ -282,9 +309,11 @@ impl Consumer {
                 BackPressure::None => true,
                 BackPressure::Stall => false,
                 BackPressure::Random { p_ready, rng } => unit(rng) <= *p_ready,
-                BackPressure::Alternating { p_ready, period, rng } => {
-                    unit(rng) <= p_ready[((cycle / (*period).max(1)) % 2) as usize]
-                }
+                BackPressure::Alternating {
+                    p_ready,
+                    period,
+                    rng,
+                } => unit(rng) <= p_ready[((cycle / (*period).max(1)) % 2) as usize],
             };
             if avail && want {
                 rd |= 1 << v;
@@ -312,7 +341,11 @@ pub struct Scoreboard {
 
 impl Scoreboard {
     pub fn new(num_vcs: u32, size_in_words: bool) -> Scoreboard {
-        Scoreboard { outstanding: vec![VecDeque::new(); num_vcs as usize], size_in_words, ..Default::default() }
+        Scoreboard {
+            outstanding: vec![VecDeque::new(); num_vcs as usize],
+            size_in_words,
+            ..Default::default()
+        }
     }
 
     /// Take what the source has sent and the consumer has received so far.
@@ -337,7 +370,10 @@ impl Scoreboard {
             return;
         };
         let Some(pos) = q.iter().position(|&s| s == seq) else {
-            self.errors.push(format!("packet {seq} on VC {} was not expected (duplicate or misdelivered)", r.vc));
+            self.errors.push(format!(
+                "packet {seq} on VC {} was not expected (duplicate or misdelivered)",
+                r.vc
+            ));
             return;
         };
         for _ in 0..pos {
@@ -353,7 +389,21 @@ impl Scoreboard {
             if bad {
                 self.crc_bad += 1;
             } else if expect != r.words {
-                self.errors.push(format!("packet {seq} on VC {} delivered with different content and no crc_bad", r.vc));
+                let diff = expect
+                    .iter()
+                    .zip(&r.words)
+                    .enumerate()
+                    .find(|(_, (a, b))| a != b)
+                    .map(|(k, (a, b))| {
+                        format!("word {k} of {} differs by {:#x}", expect.len(), a ^ b)
+                    })
+                    .unwrap_or_else(|| {
+                        format!("{} words instead of {}", r.words.len(), expect.len())
+                    });
+                self.errors.push(format!(
+                    "packet {seq} on VC {} delivered with different content and no crc_bad: {diff}",
+                    r.vc
+                ));
             } else {
                 self.delivered += 1;
                 let size = p.header.size as u64;

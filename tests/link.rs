@@ -10,7 +10,11 @@ use exanet::stimulus::{BackPressure, SizeDist, SourceMode, TrafficSpec};
 
 fn quiet(cfg: &Config, seed: u64) -> EndStimulus {
     EndStimulus {
-        traffic: TrafficSpec { sizes: SizeDist::Fixed(64), num_vcs: cfg.link.num_vcs, size_in_words: false },
+        traffic: TrafficSpec {
+            sizes: SizeDist::Fixed(64),
+            num_vcs: cfg.link.num_vcs,
+            size_in_words: false,
+        },
         mode: SourceMode::Idle,
         back_pressure: BackPressure::None,
         seed,
@@ -20,7 +24,10 @@ fn quiet(cfg: &Config, seed: u64) -> EndStimulus {
 #[test]
 fn hop_latency_is_3_plus_6_plus_42() {
     let r = latency::measure(&Config::default()).unwrap();
-    assert_eq!((r.fifo_cycles, r.tcl_cycles, r.phy_cycles, r.total_cycles), (3, 6, 42, 51));
+    assert_eq!(
+        (r.fifo_cycles, r.tcl_cycles, r.phy_cycles, r.total_cycles),
+        (3, 6, 42, 51)
+    );
     assert_eq!((r.tcl_tx_cycles, r.tcl_rx_cycles), (4, 2));
     assert!((r.total_ns - 326.4).abs() < 1e-9);
     // one more L_F at the receiver's RX FIFO
@@ -67,7 +74,11 @@ fn credit_stall_starts_and_ends_on_the_expected_cycles() {
     let p = LinkParams::from_config(&cfg.link);
     let inject = 1000;
     let a = EndStimulus {
-        traffic: TrafficSpec { sizes: SizeDist::Fixed(4096), num_vcs: 1, size_in_words: false },
+        traffic: TrafficSpec {
+            sizes: SizeDist::Fixed(4096),
+            num_vcs: 1,
+            size_in_words: false,
+        },
         mode: SourceMode::AtCycles([inject].into_iter().collect()),
         back_pressure: BackPressure::None,
         seed: 3,
@@ -98,15 +109,38 @@ fn credit_stall_starts_and_ends_on_the_expected_cycles() {
     let t = cfg.link.credit.tred_words as u64;
     // word k (0 = header) has its low half loaded at t_m + 2 + 2k; word D - T is the first blocked
     let start = t_m + 2 + 2 * (d - t);
-    assert!(updates.iter().all(|&u| u < t_m || u > start), "a credit arrived during the run-up: {updates:?}");
-    assert_eq!(stall_cycles.first().copied(), Some(start), "stall starts when the credit reaches TRED");
-    let u = *updates.iter().find(|&&u| u > start).expect("a credit arrives after the stall started");
+    assert!(
+        updates.iter().all(|&u| u < t_m || u > start),
+        "a credit arrived during the run-up: {updates:?}"
+    );
+    assert_eq!(
+        stall_cycles.first().copied(),
+        Some(start),
+        "stall starts when the credit reaches TRED"
+    );
+    let u = *updates
+        .iter()
+        .find(|&&u| u > start)
+        .expect("a credit arrives after the stall started");
     let end = u + 1;
     let expected: Vec<u64> = (start..end).collect();
-    assert_eq!(&stall_cycles[..expected.len()], &expected[..], "stalled every cycle until the credit arrives");
-    assert!(!stall_cycles.contains(&end), "not stalled once the fresh credit is in");
-    assert!(payload_loads.contains(&end), "transmission resumes the cycle after the credit");
-    assert!(!payload_loads.iter().any(|&c| c >= start && c < end), "nothing sent during the stall");
+    assert_eq!(
+        &stall_cycles[..expected.len()],
+        &expected[..],
+        "stalled every cycle until the credit arrives"
+    );
+    assert!(
+        !stall_cycles.contains(&end),
+        "not stalled once the fresh credit is in"
+    );
+    assert!(
+        payload_loads.contains(&end),
+        "transmission resumes the cycle after the credit"
+    );
+    assert!(
+        !payload_loads.iter().any(|&c| c >= start && c < end),
+        "nothing sent during the stall"
+    );
     assert_eq!(bench.link.a.tx.stat_stall as usize, stall_cycles.len());
 }
 
@@ -116,7 +150,11 @@ fn run_with_errors(plan: ErrorPlan, n: u64) -> LinkBench {
     let cfg = Config::default();
     let p = LinkParams::from_config(&cfg.link);
     let a = EndStimulus {
-        traffic: TrafficSpec { sizes: SizeDist::Uniform { min: 16, max: 256 }, num_vcs: 2, size_in_words: false },
+        traffic: TrafficSpec {
+            sizes: SizeDist::Uniform { min: 16, max: 256 },
+            num_vcs: 2,
+            size_in_words: false,
+        },
         mode: SourceMode::Count(n),
         back_pressure: BackPressure::None,
         seed: 11,
@@ -131,7 +169,11 @@ fn beat_map(n: u64) -> Vec<(u64, BeatKind)> {
     let cfg = Config::default();
     let p = LinkParams::from_config(&cfg.link);
     let a = EndStimulus {
-        traffic: TrafficSpec { sizes: SizeDist::Uniform { min: 16, max: 256 }, num_vcs: 2, size_in_words: false },
+        traffic: TrafficSpec {
+            sizes: SizeDist::Uniform { min: 16, max: 256 },
+            num_vcs: 2,
+            size_in_words: false,
+        },
         mode: SourceMode::Count(n),
         back_pressure: BackPressure::None,
         seed: 11,
@@ -157,7 +199,11 @@ fn beat_map(n: u64) -> Vec<(u64, BeatKind)> {
 }
 
 fn nth(map: &[(u64, BeatKind)], kind: BeatKind, n: usize) -> u64 {
-    map.iter().filter(|(_, k)| *k == kind).nth(n).expect("enough beats of that kind").0
+    map.iter()
+        .filter(|(_, k)| *k == kind)
+        .nth(n)
+        .expect("enough beats of that kind")
+        .0
 }
 
 #[test]
@@ -171,7 +217,11 @@ fn an_uncorrectable_header_loses_exactly_that_packet() {
     assert_eq!(rx.stat_ecc_corr, 0);
     assert_eq!(rx.stat_lost, 1);
     let board = &bench.a.board;
-    assert_eq!((board.lost, board.delivered, board.crc_bad), (1, 5, 0), "{board:?}");
+    assert_eq!(
+        (board.lost, board.delivered, board.crc_bad),
+        (1, 5, 0),
+        "{board:?}"
+    );
     assert!(board.errors.is_empty(), "{:?}", board.errors);
     assert_eq!(bench.inj_ab.bits_flipped, 2);
 }
@@ -182,7 +232,10 @@ fn a_single_header_error_is_corrected() {
     let hdr_hi = nth(&map, BeatKind::Header, 7);
     let bench = run_with_errors(ErrorPlan::Beats(vec![(hdr_hi, 1 << 63)]), 6);
     let rx = &bench.link.b.rx;
-    assert_eq!((rx.stat_ecc_corr, rx.stat_ecc_uncorr, rx.stat_lost), (1, 0, 0));
+    assert_eq!(
+        (rx.stat_ecc_corr, rx.stat_ecc_uncorr, rx.stat_lost),
+        (1, 0, 0)
+    );
     let board = &bench.a.board;
     assert_eq!((board.lost, board.delivered), (0, 6));
     assert!(board.errors.is_empty(), "{:?}", board.errors);
@@ -219,13 +272,21 @@ fn one_corrupted_credit_copy_changes_nothing() {
         let p = LinkParams::from_config(&cfg.link);
         let run = |plan: ErrorPlan| {
             let b = EndStimulus {
-                traffic: TrafficSpec { sizes: SizeDist::Uniform { min: 16, max: 512 }, num_vcs: 2, size_in_words: false },
+                traffic: TrafficSpec {
+                    sizes: SizeDist::Uniform { min: 16, max: 512 },
+                    num_vcs: 2,
+                    size_in_words: false,
+                },
                 mode: SourceMode::Count(20),
                 back_pressure: BackPressure::random(0.3, 5),
                 seed: 21,
             };
             let a = EndStimulus {
-                traffic: TrafficSpec { sizes: SizeDist::Uniform { min: 16, max: 512 }, num_vcs: 2, size_in_words: false },
+                traffic: TrafficSpec {
+                    sizes: SizeDist::Uniform { min: 16, max: 512 },
+                    num_vcs: 2,
+                    size_in_words: false,
+                },
                 mode: SourceMode::Count(20),
                 back_pressure: BackPressure::random(0.3, 6),
                 seed: 22,
@@ -245,10 +306,21 @@ fn one_corrupted_credit_copy_changes_nothing() {
             CreditFlavour::StartStop => 0xa5u64 << 8,
             CreditFlavour::Usedword => (0x2a5u64 << 10) | (0x15au64 << 40),
         };
-        let plan = ErrorPlan::Beats(credit_beat_indices(p).into_iter().map(|i| (i, mask)).collect());
+        let plan = ErrorPlan::Beats(
+            credit_beat_indices(p)
+                .into_iter()
+                .map(|i| (i, mask))
+                .collect(),
+        );
         let (dirty, bench) = run(plan);
-        assert!(bench.inj_ba.beats_hit > 10, "{flavour:?}: the test must corrupt many credits");
-        assert_eq!(clean, dirty, "{flavour:?}: A's TX registers must not change");
+        assert!(
+            bench.inj_ba.beats_hit > 10,
+            "{flavour:?}: the test must corrupt many credits"
+        );
+        assert_eq!(
+            clean, dirty,
+            "{flavour:?}: A's TX registers must not change"
+        );
         assert_eq!(bench.link.a.rx.stat_credit_err, 0);
     }
 }
@@ -256,13 +328,21 @@ fn one_corrupted_credit_copy_changes_nothing() {
 /// Indices (among beats accepted on lane B->A) of B's credit beats, from a clean run.
 fn credit_beat_indices(p: LinkParams) -> Vec<u64> {
     let b = EndStimulus {
-        traffic: TrafficSpec { sizes: SizeDist::Uniform { min: 16, max: 512 }, num_vcs: 2, size_in_words: false },
+        traffic: TrafficSpec {
+            sizes: SizeDist::Uniform { min: 16, max: 512 },
+            num_vcs: 2,
+            size_in_words: false,
+        },
         mode: SourceMode::Count(20),
         back_pressure: BackPressure::random(0.3, 5),
         seed: 21,
     };
     let a = EndStimulus {
-        traffic: TrafficSpec { sizes: SizeDist::Uniform { min: 16, max: 512 }, num_vcs: 2, size_in_words: false },
+        traffic: TrafficSpec {
+            sizes: SizeDist::Uniform { min: 16, max: 512 },
+            num_vcs: 2,
+            size_in_words: false,
+        },
         mode: SourceMode::Count(20),
         back_pressure: BackPressure::random(0.3, 6),
         seed: 22,
@@ -308,9 +388,15 @@ fn shuffling_the_block_order_gives_identical_waves() {
     let straight = run(None, "straight.vcd");
     let shuffled = run(Some(7), "shuffled.vcd");
     let reshuffled = run(Some(8), "reshuffled.vcd");
-    assert!(straight.len() > 100_000, "the waves must cover real activity");
+    assert!(
+        straight.len() > 100_000,
+        "the waves must cover real activity"
+    );
     assert!(straight == shuffled, "shuffled order changed the waves");
-    assert!(straight == reshuffled, "another shuffled order changed the waves");
+    assert!(
+        straight == reshuffled,
+        "another shuffled order changed the waves"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -323,16 +409,33 @@ fn every_packet_is_accounted_for_under_errors_and_back_pressure() {
         cfg.link.credit.flavour = flavour;
         let mut bench = exanet::cosim::lockstep::cosim_bench(&cfg);
         bench.run(200_000);
-        for (name, board, peer) in [("A->B", &bench.a.board, &bench.link.b), ("B->A", &bench.b.board, &bench.link.a)] {
-            assert!(board.errors.is_empty(), "{flavour:?} {name}: {:?}", board.errors);
+        for (name, board, peer) in [
+            ("A->B", &bench.a.board, &bench.link.b),
+            ("B->A", &bench.b.board, &bench.link.a),
+        ] {
+            assert!(
+                board.errors.is_empty(),
+                "{flavour:?} {name}: {:?}",
+                board.errors
+            );
             assert!(board.delivered > 50, "{flavour:?} {name}: {board:?}");
             // receive-side counters agree with the scoreboard
-            assert_eq!(board.crc_bad, peer.rx.stat_crc_err as u64, "{flavour:?} {name}");
+            assert_eq!(
+                board.crc_bad, peer.rx.stat_crc_err as u64,
+                "{flavour:?} {name}"
+            );
             for f in &peer.rx_fifos {
-                assert_eq!(f.overflow_cnt(), 0, "{flavour:?} {name}: an RX FIFO overflowed");
+                assert_eq!(
+                    f.overflow_cnt(),
+                    0,
+                    "{flavour:?} {name}: an RX FIFO overflowed"
+                );
             }
         }
-        assert!(bench.link.a.tx.stat_stall + bench.link.b.tx.stat_stall > 0, "{flavour:?}: back-pressure must stall");
+        assert!(
+            bench.link.a.tx.stat_stall + bench.link.b.tx.stat_stall > 0,
+            "{flavour:?}: back-pressure must stall"
+        );
         assert!(bench.inj_ab.bits_flipped > 0);
     }
 }

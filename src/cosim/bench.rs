@@ -36,24 +36,52 @@ pub struct BenchReport {
 
 impl fmt::Display for BenchReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "link simulation speed, {} cycles of saturating traffic both ways", self.cycles)?;
-        writeln!(f, "  Rust model              {:>12.0} cycles/s", self.model_cycles_per_s)?;
-        writeln!(f, "  Verilated RTL           {:>12.0} cycles/s", self.rtl_cycles_per_s)?;
-        writeln!(f, "  lockstep (with compare) {:>12.0} cycles/s", self.lockstep_cycles_per_s)?;
-        writeln!(f, "  model + test bench      {:>12.0} cycles/s", self.model_with_bench_cycles_per_s)?;
+        writeln!(
+            f,
+            "link simulation speed, {} cycles of saturating traffic both ways",
+            self.cycles
+        )?;
+        writeln!(
+            f,
+            "  Rust model              {:>12.0} cycles/s",
+            self.model_cycles_per_s
+        )?;
+        writeln!(
+            f,
+            "  Verilated RTL           {:>12.0} cycles/s",
+            self.rtl_cycles_per_s
+        )?;
+        writeln!(
+            f,
+            "  lockstep (with compare) {:>12.0} cycles/s",
+            self.lockstep_cycles_per_s
+        )?;
+        writeln!(
+            f,
+            "  model + test bench      {:>12.0} cycles/s",
+            self.model_with_bench_cycles_per_s
+        )?;
         write!(
             f,
             "  model / RTL = {:.1}x (goal: at least {:.0}x) {}",
             self.model_over_rtl,
             self.goal_model_over_rtl,
-            if self.model_over_rtl >= self.goal_model_over_rtl { "met" } else { "NOT MET" }
+            if self.model_over_rtl >= self.goal_model_over_rtl {
+                "met"
+            } else {
+                "NOT MET"
+            }
         )
     }
 }
 
 fn saturating_bench(cfg: &Config) -> LinkBench {
     let p = LinkParams::from_config(&cfg.link);
-    let traffic = TrafficSpec { sizes: SizeDist::Uniform { min: 0, max: 4096 }, num_vcs: p.tcl.num_vcs, size_in_words: false };
+    let traffic = TrafficSpec {
+        sizes: SizeDist::Uniform { min: 0, max: 4096 },
+        num_vcs: p.tcl.num_vcs,
+        size_in_words: false,
+    };
     let end = |k: u64| EndStimulus {
         traffic,
         mode: SourceMode::Saturate,
@@ -88,7 +116,9 @@ pub fn bench_link(cfg: &Config, cycles: u64) -> Result<BenchReport, String> {
         link.step(tb);
     }
     let model = cycles as f64 / t.elapsed().as_secs_f64();
-    if link.a.rx.stat_pkts != tb_run.link.a.rx.stat_pkts || link.b.rx.stat_pkts != tb_run.link.b.rx.stat_pkts {
+    if link.a.rx.stat_pkts != tb_run.link.a.rx.stat_pkts
+        || link.b.rx.stat_pkts != tb_run.link.b.rx.stat_pkts
+    {
         return Err("the replayed link did not follow the recorded run".into());
     }
 
@@ -96,11 +126,7 @@ pub fn bench_link(cfg: &Config, cycles: u64) -> Result<BenchReport, String> {
     let mut rtl = RtlModel::new(RtlTop::Link).map_err(|e| e.to_string())?;
     let inputs = TopInputs::new(&rtl)?;
     inputs.set(&mut rtl, &p, &trace[0])?;
-    inputs.clk(&mut rtl, false)?;
-    inputs.rst_n(&mut rtl, false)?;
-    rtl.eval();
-    inputs.rst_n(&mut rtl, true)?;
-    rtl.eval();
+    lockstep::reset(&inputs, &mut rtl)?;
     let t = Instant::now();
     for tb in &trace {
         inputs.set(&mut rtl, &p, tb)?;
@@ -110,7 +136,9 @@ pub fn bench_link(cfg: &Config, cycles: u64) -> Result<BenchReport, String> {
         rtl.eval();
     }
     let rtl_cps = cycles as f64 / t.elapsed().as_secs_f64();
-    let pkts = rtl.find("TOP.exanet_link_top.u_b.u_tcl.u_rx.stat_pkts_q").map(|id| rtl.get(id));
+    let pkts = rtl
+        .find("TOP.exanet_link_top.u_b.u_tcl.u_rx.stat_pkts_q")
+        .map(|id| rtl.get(id));
     if pkts != Some(link.b.rx.stat_pkts as u128) {
         return Err(format!(
             "the Verilated link did not follow the recorded run (B received {pkts:?} packets, model {})",
@@ -122,7 +150,14 @@ pub fn bench_link(cfg: &Config, cycles: u64) -> Result<BenchReport, String> {
     // Lockstep, as `exanet cosim` runs it.
     let lock_cycles = cycles.min(300_000);
     let t = Instant::now();
-    lockstep::run_link(cfg, &Options { cycles: lock_cycles, vcd_dir: None }).map_err(|e| e.to_string())?;
+    lockstep::run_link(
+        cfg,
+        &Options {
+            cycles: lock_cycles,
+            vcd_dir: None,
+        },
+    )
+    .map_err(|e| e.to_string())?;
     let lockstep_cps = lock_cycles as f64 / t.elapsed().as_secs_f64();
 
     Ok(BenchReport {

@@ -113,16 +113,56 @@ pub fn check_structural(cfg: &Config) -> Result<(), String> {
         }
     };
     chk("link.num_vcs", l.num_vcs as u64, d.num_vcs as u64);
-    chk("link.tx_fifo_depth_words", l.tx_fifo_depth_words as u64, d.tx_fifo_depth_words as u64);
-    chk("link.rx_fifo_depth_words", l.rx_fifo_depth_words as u64, d.rx_fifo_depth_words as u64);
-    chk("link.fifo_latency_cycles", l.fifo_latency_cycles as u64, d.fifo_latency_cycles as u64);
-    chk("link.size_in_words", l.size_in_words as u64, d.size_in_words as u64);
-    chk("link.credit.usedword_beats", l.credit.usedword_beats as u64, d.credit.usedword_beats as u64);
-    chk("link.phy.latency_cycles", l.phy.latency_cycles as u64, d.phy.latency_cycles as u64);
-    chk("link.phy.gearbox_period_cycles", l.phy.gearbox_period_cycles as u64, d.phy.gearbox_period_cycles as u64);
-    chk("link.phy.cc_period_cycles", l.phy.cc_period_cycles as u64, d.phy.cc_period_cycles as u64);
-    chk("link.phy.cc_len_cycles", l.phy.cc_len_cycles as u64, d.phy.cc_len_cycles as u64);
-    chk("link.phy.lane_up_cycles", l.phy.lane_up_cycles as u64, d.phy.lane_up_cycles as u64);
+    chk(
+        "link.tx_fifo_depth_words",
+        l.tx_fifo_depth_words as u64,
+        d.tx_fifo_depth_words as u64,
+    );
+    chk(
+        "link.rx_fifo_depth_words",
+        l.rx_fifo_depth_words as u64,
+        d.rx_fifo_depth_words as u64,
+    );
+    chk(
+        "link.fifo_latency_cycles",
+        l.fifo_latency_cycles as u64,
+        d.fifo_latency_cycles as u64,
+    );
+    chk(
+        "link.size_in_words",
+        l.size_in_words as u64,
+        d.size_in_words as u64,
+    );
+    chk(
+        "link.credit.usedword_beats",
+        l.credit.usedword_beats as u64,
+        d.credit.usedword_beats as u64,
+    );
+    chk(
+        "link.phy.latency_cycles",
+        l.phy.latency_cycles as u64,
+        d.phy.latency_cycles as u64,
+    );
+    chk(
+        "link.phy.gearbox_period_cycles",
+        l.phy.gearbox_period_cycles as u64,
+        d.phy.gearbox_period_cycles as u64,
+    );
+    chk(
+        "link.phy.cc_period_cycles",
+        l.phy.cc_period_cycles as u64,
+        d.phy.cc_period_cycles as u64,
+    );
+    chk(
+        "link.phy.cc_len_cycles",
+        l.phy.cc_len_cycles as u64,
+        d.phy.cc_len_cycles as u64,
+    );
+    chk(
+        "link.phy.lane_up_cycles",
+        l.phy.lane_up_cycles as u64,
+        d.phy.lane_up_cycles as u64,
+    );
     if diffs.is_empty() {
         Ok(())
     } else {
@@ -154,7 +194,10 @@ pub fn cosim_bench(cfg: &Config) -> LinkBench {
     };
     let errors = |k: u64| {
         if cfg.link.phy.ber > 0.0 {
-            ErrorPlan::Random { ber: cfg.link.phy.ber, seed: seed.wrapping_mul(0x9E37_79B9).wrapping_add(20 + k) }
+            ErrorPlan::Random {
+                ber: cfg.link.phy.ber,
+                seed: seed.wrapping_mul(0x9E37_79B9).wrapping_add(20 + k),
+            }
         } else {
             ErrorPlan::None
         }
@@ -194,7 +237,10 @@ impl TopInputs {
     pub fn new(rtl: &RtlModel) -> Result<TopInputs, String> {
         let mut ids = Vec::new();
         for n in TOP_INPUTS {
-            ids.push(rtl.find(n).ok_or_else(|| format!("the Verilated link has no input {n}"))?);
+            ids.push(
+                rtl.find(n)
+                    .ok_or_else(|| format!("the Verilated link has no input {n}"))?,
+            );
         }
         Ok(TopInputs { ids })
     }
@@ -225,11 +271,13 @@ impl TopInputs {
     }
 
     pub fn clk(&self, rtl: &mut RtlModel, level: bool) -> Result<(), String> {
-        rtl.set(self.ids[15], level as u128).map_err(|e| e.to_string())
+        rtl.set(self.ids[15], level as u128)
+            .map_err(|e| e.to_string())
     }
 
     pub fn rst_n(&self, rtl: &mut RtlModel, level: bool) -> Result<(), String> {
-        rtl.set(self.ids[16], level as u128).map_err(|e| e.to_string())
+        rtl.set(self.ids[16], level as u128)
+            .map_err(|e| e.to_string())
     }
 }
 
@@ -255,10 +303,27 @@ pub fn map_signals(names: &[(String, u32)], rtl: &RtlModel) -> Result<Vec<Signal
         Err(format!(
             "{} model signals have no RTL twin of the same name and width: {}{}",
             missing.len(),
-            missing.iter().take(12).cloned().collect::<Vec<_>>().join(", "),
+            missing
+                .iter()
+                .take(12)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", "),
             if missing.len() > 12 { ", ..." } else { "" }
         ))
     }
+}
+
+/// Apply the asynchronous reset: `rst_ni` high, low (the falling edge resets every register),
+/// high again, with the clock low. Verilator starts every signal at zero, so driving `rst_ni`
+/// low at the first evaluation would not be an edge.
+pub fn reset(inputs: &TopInputs, rtl: &mut RtlModel) -> Result<(), String> {
+    inputs.clk(rtl, false)?;
+    for level in [true, false, true] {
+        inputs.rst_n(rtl, level)?;
+        rtl.eval();
+    }
+    Ok(())
 }
 
 fn hex(v: u128) -> String {
@@ -278,11 +343,13 @@ pub fn run_link(cfg: &Config, opts: &Options) -> Result<CosimReport, CosimError>
     let period = cfg.clock().period_ps();
     let mut vcd = None;
     if let Some(dir) = &opts.vcd_dir {
-        std::fs::create_dir_all(dir).map_err(|e| CosimError::Run(format!("{}: {e}", dir.display())))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CosimError::Run(format!("{}: {e}", dir.display())))?;
         let m = dir.join("model.vcd");
         let r = dir.join("rtl.vcd");
         bench.open_wave(&m, period).map_err(CosimError::Run)?;
-        rtl.trace_open(&r).map_err(|e| CosimError::Run(e.to_string()))?;
+        rtl.trace_open(&r)
+            .map_err(|e| CosimError::Run(e.to_string()))?;
         vcd = Some((m.display().to_string(), r.display().to_string()));
     }
     // Reset before time 0, released at time 0 (registers hold their reset values in cycle 0).
@@ -290,10 +357,7 @@ pub fn run_link(cfg: &Config, opts: &Options) -> Result<CosimReport, CosimError>
     let setup = |e: String| CosimError::Run(e);
     inputs.set(&mut rtl, &p, &tb0).map_err(setup)?;
     inputs.clk(&mut rtl, false).map_err(setup)?;
-    inputs.rst_n(&mut rtl, false).map_err(setup)?;
-    rtl.eval();
-    inputs.rst_n(&mut rtl, true).map_err(setup)?;
-    rtl.eval();
+    reset(&inputs, &mut rtl).map_err(setup)?;
 
     let mut sampler = Sampler::default();
     for c in 0..opts.cycles {
@@ -329,8 +393,16 @@ pub fn run_link(cfg: &Config, opts: &Options) -> Result<CosimReport, CosimError>
                 }));
             }
         }
-        if let Some(e) = bench.a.board.errors.first().or(bench.b.board.errors.first()) {
-            return Err(CosimError::Run(format!("cycle {c}: the scoreboard found a silent corruption: {e}")));
+        if let Some(e) = bench
+            .a
+            .board
+            .errors
+            .first()
+            .or(bench.b.board.errors.first())
+        {
+            return Err(CosimError::Run(format!(
+                "cycle {c}: the scoreboard found a silent corruption: {e}"
+            )));
         }
     }
     if vcd.is_some() {

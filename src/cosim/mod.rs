@@ -4,3 +4,5 @@
 pub mod rtl;
 
 pub use rtl::{built_tops, NotBuilt, RtlError, RtlModel, RtlSignal, RtlTop, SignalId};
+pub mod bench;
+pub mod lockstep;

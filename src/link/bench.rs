@@ -8,7 +8,9 @@
 use super::errors::{BitErrorInjector, ErrorPlan};
 use super::system::{EndTbIn, Link, LinkEnd, LinkEvents, LinkParams, LinkTbIn};
 use crate::probe::{Declarer, Sampler};
-use crate::stimulus::{BackPressure, Consumer, PacketGen, Scoreboard, Source, SourceMode, TrafficSpec};
+use crate::stimulus::{
+    BackPressure, Consumer, PacketGen, Scoreboard, Source, SourceMode, TrafficSpec,
+};
 use crate::wave::{SignalDecl, VcdWriter};
 use std::io::Write;
 
@@ -58,7 +60,13 @@ fn end_bench(p: &LinkParams, s: EndStimulus) -> EndBench {
 }
 
 impl LinkBench {
-    pub fn new(p: LinkParams, a: EndStimulus, b: EndStimulus, ab: ErrorPlan, ba: ErrorPlan) -> LinkBench {
+    pub fn new(
+        p: LinkParams,
+        a: EndStimulus,
+        b: EndStimulus,
+        ab: ErrorPlan,
+        ba: ErrorPlan,
+    ) -> LinkBench {
         LinkBench {
             a: end_bench(&p, a),
             b: end_bench(&p, b),
@@ -79,8 +87,16 @@ impl LinkBench {
     /// The test bench's outputs (the link's inputs) in this cycle.
     pub fn tb_inputs(&self) -> LinkTbIn {
         LinkTbIn {
-            a: EndTbIn { tx_wr: self.a.src.wr, tx_wdata: self.a.src.wdata, rx_rd: self.a.con.rd },
-            b: EndTbIn { tx_wr: self.b.src.wr, tx_wdata: self.b.src.wdata, rx_rd: self.b.con.rd },
+            a: EndTbIn {
+                tx_wr: self.a.src.wr,
+                tx_wdata: self.a.src.wdata,
+                rx_rd: self.a.con.rd,
+            },
+            b: EndTbIn {
+                tx_wr: self.b.src.wr,
+                tx_wdata: self.b.src.wdata,
+                rx_rd: self.b.con.rd,
+            },
             ab_err_mask: self.inj_ab.mask(),
             ba_err_mask: self.inj_ba.mask(),
         }
@@ -137,13 +153,21 @@ impl LinkBench {
     pub fn open_wave(&mut self, path: &std::path::Path, period_ps: u64) -> Result<(), String> {
         let decls = signal_decls(&self.link, &self.tb_inputs());
         let f = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let writer = VcdWriter::new(std::io::BufWriter::new(f), 1, &decls).map_err(|e| e.to_string())?;
-        self.wave = Some(Wave { writer, sampler: Sampler::default(), period_ps });
+        let writer =
+            VcdWriter::new(std::io::BufWriter::new(f), 1, &decls).map_err(|e| e.to_string())?;
+        self.wave = Some(Wave {
+            writer,
+            sampler: Sampler::default(),
+            period_ps,
+        });
         Ok(())
     }
 
     fn sample(&mut self, tb: &LinkTbIn, after_edge: bool) {
-        let w = self.wave.as_mut().expect("sample is only called with a wave open");
+        let w = self
+            .wave
+            .as_mut()
+            .expect("sample is only called with a wave open");
         w.sampler.clear();
         w.sampler.clk = after_edge;
         self.link.probe(tb, &mut w.sampler);
@@ -168,5 +192,8 @@ impl LinkBench {
 pub fn signal_decls(link: &Link, tb: &LinkTbIn) -> Vec<SignalDecl> {
     let mut d = Declarer::default();
     link.probe(tb, &mut d);
-    d.names.into_iter().map(|(path, width)| SignalDecl { path, width }).collect()
+    d.names
+        .into_iter()
+        .map(|(path, width)| SignalDecl { path, width })
+        .collect()
 }

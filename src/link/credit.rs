@@ -95,7 +95,10 @@ mod tests {
                 assert!(!is_uw(b, (idx + 1) % 4));
                 assert_eq!(uw_decode(b), Some((lo.min(1023), hi.min(1023))));
                 for bit in 0..60 {
-                    assert_eq!(uw_decode(b ^ (1 << bit)), Some((lo.min(1023), hi.min(1023))));
+                    assert_eq!(
+                        uw_decode(b ^ (1 << bit)),
+                        Some((lo.min(1023), hi.min(1023)))
+                    );
                 }
             }
         }

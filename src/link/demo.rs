@@ -18,7 +18,11 @@ pub fn write_demo_vcd(cfg: &Config, vcd: &Path) -> Result<u64, String> {
     }
     let p = LinkParams::from_config(&cfg.link);
     let t0 = cfg.link.phy.lane_up_cycles as u64 + 20;
-    let spec = |min, max| TrafficSpec { sizes: SizeDist::Uniform { min, max }, num_vcs: p.tcl.num_vcs, size_in_words: false };
+    let spec = |min, max| TrafficSpec {
+        sizes: SizeDist::Uniform { min, max },
+        num_vcs: p.tcl.num_vcs,
+        size_in_words: false,
+    };
     let a = EndStimulus {
         traffic: spec(16, 128),
         mode: SourceMode::AtCycles([t0, t0 + 1, t0 + 2, t0 + 60].into_iter().collect()),

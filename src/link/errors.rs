@@ -99,11 +99,16 @@ impl BitErrorInjector {
             }
             ErrorPlan::Random { ber, .. } => {
                 let ber = *ber;
-                let Some(rng) = self.rng.as_mut() else { return 0 };
+                let Some(rng) = self.rng.as_mut() else {
+                    return 0;
+                };
                 let mut m = 0u64;
                 while self.gap < 64 {
                     m |= 1 << self.gap;
-                    self.gap = self.gap.saturating_add(1).saturating_add(draw_gap(rng, ber));
+                    self.gap = self
+                        .gap
+                        .saturating_add(1)
+                        .saturating_add(draw_gap(rng, ber));
                 }
                 self.gap -= 64;
                 m
@@ -148,7 +153,10 @@ mod tests {
         assert_eq!(m1, m2, "same seed, same errors");
         assert_ne!(m1, m3, "another seed, other errors");
         let expected = 1e-3 * 64.0 * 100_000.0;
-        assert!((bits as f64 - expected).abs() < 5.0 * expected.sqrt(), "{bits} vs {expected}");
+        assert!(
+            (bits as f64 - expected).abs() < 5.0 * expected.sqrt(),
+            "{bits} vs {expected}"
+        );
     }
 
     #[test]

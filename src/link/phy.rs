@@ -70,7 +70,10 @@ pub struct PhyLane {
 
 impl PhyLane {
     pub fn new(p: PhyParams) -> PhyLane {
-        assert!(p.latency >= 1, "PHY latency must be validated before construction");
+        assert!(
+            p.latency >= 1,
+            "PHY latency must be validated before construction"
+        );
         PhyLane {
             p,
             up_cnt: 0,
@@ -107,9 +110,21 @@ impl PhyLane {
 
     pub fn eval(&self, i: &PhyIn) -> PhyNext {
         let p = &self.p;
-        let up_cnt = if self.up_cnt < p.lane_up_cycles { self.up_cnt + 1 } else { self.up_cnt };
-        let gb_cnt = if self.gb_cnt + 1 == p.gb_period { 0 } else { self.gb_cnt + 1 };
-        let cc_cnt = if self.cc_cnt + 1 == p.cc_period { 0 } else { self.cc_cnt + 1 };
+        let up_cnt = if self.up_cnt < p.lane_up_cycles {
+            self.up_cnt + 1
+        } else {
+            self.up_cnt
+        };
+        let gb_cnt = if self.gb_cnt + 1 == p.gb_period {
+            0
+        } else {
+            self.gb_cnt + 1
+        };
+        let cc_cnt = if self.cc_cnt + 1 == p.cc_period {
+            0
+        } else {
+            self.cc_cnt + 1
+        };
         let gb_pause = i.cfg.gearbox_en && gb_cnt == p.gb_period - 1;
         let cc_pause = i.cfg.cc_en && cc_cnt >= p.cc_period - p.cc_len;
         let accept = i.tx_valid && self.tx_ready;
@@ -118,7 +133,11 @@ impl PhyLane {
             gb_cnt,
             cc_cnt,
             tx_ready: up_cnt == p.lane_up_cycles && !gb_pause && !cc_pause,
-            stage0: if accept { (true, i.tx_data ^ i.err_mask) } else { (false, 0) },
+            stage0: if accept {
+                (true, i.tx_data ^ i.err_mask)
+            } else {
+                (false, 0)
+            },
         }
     }
 
@@ -159,7 +178,13 @@ mod tests {
     use super::*;
 
     fn lane(latency: u32, up: u32) -> PhyLane {
-        PhyLane::new(PhyParams { latency, gb_period: 32, cc_period: 4992, cc_len: 8, lane_up_cycles: up })
+        PhyLane::new(PhyParams {
+            latency,
+            gb_period: 32,
+            cc_period: 4992,
+            cc_len: 8,
+            lane_up_cycles: up,
+        })
     }
 
     #[test]
@@ -171,7 +196,11 @@ mod tests {
             l.commit(n);
             assert!(l.tx_ready());
             // cycle 1: send
-            let n = l.eval(&PhyIn { tx_valid: true, tx_data: 0x1234, ..Default::default() });
+            let n = l.eval(&PhyIn {
+                tx_valid: true,
+                tx_data: 0x1234,
+                ..Default::default()
+            });
             l.commit(n);
             for c in 2..1 + lat as u64 {
                 assert!(!l.rx_valid(), "latency {lat}: nothing yet in cycle {c}");
@@ -186,17 +215,26 @@ mod tests {
     #[test]
     fn gearbox_pause_one_cycle_in_32_and_cc_8_in_4992() {
         let mut l = lane(4, 0);
-        let cfg = PhyCfg { gearbox_en: true, cc_en: true };
+        let cfg = PhyCfg {
+            gearbox_en: true,
+            cc_en: true,
+        };
         let mut low = 0;
         let mut cycles = 0;
         for _ in 0..4992 * 4 {
-            let n = l.eval(&PhyIn { cfg, ..Default::default() });
+            let n = l.eval(&PhyIn {
+                cfg,
+                ..Default::default()
+            });
             l.commit(n);
             cycles += 1;
             low += (!l.tx_ready()) as u32;
         }
         // per 4992 cycles: 156 gearbox pauses, 8 CC cycles, minus overlaps
-        assert!(low >= 4 * (156 + 8) - 4 * 2 && low <= 4 * (156 + 8), "low {low} of {cycles}");
+        assert!(
+            low >= 4 * (156 + 8) - 4 * 2 && low <= 4 * (156 + 8),
+            "low {low} of {cycles}"
+        );
     }
 
     #[test]

@@ -55,9 +55,18 @@ impl LinkParams {
                 cc_len: c.phy.cc_len_cycles,
                 lane_up_cycles: c.phy.lane_up_cycles,
             },
-            phy_cfg: PhyCfg { gearbox_en: c.phy.gearbox_pause, cc_en: c.phy.clock_compensation },
-            tx_fifo: FifoParams { depth: c.tx_fifo_depth_words, latency: c.fifo_latency_cycles },
-            rx_fifo: FifoParams { depth: c.rx_fifo_depth_words, latency: c.fifo_latency_cycles },
+            phy_cfg: PhyCfg {
+                gearbox_en: c.phy.gearbox_pause,
+                cc_en: c.phy.clock_compensation,
+            },
+            tx_fifo: FifoParams {
+                depth: c.tx_fifo_depth_words,
+                latency: c.fifo_latency_cycles,
+            },
+            rx_fifo: FifoParams {
+                depth: c.rx_fifo_depth_words,
+                latency: c.fifo_latency_cycles,
+            },
         }
     }
 }
@@ -162,7 +171,13 @@ impl LinkEnd {
         u
     }
 
-    fn inputs(&self, p: &LinkParams, tb: &EndTbIn, lane_in: &PhyLane, lane_out: &PhyLane) -> EndInputs {
+    fn inputs(
+        &self,
+        p: &LinkParams,
+        tb: &EndTbIn,
+        lane_in: &PhyLane,
+        lane_out: &PhyLane,
+    ) -> EndInputs {
         let mut rx_fifo = [FifoIn::default(); 8];
         for (v, slot) in rx_fifo.iter_mut().enumerate().take(p.tcl.num_vcs as usize) {
             *slot = FifoIn {
@@ -172,7 +187,11 @@ impl LinkEnd {
             };
         }
         EndInputs {
-            tx_fifo: FifoIn { wr: tb.tx_wr, wdata: tb.tx_wdata, rd: self.tx.fifo_rd },
+            tx_fifo: FifoIn {
+                wr: tb.tx_wr,
+                wdata: tb.tx_wdata,
+                rd: self.tx.fifo_rd,
+            },
             tx: TxIn {
                 fifo_empty: self.tx_fifo.empty(),
                 fifo_rdata: self.tx_fifo.rdata(),
@@ -182,7 +201,10 @@ impl LinkEnd {
                 cred_upd_usedw: self.rx.cred_upd_usedw,
                 rxf_usedw: self.rxf_usedw(p),
             },
-            rx: RxIn { rx_valid: lane_in.rx_valid(), rx_data: lane_in.rx_data() },
+            rx: RxIn {
+                rx_valid: lane_in.rx_valid(),
+                rx_data: lane_in.rx_data(),
+            },
             rx_fifo,
         }
     }
@@ -196,7 +218,14 @@ impl LinkEnd {
         m
     }
 
-    fn probe(&self, p: &LinkParams, tb: &EndTbIn, ins: &EndInputs, lane_out: &PhyLane, v: &mut dyn Visitor) {
+    fn probe(
+        &self,
+        p: &LinkParams,
+        tb: &EndTbIn,
+        ins: &EndInputs,
+        lane_out: &PhyLane,
+        v: &mut dyn Visitor,
+    ) {
         let nv = p.tcl.num_vcs;
         clk_rst(v);
         super::tcl_tx::probe_cfg(&p.cfg, v);
@@ -250,12 +279,33 @@ const GEN_RX_FIFO: [&str; 8] = [
 
 /// Per-end ports of `exanet_link_top`.
 const TOP_PORTS: [[&str; 6]; 2] = [
-    ["a_tx_wr_i", "a_tx_wdata_i", "a_rx_rd_i", "a_tx_full_o", "a_tx_usedw_o", "a_rx_empty_o"],
-    ["b_tx_wr_i", "b_tx_wdata_i", "b_rx_rd_i", "b_tx_full_o", "b_tx_usedw_o", "b_rx_empty_o"],
+    [
+        "a_tx_wr_i",
+        "a_tx_wdata_i",
+        "a_rx_rd_i",
+        "a_tx_full_o",
+        "a_tx_usedw_o",
+        "a_rx_empty_o",
+    ],
+    [
+        "b_tx_wr_i",
+        "b_tx_wdata_i",
+        "b_rx_rd_i",
+        "b_tx_full_o",
+        "b_tx_usedw_o",
+        "b_rx_empty_o",
+    ],
 ];
 
 /// Ports of `exanet_link_end` (also the per-end ports of the top, with a prefix).
-fn probe_end_ports(p: &LinkParams, tb: &EndTbIn, e: &LinkEnd, lane_out: &PhyLane, ins: &EndInputs, v: &mut dyn Visitor) {
+fn probe_end_ports(
+    p: &LinkParams,
+    tb: &EndTbIn,
+    e: &LinkEnd,
+    lane_out: &PhyLane,
+    ins: &EndInputs,
+    v: &mut dyn Visitor,
+) {
     let nv = p.tcl.num_vcs;
     v.sig("tx_wr_i", 1, b(tb.tx_wr));
     v.sig("tx_wdata_i", 128, tb.tx_wdata);
@@ -266,7 +316,11 @@ fn probe_end_ports(p: &LinkParams, tb: &EndTbIn, e: &LinkEnd, lane_out: &PhyLane
     v.sig("phy_rx_valid_i", 1, b(ins.rx.rx_valid));
     v.sig("phy_rx_data_i", 64, ins.rx.rx_data as u128);
     v.sig("tx_full_o", 1, b(e.tx_fifo.full()));
-    v.sig("tx_usedw_o", e.tx_fifo.ptr_width(), e.tx_fifo.usedw() as u128);
+    v.sig(
+        "tx_usedw_o",
+        e.tx_fifo.ptr_width(),
+        e.tx_fifo.usedw() as u128,
+    );
     v.sig("rx_empty_o", nv, e.rx_empty_mask() as u128);
 }
 
@@ -341,7 +395,9 @@ impl Link {
                 let (n, ev) = self.end(e).rx.eval(&self.p.tcl, &self.p.cfg, &ei(e).rx);
                 BlockNext::Rx(Box::new(n), ev)
             }
-            BlockId::RxFifo(e, k) => BlockNext::Fifo(self.end(e).rx_fifos[k].eval(&ei(e).rx_fifo[k])),
+            BlockId::RxFifo(e, k) => {
+                BlockNext::Fifo(self.end(e).rx_fifos[k].eval(&ei(e).rx_fifo[k]))
+            }
             BlockId::Lane(End::A) => BlockNext::Lane(self.lane_ab.eval(&ins.2)),
             BlockId::Lane(End::B) => BlockNext::Lane(self.lane_ba.eval(&ins.3)),
         }
@@ -381,7 +437,10 @@ impl Link {
     /// every block once). The result does not depend on the order.
     pub fn step_in_order(&mut self, tb: &LinkTbIn, order: &[BlockId]) -> LinkEvents {
         let ins = self.inputs(tb);
-        let nexts: Vec<(BlockId, BlockNext)> = order.iter().map(|&id| (id, self.eval_block(id, &ins))).collect();
+        let nexts: Vec<(BlockId, BlockNext)> = order
+            .iter()
+            .map(|&id| (id, self.eval_block(id, &ins)))
+            .collect();
         let mut ev = LinkEvents::default();
         for (id, n) in nexts {
             self.commit_block(id, n, &mut ev);
@@ -418,7 +477,10 @@ impl Link {
         super::tcl_tx::probe_cfg(&self.p.cfg, v);
         v.sig("cfg_gearbox_en_i", 1, b(self.p.phy_cfg.gearbox_en));
         v.sig("cfg_cc_en_i", 1, b(self.p.phy_cfg.cc_en));
-        for (n, e, t) in [(&TOP_PORTS[0], &self.a, &tb.a), (&TOP_PORTS[1], &self.b, &tb.b)] {
+        for (n, e, t) in [
+            (&TOP_PORTS[0], &self.a, &tb.a),
+            (&TOP_PORTS[1], &self.b, &tb.b),
+        ] {
             v.sig(n[0], 1, b(t.tx_wr));
             v.sig(n[1], 128, t.tx_wdata);
             v.sig(n[2], nv, t.rx_rd as u128);

@@ -29,6 +29,7 @@
 use super::credit;
 use super::tcl_tx::{vc_mask, TclCfg, TclParams};
 use crate::packet::crc::{crc32c_update128, crc32c_update64, CRC_INIT, CRC_XOROUT};
+use crate::packet::layout::FTR_RSVD;
 use crate::packet::wire::{MAGIC, START};
 use crate::packet::{payload_words, secded_decode, EccStatus};
 use crate::probe::{b, clk_rst, Visitor};
@@ -58,6 +59,7 @@ pub struct TclRx {
     pub half: bool,
     pub magic: bool,
     pub cred_idx: u8,
+    pub cred_ok: bool,
     pub cred_acc: u128,
     pub lo: u64,
     pub words_left: u32,
@@ -97,15 +99,20 @@ fn in_packet(mode: u8) -> bool {
 
 impl TclRx {
     pub fn new() -> TclRx {
-        TclRx { crc: CRC_INIT, ..Default::default() }
+        TclRx {
+            crc: CRC_INIT,
+            ..Default::default()
+        }
     }
 
-    /// Accept the first beat of a credit (already recognised by its tag).
-    fn credit_first(&self, n: &mut TclRx, p: &TclParams, cfg: &TclCfg, beat: u64) {
-        if cfg.usedword {
-            self.credit_uw_beat(n, p, beat, 0);
-        } else {
-            match credit::ss_decode(beat) {
+    /// Credit beat `k` of the credit being received. Beats are consumed by position: a
+    /// credit has one beat (start/stop) or `uw_beats` beats (usedword) whatever they contain,
+    /// so a corrupted credit never shifts the data that follows. Each beat is checked (tag,
+    /// index, majority); a credit with any bad beat is rejected and counted at its last beat.
+    fn credit_beat(&self, n: &mut TclRx, p: &TclParams, cfg: &TclCfg, beat: u64, k: u32) {
+        let ok_before = k == 0 || self.cred_ok;
+        if !cfg.usedword {
+            match credit::ss_decode(beat).filter(|_| credit::is_ss(beat)) {
                 Some(stop) => {
                     n.cred_upd_valid = true;
                     n.cred_upd_stop = stop & vc_mask(p.num_vcs);
@@ -113,33 +120,33 @@ impl TclRx {
                 }
                 None => n.stat_credit_err = inc(self.stat_credit_err),
             }
+            n.cred_idx = 0;
+            return;
         }
-    }
-
-    /// Usedword credit beat `k` (tag and index already checked).
-    fn credit_uw_beat(&self, n: &mut TclRx, p: &TclParams, beat: u64, k: u32) {
-        match credit::uw_decode(beat) {
-            Some((lo, hi)) => {
-                let mut acc = if k == 0 { 0 } else { self.cred_acc };
-                let sh = 20 * k;
-                acc &= !(0xfffffu128 << sh);
-                acc |= ((lo as u128) | ((hi as u128) << 10)) << sh;
-                n.cred_acc = acc;
-                if k + 1 == p.uw_beats {
-                    n.cred_idx = 0;
-                    n.cred_upd_valid = true;
-                    // only the VCs that exist; the other slots report zero
-                    let keep = if p.num_vcs >= 8 { u128::MAX } else { (1u128 << (10 * p.num_vcs)) - 1 };
-                    n.cred_upd_usedw = acc & keep & ((1u128 << 80) - 1);
-                    n.stat_credits = inc(self.stat_credits);
-                } else {
-                    n.cred_idx = (k + 1) as u8;
-                }
-            }
-            None => {
-                n.cred_idx = 0;
+        let decoded = credit::uw_decode(beat).filter(|_| credit::is_uw(beat, k));
+        let mut acc = if k == 0 { 0 } else { self.cred_acc };
+        if let Some((lo, hi)) = decoded {
+            let sh = 20 * k;
+            acc &= !(0xfffffu128 << sh);
+            acc |= ((lo as u128) | ((hi as u128) << 10)) << sh;
+        }
+        n.cred_acc = acc;
+        let ok = ok_before && decoded.is_some();
+        if k + 1 == p.uw_beats {
+            n.cred_idx = 0;
+            n.cred_ok = false;
+            if ok {
+                n.cred_upd_valid = true;
+                // only the VCs that exist; the other slots report zero
+                let keep = (1u128 << (10 * p.num_vcs)) - 1;
+                n.cred_upd_usedw = acc & keep;
+                n.stat_credits = inc(self.stat_credits);
+            } else {
                 n.stat_credit_err = inc(self.stat_credit_err);
             }
+        } else {
+            n.cred_idx = (k + 1) as u8;
+            n.cred_ok = ok;
         }
     }
 
@@ -207,7 +214,10 @@ impl TclRx {
                 let bad = crc != (word >> 96) as u32;
                 n.wr_valid = true;
                 n.wr_vc = self.vc;
-                n.wr_data = if bad { word | (1u128 << FTR_CRC_BAD_BIT) } else { word };
+                // Reserved bits are written as zero: they are outside the CRC, so a bit error
+                // there must not reach the next hop. crc_bad set by an earlier hop is kept.
+                let rsvd = FTR_RSVD.mask();
+                n.wr_data = (word & !rsvd) | ((bad as u128) << FTR_CRC_BAD_BIT);
                 n.stat_words = inc(self.stat_words);
                 n.stat_pkts = inc(self.stat_pkts);
                 if bad {
@@ -231,32 +241,26 @@ impl TclRx {
         }
         let beat = self.in_data;
         if self.cred_idx != 0 {
-            let k = self.cred_idx as u32;
-            if credit::is_uw(beat, k) {
-                self.credit_uw_beat(&mut n, p, beat, k);
-            } else {
-                n.cred_idx = 0;
-                n.stat_credit_err = inc(self.stat_credit_err);
-            }
+            self.credit_beat(&mut n, p, cfg, beat, self.cred_idx as u32);
         } else if self.magic {
             n.magic = false;
-            if beat == START {
-                if in_packet(self.mode) {
-                    // the packet being received was cut short
-                    n.stat_lost = inc(self.stat_lost);
+            if in_packet(self.mode) {
+                // Inside a packet a MAGIC announces an escaped MAGIC or a credit, nothing else:
+                // the packet keeps its length whatever the beat says (seed 002 §5.3.4,
+                // "trusting the Size field stored in the header").
+                if beat == MAGIC {
+                    self.data_beat(&mut n, p, beat, &mut ev);
+                } else {
+                    self.credit_beat(&mut n, p, cfg, beat, 0);
                 }
+            } else if beat == START {
                 n.mode = M_HDR;
                 n.half = false;
                 n.crc = CRC_INIT;
             } else if Self::is_credit0(cfg, beat) {
-                self.credit_first(&mut n, p, cfg, beat);
-            } else if beat == MAGIC && in_packet(self.mode) {
-                self.data_beat(&mut n, p, beat, &mut ev);
+                self.credit_beat(&mut n, p, cfg, beat, 0);
             } else if beat == MAGIC && self.mode == M_DISCARD {
                 // an escaped MAGIC inside a discarded packet
-            } else if in_packet(self.mode) {
-                n.stat_lost = inc(self.stat_lost);
-                n.mode = M_DISCARD;
             } else {
                 n.stat_dropped = inc(self.stat_dropped);
             }
@@ -265,7 +269,7 @@ impl TclRx {
         } else if in_packet(self.mode) {
             self.data_beat(&mut n, p, beat, &mut ev);
         } else if self.mode == M_IDLE && Self::is_credit0(cfg, beat) {
-            self.credit_first(&mut n, p, cfg, beat);
+            self.credit_beat(&mut n, p, cfg, beat, 0);
         } else {
             n.stat_dropped = inc(self.stat_dropped);
         }
@@ -289,6 +293,7 @@ impl TclRx {
         v.sig("half_q", 1, b(self.half));
         v.sig("magic_q", 1, b(self.magic));
         v.sig("cred_idx_q", 2, self.cred_idx as u128);
+        v.sig("cred_ok_q", 1, b(self.cred_ok));
         v.sig("cred_acc_q", 80, self.cred_acc);
         v.sig("lo_q", 64, self.lo as u128);
         v.sig("words_left_q", 13, self.words_left as u128);

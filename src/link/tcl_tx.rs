@@ -203,7 +203,10 @@ impl TclTx {
                 let u = Self::rxf_usedw(p, i, v).min(credit::USEDW_MAX);
                 snap |= (u as u128) << (10 * v);
             }
-            (credit::uw_beat(0, snap_get(snap, 0), snap_get(snap, 1)), snap)
+            (
+                credit::uw_beat(0, snap_get(snap, 0), snap_get(snap, 1)),
+                snap,
+            )
         } else {
             let mut stop = 0u8;
             for v in 0..p.num_vcs {
@@ -231,7 +234,8 @@ impl TclTx {
         n.credit_age = (self.credit_age + 1).min(AGE_MAX);
 
         // A word blocked by credit this cycle (statistic only).
-        let blocked_between = !self.pkt && !self.drop && head_avail && hdr_vc_ok && !self.credit_ok(cfg, hdr_vc);
+        let blocked_between =
+            !self.pkt && !self.drop && head_avail && hdr_vc_ok && !self.credit_ok(cfg, hdr_vc);
         let at_boundary = self.pkt && !self.start && !self.half && !self.esc && self.kind != K_HDR;
         let blocked_inside = at_boundary && head_avail && !self.credit_ok(cfg, self.vc);
         if can_load && (blocked_between || blocked_inside) {
@@ -246,9 +250,21 @@ impl TclTx {
                 // rest of a multi-beat usedword credit, from the snapshot
                 let k = self.cred_beat as u32;
                 n.out_valid = true;
-                n.out_data = credit::uw_beat(k, snap_get(self.cred_snap, 2 * k), snap_get(self.cred_snap, 2 * k + 1));
-                n.cred_beat = if k + 1 == p.uw_beats { 0 } else { self.cred_beat + 1 };
-                ev.loaded = Some(if self.pkt { BeatKind::CreditInner } else { BeatKind::Credit });
+                n.out_data = credit::uw_beat(
+                    k,
+                    snap_get(self.cred_snap, 2 * k),
+                    snap_get(self.cred_snap, 2 * k + 1),
+                );
+                n.cred_beat = if k + 1 == p.uw_beats {
+                    0
+                } else {
+                    self.cred_beat + 1
+                };
+                ev.loaded = Some(if self.pkt {
+                    BeatKind::CreditInner
+                } else {
+                    BeatKind::Credit
+                });
             } else if self.cred_magic {
                 n.cred_magic = false;
                 credit0 = true;
@@ -283,9 +299,11 @@ impl TclTx {
             } else {
                 // inside a packet, after START
                 // a header's credit was checked at its MAGIC; an escaped word's at its escape
-                let data_ready = head_avail && (self.kind == K_HDR || self.esc || self.credit_ok(cfg, self.vc));
+                let data_ready =
+                    head_avail && (self.kind == K_HDR || self.esc || self.credit_ok(cfg, self.vc));
                 let inner_credit = at_boundary
-                    && (self.credit_age >= cfg.max_interval || (!data_ready && self.credit_age >= cfg.credit_period));
+                    && (self.credit_age >= cfg.max_interval
+                        || (!data_ready && self.credit_age >= cfg.credit_period));
                 if inner_credit {
                     n.out_valid = true;
                     n.out_data = MAGIC;
@@ -347,7 +365,11 @@ impl TclTx {
             n.stat_credits = self.stat_credits.wrapping_add(1);
             ev.credit_loaded = true;
             ev.credit_inner = self.pkt;
-            ev.loaded = Some(if self.pkt { BeatKind::CreditInner } else { BeatKind::Credit });
+            ev.loaded = Some(if self.pkt {
+                BeatKind::CreditInner
+            } else {
+                BeatKind::Credit
+            });
         }
 
         // Dropping a packet with an invalid VC: pop its words, send nothing.

@@ -34,10 +34,13 @@ pub const TABLE_5_4: [(u32, f64, f64); 9] = [
 
 /// Table 5.4's value for a payload size and flavour, if the table has that size.
 pub fn thesis_value(payload: u32, flavour: CreditFlavour) -> Option<f64> {
-    TABLE_5_4.iter().find(|r| r.0 == payload).map(|r| match flavour {
-        CreditFlavour::StartStop => r.1,
-        CreditFlavour::Usedword => r.2,
-    })
+    TABLE_5_4
+        .iter()
+        .find(|r| r.0 == payload)
+        .map(|r| match flavour {
+            CreditFlavour::StartStop => r.1,
+            CreditFlavour::Usedword => r.2,
+        })
 }
 
 /// Beats counted on A's side of the link over the window.
@@ -96,11 +99,30 @@ pub fn formula(payload_bytes: u32, credit_beats: f64, n: f64, k: f64) -> f64 {
 }
 
 /// Saturating traffic of `payload` bytes from A to B; `window` cycles measured after `warmup`.
-pub fn saturate(cfg: &Config, payload: u32, warmup: u64, window: u64) -> Result<(BeatCounts, u64, LinkBench), String> {
+pub fn saturate(
+    cfg: &Config,
+    payload: u32,
+    warmup: u64,
+    window: u64,
+) -> Result<(BeatCounts, u64, LinkBench), String> {
     let p = LinkParams::from_config(&cfg.link);
-    let traffic = TrafficSpec { sizes: SizeDist::Fixed(payload), num_vcs: p.tcl.num_vcs, size_in_words: false };
-    let a = EndStimulus { traffic, mode: SourceMode::Saturate, back_pressure: BackPressure::None, seed: cfg.sim.seed };
-    let b = EndStimulus { traffic, mode: SourceMode::Idle, back_pressure: BackPressure::None, seed: cfg.sim.seed + 1 };
+    let traffic = TrafficSpec {
+        sizes: SizeDist::Fixed(payload),
+        num_vcs: p.tcl.num_vcs,
+        size_in_words: false,
+    };
+    let a = EndStimulus {
+        traffic,
+        mode: SourceMode::Saturate,
+        back_pressure: BackPressure::None,
+        seed: cfg.sim.seed,
+    };
+    let b = EndStimulus {
+        traffic,
+        mode: SourceMode::Idle,
+        back_pressure: BackPressure::None,
+        seed: cfg.sim.seed + 1,
+    };
     let mut bench = LinkBench::new(p, a, b, ErrorPlan::None, ErrorPlan::None);
     bench.a.src.keep_packets = true;
     bench.run(warmup);
@@ -138,11 +160,16 @@ pub fn saturate(cfg: &Config, payload: u32, warmup: u64, window: u64) -> Result<
     }
     let errs = &bench.a.board.errors;
     if !errs.is_empty() {
-        return Err(format!("saturation run at {payload} bytes delivered wrong packets: {}", errs[0]));
+        return Err(format!(
+            "saturation run at {payload} bytes delivered wrong packets: {}",
+            errs[0]
+        ));
     }
     let lost = bench.a.board.lost + bench.b.board.lost;
     if lost > 0 {
-        return Err(format!("saturation run at {payload} bytes lost {lost} packets"));
+        return Err(format!(
+            "saturation run at {payload} bytes lost {lost} packets"
+        ));
     }
     let delivered = bench.a.board.payload_bytes - bytes0;
     Ok((c, delivered, bench))
@@ -159,7 +186,9 @@ pub fn efficiency(cfg: &Config, payload: u32) -> Result<EfficiencyRow, String> {
     let (warmup, window) = run_lengths(payload);
     let (c, _, _) = saturate(cfg, payload, warmup, window)?;
     if c.packets == 0 {
-        return Err(format!("no packet completed in {window} cycles at {payload} bytes"));
+        return Err(format!(
+            "no packet completed in {window} cycles at {payload} bytes"
+        ));
     }
     let flavour = cfg.link.credit.flavour;
     let credit_beats = match flavour {

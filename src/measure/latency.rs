@@ -76,14 +76,23 @@ pub struct LatencyReport {
 /// Follow one packet sent from end A at `inject_at` (after lane up) through an idle link.
 pub fn one_hop(cfg: &Config, inject_at: u64) -> Result<HopStamps, String> {
     let p = LinkParams::from_config(&cfg.link);
-    let traffic = TrafficSpec { sizes: SizeDist::Fixed(64), num_vcs: 1, size_in_words: p.tcl.size_in_words };
+    let traffic = TrafficSpec {
+        sizes: SizeDist::Fixed(64),
+        num_vcs: 1,
+        size_in_words: p.tcl.size_in_words,
+    };
     let a = EndStimulus {
         traffic,
         mode: SourceMode::AtCycles(VecDeque::from(vec![inject_at])),
         back_pressure: BackPressure::None,
         seed: cfg.sim.seed,
     };
-    let b = EndStimulus { traffic, mode: SourceMode::Idle, back_pressure: BackPressure::None, seed: cfg.sim.seed + 1 };
+    let b = EndStimulus {
+        traffic,
+        mode: SourceMode::Idle,
+        back_pressure: BackPressure::None,
+        seed: cfg.sim.seed + 1,
+    };
     let mut bench = LinkBench::new(p, a, b, ErrorPlan::None, ErrorPlan::None);
     let limit = inject_at + 4 * (p.phy.latency as u64 + 64) + 1000;
     let mut header: Option<u128> = None;
@@ -95,7 +104,7 @@ pub fn one_hop(cfg: &Config, inject_at: u64) -> Result<HopStamps, String> {
         rx_fifo_write: 0,
         rx_fifo_not_empty: 0,
     };
-    let mut seen = [false; 6];
+    let mut seen = [false; 5];
     while bench.cycle < limit {
         let c = bench.cycle;
         let l = &bench.link;
@@ -112,7 +121,12 @@ pub fn one_hop(cfg: &Config, inject_at: u64) -> Result<HopStamps, String> {
                 s.tx_fifo_not_empty = c;
                 seen[1] = true;
             }
-            if seen[1] && !seen[2] && l.a.tx.out_valid && l.lane_ab.tx_ready() && l.a.tx.out_data == hi {
+            if seen[1]
+                && !seen[2]
+                && l.a.tx.out_valid
+                && l.lane_ab.tx_ready()
+                && l.a.tx.out_data == hi
+            {
                 s.phy_tx_accept = c;
                 seen[2] = true;
             }
@@ -124,9 +138,8 @@ pub fn one_hop(cfg: &Config, inject_at: u64) -> Result<HopStamps, String> {
                 s.rx_fifo_write = c;
                 seen[4] = true;
             }
-            if seen[4] && !seen[5] && !l.b.rx_fifos[vc].empty() {
+            if seen[4] && !l.b.rx_fifos[vc].empty() {
                 s.rx_fifo_not_empty = c;
-                seen[5] = true;
                 return Ok(s);
             }
         }
@@ -143,8 +156,15 @@ pub fn measure(cfg: &Config) -> Result<LatencyReport, String> {
     for k in 0..period {
         all.push(one_hop(cfg, start + k)?);
     }
-    let best = *all.iter().min_by_key(|s| (s.total(), s.tx_fifo_write)).expect("at least one phase");
-    let max = all.iter().map(|s| s.total()).max().expect("at least one phase");
+    let best = *all
+        .iter()
+        .min_by_key(|s| (s.total(), s.tx_fifo_write))
+        .expect("at least one phase");
+    let max = all
+        .iter()
+        .map(|s| s.total())
+        .max()
+        .expect("at least one phase");
     let clock = cfg.clock();
     Ok(LatencyReport {
         fifo_cycles: best.fifo(),
