@@ -44,7 +44,6 @@ module exanet_tcl_rx
   localparam logic [2:0] M_FTR     = 3'd3;
   localparam logic [2:0] M_DISCARD = 3'd4;
   localparam logic [7:0] VC_MASK   = 8'((9'd1 << NUM_VCS) - 9'd1);
-  localparam logic [79:0] USEDW_KEEP = 80'((81'd1 << (10 * NUM_VCS)) - 81'd1);
 
   logic         in_valid_q, in_valid_d;
   logic [63:0]  in_data_q, in_data_d;
@@ -243,7 +242,11 @@ module exanet_tcl_rx
           cred_ok_d  = 1'b0;
           if (all_ok) begin
             cred_upd_valid_d = 1'b1;
-            cred_upd_usedw_d = acc & USEDW_KEEP;
+            // only the VCs that exist; the other slots report zero
+            cred_upd_usedw_d = '0;
+            for (int unsigned v = 0; v < NUM_VCS; v++) begin
+              cred_upd_usedw_d[10*v +: 10] = acc[10*v +: 10];
+            end
             stat_credits_d   = stat_credits_q + 32'd1;
           end else begin
             stat_credit_err_d = stat_credit_err_q + 32'd1;

@@ -250,6 +250,7 @@ pub fn cosim(
     let opts = cosim::lockstep::Options {
         cycles,
         vcd_dir: vcd_dir.map(|p| p.to_path_buf()),
+        fault_at: None,
     };
     match cosim::lockstep::run_link(&cfg, &opts) {
         Ok(rep) => {

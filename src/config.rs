@@ -384,7 +384,8 @@ mod tests {
 
     #[test]
     fn each_bad_value_names_its_field() {
-        let cases: Vec<(&str, Box<dyn Fn(&mut Config)>)> = vec![
+        type Mutation = Box<dyn Fn(&mut Config)>;
+        let cases: Vec<(&str, Mutation)> = vec![
             (
                 "link.phy.latency_cycles",
                 Box::new(|c| c.link.phy.latency_cycles = 0),

@@ -154,7 +154,7 @@ pub fn bench_link(cfg: &Config, cycles: u64) -> Result<BenchReport, String> {
         cfg,
         &Options {
             cycles: lock_cycles,
-            vcd_dir: None,
+            ..Default::default()
         },
     )
     .map_err(|e| e.to_string())?;

@@ -21,11 +21,14 @@ use serde::Serialize;
 use std::fmt;
 use std::path::PathBuf;
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Options {
     pub cycles: u64,
     /// Write `model.vcd` and `rtl.vcd` here.
     pub vcd_dir: Option<PathBuf>,
+    /// Test hook: after this cycle's rising edge, flip bit 0 of end A's TX credit age in the
+    /// model only, to show that the comparison catches a difference.
+    pub fault_at: Option<u64>,
 }
 
 /// The first difference between model and RTL.
@@ -369,6 +372,9 @@ pub fn run_link(cfg: &Config, opts: &Options) -> Result<CosimReport, CosimError>
             rtl.trace_dump(period * c);
         }
         bench.step();
+        if opts.fault_at == Some(c) {
+            bench.link.a.tx.credit_age ^= 1;
+        }
         inputs.clk(&mut rtl, true).map_err(setup)?;
         rtl.eval();
         if vcd.is_some() {

@@ -219,22 +219,24 @@ mod tests {
             gearbox_en: true,
             cc_en: true,
         };
-        let mut low = 0;
-        let mut cycles = 0;
-        for _ in 0..4992 * 4 {
+        let mut low = Vec::new();
+        for c in 1..=4 * 4992u32 {
             let n = l.eval(&PhyIn {
                 cfg,
                 ..Default::default()
             });
             l.commit(n);
-            cycles += 1;
-            low += (!l.tx_ready()) as u32;
+            if !l.tx_ready() {
+                low.push(c);
+            }
         }
-        // per 4992 cycles: 156 gearbox pauses, 8 CC cycles, minus overlaps
+        // the gearbox takes cycle 31 of every 32; clock compensation the last 8 of every 4992
+        assert!(low.contains(&31) && low.contains(&63) && !low.contains(&30) && !low.contains(&32));
         assert!(
-            low >= 4 * (156 + 8) - 4 * 2 && low <= 4 * (156 + 8),
-            "low {low} of {cycles}"
+            (4984..4992).all(|c| low.contains(&c)) && !low.contains(&4983) && !low.contains(&4992)
         );
+        // 624 gearbox cycles + 32 CC cycles - 4 cycles that are both
+        assert_eq!(low.len(), 652);
     }
 
     #[test]

@@ -1,0 +1,257 @@
+//! The `exanet` command line: outputs, JSON fields, and bad input (exit status 2, a message
+//! naming what is wrong).
+
+use std::process::{Command, Output};
+
+fn exanet(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_exanet"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let o = exanet(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("{args:?}: {e}: {}", stdout(&o)))
+}
+
+fn tmp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let p = std::env::temp_dir().join(format!("exanet-cli-{}-{name}", std::process::id()));
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn help_lists_the_subcommands() {
+    let o = exanet(&["--help"]);
+    let s = stdout(&o);
+    for sub in ["demo", "link", "cosim", "wave-diff", "config", "bench"] {
+        assert!(s.contains(sub), "{sub} missing from --help:\n{s}");
+    }
+}
+
+#[test]
+fn latency_json_has_the_documented_fields() {
+    let v = json(&["link", "latency", "--json"]);
+    assert_eq!(v["fifo_cycles"], 3);
+    assert_eq!(v["tcl_cycles"], 6);
+    assert_eq!(v["phy_cycles"], 42);
+    assert_eq!(v["total_cycles"], 51);
+    assert!((v["total_ns"].as_f64().unwrap() - 326.4).abs() < 1e-9);
+}
+
+#[test]
+fn efficiency_and_bandwidth_json_have_the_documented_fields() {
+    let v = json(&[
+        "link",
+        "efficiency",
+        "--credit",
+        "usedword",
+        "--payload",
+        "64,512",
+        "--json",
+    ]);
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    for r in rows {
+        for f in [
+            "payload_bytes",
+            "credit",
+            "simulated",
+            "formula",
+            "thesis",
+            "n",
+            "k",
+        ] {
+            assert!(!r[f].is_null(), "field {f} missing: {r}");
+        }
+        assert_eq!(r["credit"], "usedword");
+    }
+    assert_eq!(rows[1]["payload_bytes"], 512);
+    let v = json(&["link", "bandwidth", "--payload", "512", "--json"]);
+    assert_eq!(v["payload_bytes"], 512);
+    let g = v["gbps"].as_f64().unwrap();
+    assert!((8.9..9.1).contains(&g), "{v}");
+    assert!((v["efficiency"].as_f64().unwrap() - g / 10.0).abs() < 1e-9);
+}
+
+#[test]
+fn the_default_configuration_round_trips_through_a_file() {
+    let o = exanet(&["config", "--print"]);
+    assert!(o.status.success());
+    let p = tmp_file("defaults.toml", &stdout(&o));
+    let v = json(&["link", "latency", "--json", "--config", p.to_str().unwrap()]);
+    assert_eq!(v["total_cycles"], 51);
+    // a changed PHY latency moves the hop by exactly the change
+    let text = stdout(&o).replace("latency_cycles = 42", "latency_cycles = 40");
+    let p = tmp_file("phy40.toml", &text);
+    let v = json(&["link", "latency", "--json", "--config", p.to_str().unwrap()]);
+    assert_eq!(v["total_cycles"], 49);
+    let j = tmp_file("cfg.json", r#"{"link": {"phy": {"latency_cycles": 44}}}"#);
+    let v = json(&["link", "latency", "--json", "--config", j.to_str().unwrap()]);
+    assert_eq!(v["total_cycles"], 53);
+}
+
+#[test]
+fn bad_input_exits_2_and_names_what_is_wrong() {
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec![
+                "link".into(),
+                "efficiency".into(),
+                "--payload".into(),
+                "5000".into(),
+            ],
+            "--payload",
+        ),
+        (
+            vec![
+                "link".into(),
+                "efficiency".into(),
+                "--payload".into(),
+                "0".into(),
+            ],
+            "--payload",
+        ),
+        (
+            vec![
+                "link".into(),
+                "bandwidth".into(),
+                "--payload".into(),
+                "lots".into(),
+            ],
+            "--payload",
+        ),
+        (
+            vec![
+                "link".into(),
+                "efficiency".into(),
+                "--credit".into(),
+                "sometimes".into(),
+            ],
+            "--credit",
+        ),
+        (
+            vec![
+                "link".into(),
+                "latency".into(),
+                "--config".into(),
+                "/no/such/file.toml".into(),
+            ],
+            "/no/such/file.toml",
+        ),
+        (vec!["link".into(), "frobnicate".into()], "frobnicate"),
+    ];
+    let bad_files = [
+        ("unknown.toml", "[link]\nnum_vc = 2\n", "num_vc"),
+        (
+            "latency0.toml",
+            "[link.phy]\nlatency_cycles = 0\n",
+            "link.phy.latency_cycles",
+        ),
+        (
+            "period0.toml",
+            "[link.credit]\nperiod_cycles = 0\n",
+            "link.credit.period_cycles",
+        ),
+        (
+            "tred.toml",
+            "[link.credit]\ntred_words = 2048\n",
+            "link.credit.tred_words",
+        ),
+        (
+            "vcs.toml",
+            "[link]\nnum_vcs = 4\n[link.credit]\nflavour = \"usedword\"\nusedword_beats = 1\n",
+            "link.num_vcs",
+        ),
+        ("vcs9.toml", "[link]\nnum_vcs = 9\n", "link.num_vcs"),
+        ("type.toml", "[link]\nnum_vcs = \"two\"\n", "num_vcs"),
+        ("syntax.toml", "[link\n", "syntax.toml"),
+        (
+            "bad.json",
+            "{\"link\": {\"phy\": {\"ber\": 3}}}",
+            "link.phy.ber",
+        ),
+        ("ext.yaml", "link: {}\n", ".toml or .json"),
+    ];
+    let mut all = cases;
+    for (name, text, needle) in bad_files {
+        let p = tmp_file(name, text);
+        all.push((
+            vec![
+                "link".into(),
+                "latency".into(),
+                "--config".into(),
+                p.display().to_string(),
+            ],
+            needle,
+        ));
+    }
+    for (args, needle) in all {
+        let a: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+        let o = exanet(&a);
+        assert_eq!(o.status.code(), Some(2), "{a:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(needle),
+            "{a:?}: the message must name '{needle}': {}",
+            stderr(&o)
+        );
+        assert!(!stderr(&o).contains("panicked"), "{a:?}");
+    }
+}
+
+#[test]
+fn wave_diff_exit_codes() {
+    let a = tmp_file(
+        "a.vcd",
+        "$timescale 1ps $end\n$scope module TOP $end\n$var wire 1 ! x $end\n$upscope $end\n$enddefinitions $end\n#0\n0!\n#10\n1!\n",
+    );
+    let b = tmp_file(
+        "b.vcd",
+        "$timescale 1ps $end\n$scope module TOP $end\n$var wire 1 ! x $end\n$upscope $end\n$enddefinitions $end\n#0\n0!\n#20\n1!\n",
+    );
+    let o = exanet(&["wave-diff", a.to_str().unwrap(), a.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).lines().any(|l| l == "identical"),
+        "{}",
+        stdout(&o)
+    );
+    let o = exanet(&["wave-diff", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("10 ps") && stdout(&o).contains("TOP.x"),
+        "{}",
+        stdout(&o)
+    );
+    let bad = tmp_file("bad.vcd", "$timescale 1ps $end\n$scope module TOP $end\n$var wire 1 ! x $end\n$enddefinitions $end\n#0\n0?\n");
+    let o = exanet(&["wave-diff", a.to_str().unwrap(), bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("bad.vcd") && !stderr(&o).contains("panicked"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn the_demo_runs_and_writes_its_waves() {
+    let vcd = std::env::temp_dir().join(format!("exanet-cli-{}-demo.vcd", std::process::id()));
+    let o = exanet(&["demo", "--vcd", vcd.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = stdout(&o);
+    assert!(s.contains("51 cycles") && s.contains("326.4 ns"), "{s}");
+    assert!(s.contains("start-stop") && s.contains("usedword"), "{s}");
+    let waves = std::fs::read_to_string(&vcd).unwrap();
+    assert!(waves.contains("$enddefinitions"));
+    std::fs::remove_file(&vcd).ok();
+}

@@ -1,0 +1,220 @@
+//! Lockstep co-simulation of the link, model against Verilated RTL, and the wave tooling on the
+//! waves both sides write. These tests need the RTL: a binary built without Verilator fails
+//! them with the reason (never skips them).
+
+use exanet::config::{Config, CreditFlavour};
+use exanet::cosim::lockstep::{run_link, CosimError, Options};
+use exanet::wave::{diff_files, DiffOptions};
+use std::path::{Path, PathBuf};
+
+fn run(cfg: &Config, opts: &Options) -> Result<exanet::cosim::lockstep::CosimReport, CosimError> {
+    match run_link(cfg, opts) {
+        Err(CosimError::Setup(m)) => panic!("co-simulation could not start: {m}"),
+        other => other,
+    }
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("exanet-cosim-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn a_million_cycles_with_bit_errors_are_identical() {
+    let mut cfg = Config::default();
+    cfg.link.phy.ber = 1e-5;
+    cfg.sim.seed = 2026;
+    let rep = run(
+        &cfg,
+        &Options {
+            cycles: 1_000_000,
+            ..Default::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(rep.cycles, 1_000_000);
+    assert!(rep.signals_compared > 500, "{rep:?}");
+    // the run must really exercise the paths it claims to
+    assert!(rep.packets_delivered > 2000, "{rep:?}");
+    assert!(rep.bits_flipped > 500, "{rep:?}");
+    assert!(rep.crc_errors > 100, "{rep:?}");
+    assert!(rep.ecc_corrected > 0, "{rep:?}");
+    assert!(rep.credit_stall_cycles > 10_000, "{rep:?}");
+}
+
+#[test]
+fn usedword_credits_with_heavy_bit_errors_are_identical() {
+    let mut cfg = Config::default();
+    cfg.link.phy.ber = 1e-4;
+    cfg.link.credit.flavour = CreditFlavour::Usedword;
+    cfg.link.phy.gearbox_pause = true;
+    cfg.sim.seed = 77;
+    let rep = run(
+        &cfg,
+        &Options {
+            cycles: 200_000,
+            ..Default::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(rep.packets_delivered + rep.packets_crc_bad > 200, "{rep:?}");
+    assert!(rep.ecc_corrected > 0 && rep.packets_lost > 0, "{rep:?}");
+}
+
+#[test]
+fn a_difference_in_the_model_is_reported_with_cycle_signal_and_values() {
+    let cfg = Config::default();
+    let e = run(
+        &cfg,
+        &Options {
+            cycles: 5000,
+            fault_at: Some(1234),
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
+    let CosimError::Mismatch(m) = e else {
+        panic!("expected a mismatch, got {e}")
+    };
+    assert_eq!(m.cycle, 1234);
+    assert_eq!(m.signal, "TOP.exanet_link_top.u_a.u_tcl.u_tx.credit_age_q");
+    assert_ne!(m.model, m.rtl);
+}
+
+/// Flip one bit of the value of `signal` at the first change after `after_ps` in a VCD file.
+fn plant(path: &Path, signal_leaf: &str, scope: &str, after_ps: u64) -> u64 {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut code = None;
+    let mut scopes: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let t: Vec<&str> = line.split_whitespace().collect();
+        match t.as_slice() {
+            ["$scope", _, name, ..] => scopes.push(name.to_string()),
+            ["$upscope", ..] => {
+                scopes.pop();
+            }
+            ["$var", _, _, c, name, ..] if *name == signal_leaf && scopes.join(".") == scope => {
+                code = Some(c.to_string())
+            }
+            ["$enddefinitions", ..] => break,
+            _ => {}
+        }
+    }
+    let code = code.expect("the signal is declared");
+    let mut out = String::with_capacity(text.len());
+    let mut now = 0u64;
+    let mut planted = None;
+    for line in text.lines() {
+        if let Some(t) = line.strip_prefix('#') {
+            now = t.parse().unwrap();
+        }
+        let mut l = line.to_string();
+        if planted.is_none()
+            && now > after_ps
+            && line.starts_with('b')
+            && line.ends_with(&format!(" {code}"))
+        {
+            // flip the last bit of the vector
+            let (v, rest) = line.split_at(line.find(' ').unwrap());
+            let mut v = v.to_string();
+            let last = v.pop().unwrap();
+            v.push(if last == '0' { '1' } else { '0' });
+            l = format!("{v}{rest}");
+            planted = Some(now);
+        }
+        out.push_str(&l);
+        out.push('\n');
+    }
+    std::fs::write(path, out).unwrap();
+    planted.expect("a change to plant into")
+}
+
+#[test]
+fn both_sides_write_waves_with_the_same_names_and_wave_diff_finds_a_planted_difference() {
+    let dir = tmp("waves");
+    let mut cfg = Config::default();
+    cfg.link.phy.ber = 1e-4;
+    cfg.sim.seed = 9;
+    run(
+        &cfg,
+        &Options {
+            cycles: 3000,
+            vcd_dir: Some(dir.clone()),
+            ..Default::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let (m, r) = (dir.join("model.vcd"), dir.join("rtl.vcd"));
+    let rep = diff_files(&m, &r, &DiffOptions { strict: false }).unwrap();
+    assert!(rep.identical(false), "{rep}");
+    assert!(
+        rep.compared > 500,
+        "every model signal has a twin in the RTL waves: {rep}"
+    );
+    assert!(
+        rep.only_in_a.is_empty(),
+        "signals only in the model's waves: {:?}",
+        rep.only_in_a
+    );
+    let t = plant(
+        &m,
+        "credit_age_q",
+        "TOP.exanet_link_top.u_b.u_tcl.u_tx",
+        6_400_000,
+    );
+    let rep = diff_files(&m, &r, &DiffOptions { strict: false }).unwrap();
+    assert!(!rep.identical(false));
+    let d = rep.first_difference.as_ref().unwrap();
+    assert_eq!(d.signal, "TOP.exanet_link_top.u_b.u_tcl.u_tx.credit_age_q");
+    assert_eq!(d.time_fs, t * 1000);
+    assert_ne!(d.value_a, d.value_b);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_command_prints_cycles_identical_and_rejects_bad_input() {
+    let exe = env!("CARGO_BIN_EXE_exanet");
+    let out = std::process::Command::new(exe)
+        .args([
+            "cosim", "--design", "link", "--cycles", "3000", "--seed", "4", "--ber", "1e-4",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.lines().next() == Some("3000 cycles identical"),
+        "{stdout}"
+    );
+    for (args, needle) in [
+        (
+            vec!["cosim", "--design", "ring", "--cycles", "10"],
+            "--design",
+        ),
+        (
+            vec!["cosim", "--design", "link", "--cycles", "0"],
+            "--cycles",
+        ),
+        (
+            vec!["cosim", "--design", "link", "--ber", "2"],
+            "link.phy.ber",
+        ),
+        (
+            vec!["cosim", "--design", "link", "--credit", "often"],
+            "--credit",
+        ),
+    ] {
+        let out = std::process::Command::new(exe)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
