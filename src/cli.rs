@@ -285,6 +285,22 @@ pub fn wave_diff(a: &Path, b: &Path, strict: bool) -> R {
     })
 }
 
+/// Serve annotations to GTKWave: one value per line in, one line of text out, flushed.
+pub fn wave_filter(kind: &str) -> R {
+    use std::io::{BufRead, Write};
+    let kind: crate::packet::annotate::Annotate = kind.parse().map_err(CliError::input)?;
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    for line in stdin.lock().lines() {
+        let line = line.map_err(|e| CliError::failed(format!("stdin: {e}")))?;
+        let text = crate::packet::annotate::filter_line(kind, &line);
+        if writeln!(out, "{text}").and_then(|_| out.flush()).is_err() {
+            break; // the viewer closed the pipe
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 pub fn config(print: bool) -> R {
     if !print {
         return Err(CliError::input(

@@ -74,6 +74,11 @@ enum Cmd {
         #[arg(long)]
         strict: bool,
     },
+    /// GTKWave translate filter process: decodes one value per stdin line (header, footer or beat).
+    WaveFilter {
+        /// What the values are: header, footer or beat.
+        kind: String,
+    },
     /// Configuration files.
     Config {
         /// Print the default configuration as TOML.
@@ -170,6 +175,7 @@ fn main() -> ExitCode {
             vcd_dir.as_deref(),
         ),
         Cmd::WaveDiff { a, b, strict } => cli::wave_diff(&a, &b, strict),
+        Cmd::WaveFilter { kind } => cli::wave_filter(&kind),
         Cmd::Config { print } => cli::config(print),
         Cmd::Bench { cmd } => match cmd {
             BenchCmd::Link { common, cycles } => {

@@ -255,3 +255,30 @@ fn the_demo_runs_and_writes_its_waves() {
     assert!(waves.contains("$enddefinitions"));
     std::fs::remove_file(&vcd).ok();
 }
+
+#[test]
+fn wave_filter_decodes_one_line_per_value() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_exanet"))
+        .args(["wave-filter", "beat"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"B5A55AA5C33C0FF0\n9e3779b97f4a7c15\nxxxxxxxxxxxxxxxx\n1234\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let lines: Vec<String> = stdout(&out).lines().map(String::from).collect();
+    assert_eq!(
+        lines,
+        ["MAGIC", "START", "xxxxxxxxxxxxxxxx", "0000000000001234"]
+    );
+    let o = exanet(&["wave-filter", "trailer"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("trailer"));
+}

@@ -5,6 +5,7 @@
 //! The bit layout lives in one table, [`layout::FIELDS`]; `docs/packet.md` and
 //! `rtl/exanet_pkg.sv` carry the same table, and `tests/packet_layout.rs` keeps the three equal.
 
+pub mod annotate;
 pub mod builder;
 pub mod crc;
 pub mod error;
