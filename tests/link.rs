@@ -271,26 +271,7 @@ fn one_corrupted_credit_copy_changes_nothing() {
         cfg.link.credit.flavour = flavour;
         let p = LinkParams::from_config(&cfg.link);
         let run = |plan: ErrorPlan| {
-            let b = EndStimulus {
-                traffic: TrafficSpec {
-                    sizes: SizeDist::Uniform { min: 16, max: 512 },
-                    num_vcs: 2,
-                    size_in_words: false,
-                },
-                mode: SourceMode::Count(20),
-                back_pressure: BackPressure::random(0.3, 5),
-                seed: 21,
-            };
-            let a = EndStimulus {
-                traffic: TrafficSpec {
-                    sizes: SizeDist::Uniform { min: 16, max: 512 },
-                    num_vcs: 2,
-                    size_in_words: false,
-                },
-                mode: SourceMode::Count(20),
-                back_pressure: BackPressure::random(0.3, 6),
-                seed: 22,
-            };
+            let (a, b) = two_way_stimulus();
             let mut bench = LinkBench::new(p, a, b, ErrorPlan::None, plan);
             let mut tx_trace = Vec::new();
             for _ in 0..6000 {
@@ -325,28 +306,24 @@ fn one_corrupted_credit_copy_changes_nothing() {
     }
 }
 
+/// Twenty packets each way with random back-pressure at both ends.
+fn two_way_stimulus() -> (EndStimulus, EndStimulus) {
+    let end = |seed, bp_seed| EndStimulus {
+        traffic: TrafficSpec {
+            sizes: SizeDist::Uniform { min: 16, max: 512 },
+            num_vcs: 2,
+            size_in_words: false,
+        },
+        mode: SourceMode::Count(20),
+        back_pressure: BackPressure::random(0.3, bp_seed),
+        seed,
+    };
+    (end(22, 6), end(21, 5))
+}
+
 /// Indices (among beats accepted on lane B->A) of B's credit beats, from a clean run.
 fn credit_beat_indices(p: LinkParams) -> Vec<u64> {
-    let b = EndStimulus {
-        traffic: TrafficSpec {
-            sizes: SizeDist::Uniform { min: 16, max: 512 },
-            num_vcs: 2,
-            size_in_words: false,
-        },
-        mode: SourceMode::Count(20),
-        back_pressure: BackPressure::random(0.3, 5),
-        seed: 21,
-    };
-    let a = EndStimulus {
-        traffic: TrafficSpec {
-            sizes: SizeDist::Uniform { min: 16, max: 512 },
-            num_vcs: 2,
-            size_in_words: false,
-        },
-        mode: SourceMode::Count(20),
-        back_pressure: BackPressure::random(0.3, 6),
-        seed: 22,
-    };
+    let (a, b) = two_way_stimulus();
     let mut bench = LinkBench::new(p, a, b, ErrorPlan::None, ErrorPlan::None);
     let mut reg: Option<BeatKind> = None;
     let mut idx = 0;
