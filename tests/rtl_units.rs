@@ -6,10 +6,12 @@
 //! - SECDED decoder: for 6 headers (all-zero and all-ones data, 4 random), the clean word, every
 //!   single-bit error (128) and every double-bit error (8128 pairs): 49 542 words; then 4000
 //!   arbitrary 128-bit words. Corrected word and both flags must equal `secded_decode`.
-//! - CRC-32C step: 4000 random (state, beat) and 4000 (state, word) pairs, each also through the
-//!   other width (a word is its low beat then its high beat); the RFC 3720 B.4 vectors and the
-//!   check value of "123456789" by chaining the RTL from `CRC_INIT`; random messages against
-//!   `message_crc`.
+//! - CRC-32C step: 4016 (state, 128-bit word) pairs (16 edge cases, 4000 random): the 64-bit
+//!   module on the low beat, the 128-bit module on the word, the 64-bit module chained over both
+//!   beats (low first), against `crc32c_update64/128`. Then, chaining the RTL over beats packed
+//!   as docs/packet.md says, at both widths: the RFC 3720 B.4 vectors (32 bytes each), the check
+//!   value of "123456789" (0xE3069283; `CRC_INIT` folded into its first bytes so that it fills
+//!   whole beats, see the test) and 200 random messages against `message_crc`.
 //!
 //! The random vectors come from `Mt64` with the fixed seeds below; every failure message
 //! prints the seed and the vector. Without the Verilated RTL (no Verilator at build time, or
