@@ -154,7 +154,7 @@ fn rust_decode(word: u128) -> (u128, bool, bool) {
 
 #[test]
 fn secded_encoder_equals_rust() {
-    const SEED: u64 = 0x5ec_ded_e4c;
+    const SEED: u64 = 0x05EC_DEDE;
     let mut u = Units::new();
     let mut rng = Mt64::new(SEED);
     let mut data: Vec<(String, u128)> = (0..DATA_BITS)
@@ -179,7 +179,7 @@ fn secded_encoder_equals_rust() {
 
 #[test]
 fn secded_decoder_equals_rust_on_every_single_and_double_error() {
-    const SEED: u64 = 0xdec_0de_2e7;
+    const SEED: u64 = 0x0DEC_0DE2;
     let mut u = Units::new();
     let mut rng = Mt64::new(SEED);
     let mut headers = vec![secded_encode(0), secded_encode(DATA_MASK)];
@@ -227,7 +227,7 @@ fn secded_decoder_equals_rust_on_every_single_and_double_error() {
 
 #[test]
 fn secded_decoder_equals_rust_on_arbitrary_words() {
-    const SEED: u64 = 0xa4b_1742;
+    const SEED: u64 = 0x0A4B_1742;
     let mut u = Units::new();
     let mut rng = Mt64::new(SEED);
     for k in 0..RANDOM_VECTORS {
@@ -247,7 +247,7 @@ fn secded_decoder_equals_rust_on_arbitrary_words() {
 
 #[test]
 fn crc_steps_equal_rust_at_both_widths() {
-    const SEED: u64 = 0xc2c_32c;
+    const SEED: u64 = 0x0C2C_032C;
     let mut u = Units::new();
     let mut rng = Mt64::new(SEED);
     // Edge states and data first, then random ones.
@@ -333,7 +333,7 @@ fn crc_reference_values_by_chaining_the_rtl() {
 /// CRC_INIT, through the RTL at either width, equals `message_crc`.
 #[test]
 fn crc_of_random_messages_equals_message_crc() {
-    const SEED: u64 = 0x3e55_a9e;
+    const SEED: u64 = 0x03E5_5A9E;
     let mut u = Units::new();
     let mut rng = Mt64::new(SEED);
     for m in 0..200 {
