@@ -30,7 +30,10 @@ const TOPS: &[(&str, &str, &str)] = &[
     ("units", "Units", "exanet_units_top"),
 ];
 
-/// Directories holding RTL, relative to the crate root. Every `*.sv` in them goes to every top.
+/// Directories holding RTL, relative to the crate root, the IP's before the test bench's. A top
+/// whose file is in `RTL_DIRS[i]` gets every `*.sv` of `RTL_DIRS[..=i]`: an IP top only `rtl/`
+/// (so its model, table and VCD hold no test-bench package), a test-bench top `rtl/` and
+/// `testbench/rtl/`.
 const RTL_DIRS: &[&str] = &["rtl", "testbench/rtl"];
 
 /// Optional Verilator configuration file with the project's lint waivers.
@@ -110,20 +113,23 @@ fn main() {
                 .collect();
         }
         Ok(v) => {
-            let sources = rtl_sources(&root);
-            let present = |module: &str| {
+            // The first directory holding `<module>.sv`; its sources and those before it.
+            let top_dir = |module: &str| {
                 RTL_DIRS
                     .iter()
-                    .any(|d| root.join(d).join(format!("{module}.sv")).is_file())
+                    .position(|d| root.join(d).join(format!("{module}.sv")).is_file())
             };
+            let scopes: Vec<Vec<PathBuf>> = (0..RTL_DIRS.len())
+                .map(|i| rtl_sources(&root, &RTL_DIRS[..=i]))
+                .collect();
             // Verilator is single-threaded: verilate the tops side by side.
             let built: Vec<BuiltTop> = std::thread::scope(|s| {
                 let handles: Vec<_> = TOPS
                     .iter()
-                    .filter(|(_, _, module)| present(module))
-                    .map(|&(name, _, module)| {
-                        let (root, out, sources) = (&root, &out, &sources);
-                        s.spawn(move || verilate(v, root, out, name, module, sources))
+                    .filter_map(|&(name, _, module)| {
+                        let sources = &scopes[top_dir(module)?];
+                        let (root, out) = (&root, &out);
+                        Some(s.spawn(move || verilate(v, root, out, name, module, sources)))
                     })
                     .collect();
                 handles
@@ -253,12 +259,12 @@ fn run(cmd: &mut Command, what: &str) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-/// Every `*.sv` of `RTL_DIRS`: packages first, then the rest, each group sorted by file name,
+/// Every `*.sv` of `dirs`: packages first, then the rest, each group sorted by file name,
 /// except that a package naming another package (`other_pkg::`) comes after it, since
 /// Verilator needs a package declared before it is imported.
-fn rtl_sources(root: &Path) -> Vec<PathBuf> {
+fn rtl_sources(root: &Path, dirs: &[&str]) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = Vec::new();
-    for dir in RTL_DIRS {
+    for dir in dirs {
         if let Ok(rd) = fs::read_dir(root.join(dir)) {
             files.extend(
                 rd.filter_map(|e| e.ok().map(|e| e.path()))
@@ -412,16 +418,19 @@ fn verilate(
     }
     members.sort_by(|a, b| a.vcd_name.cmp(&b.vcd_name));
     excluded.sort_by(|a, b| a.vcd_name.cmp(&b.vcd_name));
-    let not_params: Vec<String> = excluded
+    // Parameters, and arrays over the trace limit (the FIFO memories: expected, on every
+    // build), are left out by design; `RtlModel::excluded()` lists them. Anything else left
+    // out (too wide, too many dimensions, a type the bridge cannot read) deserves a warning.
+    let unexpected: Vec<String> = excluded
         .iter()
-        .filter(|e| e.reason != vlheader::PARAMETER)
+        .filter(|e| e.reason != vlheader::PARAMETER && !is_untraced_array(&e.reason))
         .map(|e| format!("{} ({})", e.vcd_name, e.reason))
         .collect();
-    if !not_params.is_empty() {
+    if !unexpected.is_empty() {
         println!(
             "cargo::warning=top `{name}`: {} signal(s) left out of the RTL signal table: {}",
-            not_params.len(),
-            not_params.join(", ")
+            unexpected.len(),
+            unexpected.join(", ")
         );
     }
 
@@ -465,6 +474,17 @@ fn verilate(
             .map(|e| (e.vcd_name, e.reason))
             .collect(),
     }
+}
+
+/// True for the reason `vlheader` gives an unpacked array with a dimension over `MAX_ARRAY`,
+/// which Verilator does not trace either (`--trace-max-array`). Matched on the text: should
+/// `vlheader` reword it, these arrays are warned about again, nothing is hidden.
+fn is_untraced_array(reason: &str) -> bool {
+    reason.starts_with("unpacked dimension of ")
+        && reason.ends_with(&format!(
+            "more than {} (not traced either)",
+            vlheader::MAX_ARRAY
+        ))
 }
 
 fn read(p: &Path) -> String {

@@ -290,7 +290,10 @@ pub fn parse_class(text: &str, class: &str, scope: &Scope, prefix: &str) -> Resu
         if line.starts_with("} VL_ATTR_ALIGNED") {
             break;
         }
-        if line.starts_with("//") || !line.ends_with(';') {
+        // A wide parameter's initializer spans lines (`static constexpr VlWide<3>/*79:0*/ x = {{`,
+        // its words, `}};`); its name is on the first, which is all a parameter needs.
+        let wide_param = line.starts_with("static ") && line.contains('=');
+        if line.starts_with("//") || !(line.ends_with(';') || wide_param) {
             continue;
         }
         if let Some((name, storage, width, is_input)) = parse_port(line) {
@@ -460,6 +463,9 @@ class Vx___024root final : public VerilatedModule {
     VlTriggerVec<1> __VactTriggered;
     Vx__Syms* const vlSymsp;
     static constexpr IData/*31:0*/ t__DOT__u__DOT__Width = 6U;
+    static constexpr VlWide<3>/*79:0*/ t__DOT__u__DOT__KEEP = {{
+        0x000fffff, 0x00000000, 0x00000000
+    }};
     Vx___024root(Vx__Syms* symsp, const char* v__name);
     VL_UNCOPYABLE(Vx___024root);
     void __Vconfigure(bool first);
@@ -481,9 +487,16 @@ class Vx___024root final : public VerilatedModule {
         let ex: Vec<_> = p.excluded.iter().map(|e| e.vcd_name.as_str()).collect();
         assert_eq!(
             ex,
-            ["TOP.big_i", "TOP.t.deep_q", "TOP.t.r_q", "TOP.t.u.Width"]
+            [
+                "TOP.big_i",
+                "TOP.t.deep_q",
+                "TOP.t.r_q",
+                "TOP.t.u.Width",
+                "TOP.t.u.KEEP"
+            ]
         );
         assert_eq!(p.excluded[3].reason, PARAMETER);
+        assert_eq!(p.excluded[4].reason, PARAMETER);
         assert_eq!(
             p.cells,
             [Cell {
