@@ -1,27 +1,29 @@
-// exanet_link_end: one end of an APElink as the link co-simulation sees it: the router's
-// inter-tile TX FIFO, the TCL, and the per-VC inter-tile RX FIFOs (thesis 002 §5.3.3-5.3.4).
-// It stands in for a router's inter-tile switch port; the test bench writes the TX FIFO and
-// reads the RX FIFOs.
+// exanet_link_end: one end of an APElink as the link co-simulation sees it: the inter-tile TX
+// packet FIFOs (one per VC), the TCL, and the inter-tile RX packet FIFOs (one per VC) of a router
+// switch port (thesis 002 §5.3.3-5.3.4). It stands in for a router's inter-tile port; the test
+// bench writes the TX FIFOs and reads the RX FIFOs.
 //
-//   tx_wr_i/tx_wdata_i --> u_tx_fifo --> u_tcl --> phy_tx_*         phy_rx_* --> u_tcl --> gen_rx_fifo[v].u_fifo --> rx_rd_i
+//   tx_wr_*_i --> gen_tx[v].u_fifo --> u_tcl --> phy_tx_*     phy_rx_* --> u_tcl --> gen_rx[v].u_fifo --> rx_rd_*_i
 //
 // Model twin: src/link/system.rs (LinkEnd).
 
 module exanet_link_end #(
   /// Virtual channels, 1..8.
   parameter int unsigned NUM_VCS       = 2,
-  /// Inter-tile TX FIFO depth in words (power of two).
+  /// TX payload FIFO depth per VC, words (power of two).
   parameter int unsigned TX_DEPTH      = 1024,
-  /// Inter-tile RX FIFO depth per VC in words (power of two).
+  /// TX header/footer FIFO depth per VC, words (power of two).
+  parameter int unsigned TX_HF_DEPTH   = 128,
+  /// RX payload FIFO depth per VC, words (power of two); the credit capacity.
   parameter int unsigned RX_DEPTH      = 1024,
+  /// RX header/footer FIFO depth per VC, words (power of two, at most RX_DEPTH).
+  parameter int unsigned RX_HF_DEPTH   = 128,
   /// FIFO write-to-not-empty delay L_F in cycles.
   parameter int unsigned FIFO_LATENCY  = 3,
   /// Beats of a usedword credit, 1..4.
   parameter int unsigned UW_BEATS      = 4,
   /// The header size field counts words instead of bytes.
-  parameter bit          SIZE_IN_WORDS = 1'b0,
-  localparam int unsigned TX_AW        = $clog2(TX_DEPTH),
-  localparam int unsigned UW_BITS      = $clog2(RX_DEPTH) + 1
+  parameter bit          SIZE_IN_WORDS = 1'b0
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -30,46 +32,61 @@ module exanet_link_end #(
   input  logic [15:0]        cfg_tred_i,
   input  logic               cfg_usedword_i,
   input  logic               cfg_after_pkt_i,
-  input  logic               tx_wr_i,
+  input  logic [NUM_VCS-1:0] tx_wr_hf_i,
+  input  logic [NUM_VCS-1:0] tx_wr_pay_i,
   input  logic [127:0]       tx_wdata_i,
-  input  logic [NUM_VCS-1:0] rx_rd_i,
+  input  logic [NUM_VCS-1:0] rx_rd_hf_i,
+  input  logic [NUM_VCS-1:0] rx_rd_pay_i,
   input  logic               phy_tx_ready_i,
   output logic               phy_tx_valid_o,
   output logic [63:0]        phy_tx_data_o,
   input  logic               phy_rx_valid_i,
   input  logic [63:0]        phy_rx_data_i,
-  output logic               tx_full_o,
-  output logic [TX_AW:0]     tx_usedw_o,
-  output logic [NUM_VCS-1:0] rx_empty_o
+  output logic [NUM_VCS-1:0] tx_hf_full_o,
+  output logic [NUM_VCS-1:0] tx_pay_full_o,
+  output logic [NUM_VCS-1:0] rx_hf_empty_o,
+  output logic [NUM_VCS-1:0] rx_pay_empty_o
 );
 
-  logic                       tx_empty, tx_rd;
-  logic [127:0]               tx_rdata;
-  logic                       wr_valid;
-  logic [2:0]                 wr_vc;
-  logic [127:0]               wr_data;
-  logic [NUM_VCS*UW_BITS-1:0] rxf_usedw;
+  logic [NUM_VCS-1:0]    tx_hf_empty, tx_pay_empty, tx_hf_rd, tx_pay_rd;
+  logic [127:0]          tx_hf_rdata [NUM_VCS];
+  logic [127:0]          tx_pay_rdata [NUM_VCS];
+  logic                  wr_valid, wr_hf;
+  logic [2:0]            wr_vc;
+  logic [127:0]          wr_data;
+  logic [NUM_VCS*16-1:0] rxf_units;
 
-  exanet_fifo #(
-    .DEPTH   (TX_DEPTH),
-    .LATENCY (FIFO_LATENCY),
-    .WIDTH   (128)
-  ) u_tx_fifo (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .wr_i      (tx_wr_i),
-    .wdata_i   (tx_wdata_i),
-    .rd_i      (tx_rd),
-    .full_o    (tx_full_o),
-    .empty_o   (tx_empty),
-    .usedw_o   (tx_usedw_o),
-    .rdusedw_o (),
-    .rdata_o   (tx_rdata)
-  );
+  for (genvar v = 0; v < NUM_VCS; v++) begin : gen_tx
+    exanet_pkt_fifo #(
+      .HF_DEPTH  (TX_HF_DEPTH),
+      .PAY_DEPTH (TX_DEPTH),
+      .LATENCY   (FIFO_LATENCY)
+    ) u_fifo (
+      .clk_i         (clk_i),
+      .rst_ni        (rst_ni),
+      .wr_hf_i       (tx_wr_hf_i[v]),
+      .wr_pay_i      (tx_wr_pay_i[v]),
+      .wdata_i       (tx_wdata_i),
+      .rd_hf_i       (tx_hf_rd[v]),
+      .rd_pay_i      (tx_pay_rd[v]),
+      .hf_full_o     (tx_hf_full_o[v]),
+      .hf_empty_o    (tx_hf_empty[v]),
+      .hf_usedw_o    (),
+      .hf_rdusedw_o  (),
+      .hf_rdata_o    (tx_hf_rdata[v]),
+      .pay_full_o    (tx_pay_full_o[v]),
+      .pay_empty_o   (tx_pay_empty[v]),
+      .pay_usedw_o   (),
+      .pay_rdusedw_o (),
+      .pay_rdata_o   (tx_pay_rdata[v]),
+      .units_o       ()
+    );
+  end
 
   exanet_tcl #(
     .NUM_VCS       (NUM_VCS),
     .RX_DEPTH      (RX_DEPTH),
+    .HF_SCALE      (RX_DEPTH / RX_HF_DEPTH),
     .UW_BEATS      (UW_BEATS),
     .SIZE_IN_WORDS (SIZE_IN_WORDS)
   ) u_tcl (
@@ -80,36 +97,50 @@ module exanet_link_end #(
     .cfg_tred_i          (cfg_tred_i),
     .cfg_usedword_i      (cfg_usedword_i),
     .cfg_after_pkt_i     (cfg_after_pkt_i),
-    .fifo_empty_i        (tx_empty),
-    .fifo_rdata_i        (tx_rdata),
-    .fifo_rd_o           (tx_rd),
+    .hf_empty_i          (tx_hf_empty),
+    .hf_rdata_i          (tx_hf_rdata),
+    .pay_empty_i         (tx_pay_empty),
+    .pay_rdata_i         (tx_pay_rdata),
+    .hf_rd_o             (tx_hf_rd),
+    .pay_rd_o            (tx_pay_rd),
     .tx_ready_i          (phy_tx_ready_i),
     .tx_valid_o          (phy_tx_valid_o),
     .tx_data_o           (phy_tx_data_o),
     .rx_valid_i          (phy_rx_valid_i),
     .rx_data_i           (phy_rx_data_i),
     .wr_valid_o          (wr_valid),
+    .wr_hf_o             (wr_hf),
     .wr_vc_o             (wr_vc),
     .wr_data_o           (wr_data),
-    .rxf_usedw_i         (rxf_usedw)
+    .rxf_units_i         (rxf_units),
+    .credit_cnt_o        (),
+    .credit_stop_o       ()
   );
 
-  for (genvar v = 0; v < NUM_VCS; v++) begin : gen_rx_fifo
-    exanet_fifo #(
-      .DEPTH   (RX_DEPTH),
-      .LATENCY (FIFO_LATENCY),
-      .WIDTH   (128)
+  for (genvar v = 0; v < NUM_VCS; v++) begin : gen_rx
+    exanet_pkt_fifo #(
+      .HF_DEPTH  (RX_HF_DEPTH),
+      .PAY_DEPTH (RX_DEPTH),
+      .LATENCY   (FIFO_LATENCY)
     ) u_fifo (
-      .clk_i     (clk_i),
-      .rst_ni    (rst_ni),
-      .wr_i      (wr_valid && (wr_vc == 3'(v))),
-      .wdata_i   (wr_data),
-      .rd_i      (rx_rd_i[v]),
-      .full_o    (),
-      .empty_o   (rx_empty_o[v]),
-      .usedw_o   (rxf_usedw[v*UW_BITS +: UW_BITS]),
-      .rdusedw_o (),
-      .rdata_o   ()
+      .clk_i         (clk_i),
+      .rst_ni        (rst_ni),
+      .wr_hf_i       (wr_valid && wr_hf && (wr_vc == 3'(v))),
+      .wr_pay_i      (wr_valid && !wr_hf && (wr_vc == 3'(v))),
+      .wdata_i       (wr_data),
+      .rd_hf_i       (rx_rd_hf_i[v]),
+      .rd_pay_i      (rx_rd_pay_i[v]),
+      .hf_full_o     (),
+      .hf_empty_o    (rx_hf_empty_o[v]),
+      .hf_usedw_o    (),
+      .hf_rdusedw_o  (),
+      .hf_rdata_o    (),
+      .pay_full_o    (),
+      .pay_empty_o   (rx_pay_empty_o[v]),
+      .pay_usedw_o   (),
+      .pay_rdusedw_o (),
+      .pay_rdata_o   (),
+      .units_o       (rxf_units[16*v +: 16])
     );
   end
 

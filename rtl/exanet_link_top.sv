@@ -11,10 +11,14 @@
 module exanet_link_top #(
   /// Virtual channels, 1..8.
   parameter int unsigned NUM_VCS        = 2,
-  /// Inter-tile TX FIFO depth in words (power of two).
+  /// TX payload FIFO depth per VC, words (power of two).
   parameter int unsigned TX_DEPTH       = 1024,
-  /// Inter-tile RX FIFO depth per VC in words (power of two).
+  /// TX header/footer FIFO depth per VC, words (power of two).
+  parameter int unsigned TX_HF_DEPTH    = 128,
+  /// RX payload FIFO depth per VC, words (power of two).
   parameter int unsigned RX_DEPTH       = 1024,
+  /// RX header/footer FIFO depth per VC, words (power of two).
+  parameter int unsigned RX_HF_DEPTH    = 128,
   /// FIFO write-to-not-empty delay L_F in cycles.
   parameter int unsigned FIFO_LATENCY   = 3,
   /// Beats of a usedword credit, 1..4.
@@ -30,8 +34,7 @@ module exanet_link_top #(
   /// Clock-compensation length in cycles.
   parameter int unsigned CC_LEN         = 8,
   /// Cycles from reset to lane up.
-  parameter int unsigned LANE_UP_CYCLES = 500,
-  localparam int unsigned TX_AW         = $clog2(TX_DEPTH)
+  parameter int unsigned LANE_UP_CYCLES = 500
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -42,18 +45,24 @@ module exanet_link_top #(
   input  logic               cfg_after_pkt_i,
   input  logic               cfg_gearbox_en_i,
   input  logic               cfg_cc_en_i,
-  input  logic               a_tx_wr_i,
+  input  logic [NUM_VCS-1:0] a_tx_wr_hf_i,
+  input  logic [NUM_VCS-1:0] a_tx_wr_pay_i,
   input  logic [127:0]       a_tx_wdata_i,
-  input  logic [NUM_VCS-1:0] a_rx_rd_i,
-  output logic               a_tx_full_o,
-  output logic [TX_AW:0]     a_tx_usedw_o,
-  output logic [NUM_VCS-1:0] a_rx_empty_o,
-  input  logic               b_tx_wr_i,
+  input  logic [NUM_VCS-1:0] a_rx_rd_hf_i,
+  input  logic [NUM_VCS-1:0] a_rx_rd_pay_i,
+  output logic [NUM_VCS-1:0] a_tx_hf_full_o,
+  output logic [NUM_VCS-1:0] a_tx_pay_full_o,
+  output logic [NUM_VCS-1:0] a_rx_hf_empty_o,
+  output logic [NUM_VCS-1:0] a_rx_pay_empty_o,
+  input  logic [NUM_VCS-1:0] b_tx_wr_hf_i,
+  input  logic [NUM_VCS-1:0] b_tx_wr_pay_i,
   input  logic [127:0]       b_tx_wdata_i,
-  input  logic [NUM_VCS-1:0] b_rx_rd_i,
-  output logic               b_tx_full_o,
-  output logic [TX_AW:0]     b_tx_usedw_o,
-  output logic [NUM_VCS-1:0] b_rx_empty_o,
+  input  logic [NUM_VCS-1:0] b_rx_rd_hf_i,
+  input  logic [NUM_VCS-1:0] b_rx_rd_pay_i,
+  output logic [NUM_VCS-1:0] b_tx_hf_full_o,
+  output logic [NUM_VCS-1:0] b_tx_pay_full_o,
+  output logic [NUM_VCS-1:0] b_rx_hf_empty_o,
+  output logic [NUM_VCS-1:0] b_rx_pay_empty_o,
   input  logic [63:0]        ab_err_mask_i,
   input  logic [63:0]        ba_err_mask_i
 );
@@ -66,7 +75,9 @@ module exanet_link_top #(
   exanet_link_end #(
     .NUM_VCS       (NUM_VCS),
     .TX_DEPTH      (TX_DEPTH),
+    .TX_HF_DEPTH   (TX_HF_DEPTH),
     .RX_DEPTH      (RX_DEPTH),
+    .RX_HF_DEPTH   (RX_HF_DEPTH),
     .FIFO_LATENCY  (FIFO_LATENCY),
     .UW_BEATS      (UW_BEATS),
     .SIZE_IN_WORDS (SIZE_IN_WORDS)
@@ -78,23 +89,28 @@ module exanet_link_top #(
     .cfg_tred_i          (cfg_tred_i),
     .cfg_usedword_i      (cfg_usedword_i),
     .cfg_after_pkt_i     (cfg_after_pkt_i),
-    .tx_wr_i             (a_tx_wr_i),
+    .tx_wr_hf_i          (a_tx_wr_hf_i),
+    .tx_wr_pay_i         (a_tx_wr_pay_i),
     .tx_wdata_i          (a_tx_wdata_i),
-    .rx_rd_i             (a_rx_rd_i),
+    .rx_rd_hf_i          (a_rx_rd_hf_i),
+    .rx_rd_pay_i         (a_rx_rd_pay_i),
     .phy_tx_ready_i      (ab_ready),
     .phy_tx_valid_o      (a_tx_valid),
     .phy_tx_data_o       (a_tx_data),
     .phy_rx_valid_i      (ba_rx_valid),
     .phy_rx_data_i       (ba_rx_data),
-    .tx_full_o           (a_tx_full_o),
-    .tx_usedw_o          (a_tx_usedw_o),
-    .rx_empty_o          (a_rx_empty_o)
+    .tx_hf_full_o        (a_tx_hf_full_o),
+    .tx_pay_full_o       (a_tx_pay_full_o),
+    .rx_hf_empty_o       (a_rx_hf_empty_o),
+    .rx_pay_empty_o      (a_rx_pay_empty_o)
   );
 
   exanet_link_end #(
     .NUM_VCS       (NUM_VCS),
     .TX_DEPTH      (TX_DEPTH),
+    .TX_HF_DEPTH   (TX_HF_DEPTH),
     .RX_DEPTH      (RX_DEPTH),
+    .RX_HF_DEPTH   (RX_HF_DEPTH),
     .FIFO_LATENCY  (FIFO_LATENCY),
     .UW_BEATS      (UW_BEATS),
     .SIZE_IN_WORDS (SIZE_IN_WORDS)
@@ -106,17 +122,20 @@ module exanet_link_top #(
     .cfg_tred_i          (cfg_tred_i),
     .cfg_usedword_i      (cfg_usedword_i),
     .cfg_after_pkt_i     (cfg_after_pkt_i),
-    .tx_wr_i             (b_tx_wr_i),
+    .tx_wr_hf_i          (b_tx_wr_hf_i),
+    .tx_wr_pay_i         (b_tx_wr_pay_i),
     .tx_wdata_i          (b_tx_wdata_i),
-    .rx_rd_i             (b_rx_rd_i),
+    .rx_rd_hf_i          (b_rx_rd_hf_i),
+    .rx_rd_pay_i         (b_rx_rd_pay_i),
     .phy_tx_ready_i      (ba_ready),
     .phy_tx_valid_o      (b_tx_valid),
     .phy_tx_data_o       (b_tx_data),
     .phy_rx_valid_i      (ab_rx_valid),
     .phy_rx_data_i       (ab_rx_data),
-    .tx_full_o           (b_tx_full_o),
-    .tx_usedw_o          (b_tx_usedw_o),
-    .rx_empty_o          (b_rx_empty_o)
+    .tx_hf_full_o        (b_tx_hf_full_o),
+    .tx_pay_full_o       (b_tx_pay_full_o),
+    .rx_hf_empty_o       (b_rx_hf_empty_o),
+    .rx_pay_empty_o      (b_rx_pay_empty_o)
   );
 
   exanet_phy_lane #(

@@ -2,7 +2,7 @@
 // Figure 5.9, Table 5.3). The RX hands the peer's credits to the TX (cred_upd_*); the TX reports
 // the occupancy of our RX FIFOs (rxf_usedw_i) to the peer.
 //
-//   router TX FIFO --> u_tx --> PHY lane out          PHY lane in --> u_rx --> router RX FIFOs
+//   router TX packet FIFOs --> u_tx --> PHY lane out     PHY lane in --> u_rx --> router RX packet FIFOs
 //                        ^-------- cred_upd_* ---------------------------'
 //
 // Cycle contract: see exanet_tcl_tx and exanet_tcl_rx; TCL latency on the hop path is 1 (TX) + 3
@@ -12,13 +12,14 @@
 module exanet_tcl #(
   /// Virtual channels, 1..8.
   parameter int unsigned NUM_VCS       = 2,
-  /// Depth in words of each RX FIFO (ours and the peer's); a power of two.
+  /// Capacity of each RX packet FIFO in credit units (its payload depth), ours and the peer's.
   parameter int unsigned RX_DEPTH      = 1024,
+  /// Credit units of a header or footer word in the peer's RX packet FIFO.
+  parameter int unsigned HF_SCALE      = 8,
   /// Beats of a usedword credit, 1..4.
   parameter int unsigned UW_BEATS      = 4,
   /// The header size field counts words instead of bytes.
-  parameter bit          SIZE_IN_WORDS = 1'b0,
-  localparam int unsigned UW_BITS      = $clog2(RX_DEPTH) + 1
+  parameter bit          SIZE_IN_WORDS = 1'b0
 ) (
   input  logic                       clk_i,
   input  logic                       rst_ni,
@@ -27,18 +28,24 @@ module exanet_tcl #(
   input  logic [15:0]                cfg_tred_i,
   input  logic                       cfg_usedword_i,
   input  logic                       cfg_after_pkt_i,
-  input  logic                       fifo_empty_i,   // router's inter-tile TX FIFO
-  input  logic [127:0]               fifo_rdata_i,
-  output logic                       fifo_rd_o,
+  input  logic [NUM_VCS-1:0]         hf_empty_i,     // router's inter-tile TX packet FIFOs
+  input  logic [127:0]               hf_rdata_i [NUM_VCS],
+  input  logic [NUM_VCS-1:0]         pay_empty_i,
+  input  logic [127:0]               pay_rdata_i [NUM_VCS],
+  output logic [NUM_VCS-1:0]         hf_rd_o,
+  output logic [NUM_VCS-1:0]         pay_rd_o,
   input  logic                       tx_ready_i,     // PHY lane towards the peer
   output logic                       tx_valid_o,
   output logic [63:0]                tx_data_o,
   input  logic                       rx_valid_i,     // PHY lane from the peer
   input  logic [63:0]                rx_data_i,
-  output logic                       wr_valid_o,     // router's inter-tile RX FIFOs
+  output logic                       wr_valid_o,     // router's inter-tile RX packet FIFOs
+  output logic                       wr_hf_o,
   output logic [2:0]                 wr_vc_o,
   output logic [127:0]               wr_data_o,
-  input  logic [NUM_VCS*UW_BITS-1:0] rxf_usedw_i
+  input  logic [NUM_VCS*16-1:0]      rxf_units_i,    // their occupancy, credit units
+  output logic [NUM_VCS*16-1:0]      credit_cnt_o,   // for the router's VCT check
+  output logic [7:0]                 credit_stop_o
 );
 
   logic        cred_upd_valid;
@@ -48,6 +55,7 @@ module exanet_tcl #(
   exanet_tcl_tx #(
     .NUM_VCS       (NUM_VCS),
     .RX_DEPTH      (RX_DEPTH),
+    .HF_SCALE      (HF_SCALE),
     .UW_BEATS      (UW_BEATS),
     .SIZE_IN_WORDS (SIZE_IN_WORDS)
   ) u_tx (
@@ -58,16 +66,21 @@ module exanet_tcl #(
     .cfg_tred_i          (cfg_tred_i),
     .cfg_usedword_i      (cfg_usedword_i),
     .cfg_after_pkt_i     (cfg_after_pkt_i),
-    .fifo_empty_i        (fifo_empty_i),
-    .fifo_rdata_i        (fifo_rdata_i),
-    .fifo_rd_o           (fifo_rd_o),
+    .hf_empty_i          (hf_empty_i),
+    .hf_rdata_i          (hf_rdata_i),
+    .pay_empty_i         (pay_empty_i),
+    .pay_rdata_i         (pay_rdata_i),
+    .hf_rd_o             (hf_rd_o),
+    .pay_rd_o            (pay_rd_o),
     .tx_ready_i          (tx_ready_i),
     .tx_valid_o          (tx_valid_o),
     .tx_data_o           (tx_data_o),
     .cred_upd_valid_i    (cred_upd_valid),
     .cred_upd_stop_i     (cred_upd_stop),
     .cred_upd_usedw_i    (cred_upd_usedw),
-    .rxf_usedw_i         (rxf_usedw_i)
+    .rxf_units_i         (rxf_units_i),
+    .credit_cnt_o        (credit_cnt_o),
+    .credit_stop_o       (credit_stop_o)
   );
 
   exanet_tcl_rx #(
@@ -81,6 +94,7 @@ module exanet_tcl #(
     .rx_valid_i       (rx_valid_i),
     .rx_data_i        (rx_data_i),
     .wr_valid_o       (wr_valid_o),
+    .wr_hf_o          (wr_hf_o),
     .wr_vc_o          (wr_vc_o),
     .wr_data_o        (wr_data_o),
     .cred_upd_valid_o (cred_upd_valid),

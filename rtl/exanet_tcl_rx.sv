@@ -30,7 +30,8 @@ module exanet_tcl_rx
   input  logic         cfg_usedword_i,    // usedword (1) or start/stop (0) credits
   input  logic         rx_valid_i,
   input  logic [63:0]  rx_data_i,
-  output logic         wr_valid_o,        // write wr_data_o into RX FIFO wr_vc_o
+  output logic         wr_valid_o,        // write wr_data_o into RX packet FIFO wr_vc_o
+  output logic         wr_hf_o,           // ... its header/footer FIFO (1) or payload FIFO (0)
   output logic [2:0]   wr_vc_o,
   output logic [127:0] wr_data_o,
   output logic         cred_upd_valid_o,  // a credit from the peer, for the local TX
@@ -58,6 +59,7 @@ module exanet_tcl_rx
   logic [2:0]   vc_q, vc_d;
   logic [31:0]  crc_q, crc_d;
   logic         wr_valid_q, wr_valid_d;
+  logic         wr_hf_q, wr_hf_d;
   logic [2:0]   wr_vc_q, wr_vc_d;
   logic [127:0] wr_data_q, wr_data_d;
   logic         cred_upd_valid_q, cred_upd_valid_d;
@@ -74,6 +76,7 @@ module exanet_tcl_rx
   logic [31:0]  stat_credit_err_q, stat_credit_err_d;
 
   assign wr_valid_o       = wr_valid_q;
+  assign wr_hf_o          = wr_hf_q;
   assign wr_vc_o          = wr_vc_q;
   assign wr_data_o        = wr_data_q;
   assign cred_upd_valid_o = cred_upd_valid_q;
@@ -151,6 +154,7 @@ module exanet_tcl_rx
     vc_d              = vc_q;
     crc_d             = crc_q;
     wr_valid_d        = 1'b0;
+    wr_hf_d           = wr_hf_q;
     wr_vc_d           = wr_vc_q;
     wr_data_d         = wr_data_q;
     cred_upd_valid_d  = 1'b0;
@@ -290,6 +294,7 @@ module exanet_tcl_rx
                 vc_d         = hdr_fixed[2:0];
                 words_left_d = words;
                 wr_valid_d   = 1'b1;
+                wr_hf_d      = 1'b1;
                 wr_vc_d      = hdr_fixed[2:0];
                 wr_data_d    = hdr_fixed;
                 stat_words_d = stat_words_q + 32'd1;
@@ -299,6 +304,7 @@ module exanet_tcl_rx
           end
           M_PAY: begin
             wr_valid_d   = 1'b1;
+            wr_hf_d      = 1'b0;
             wr_vc_d      = vc_q;
             wr_data_d    = word;
             crc_d        = crc32c_update128(crc_q, word);
@@ -312,6 +318,7 @@ module exanet_tcl_rx
             crc_final    = crc32c_update64(crc_q, word[63:0]) ^ CRC32C_XOROUT;
             crc_bad      = crc_final != word[FTR_CRC_LSB +: FTR_CRC_W];
             wr_valid_d   = 1'b1;
+            wr_hf_d      = 1'b1;
             wr_vc_d      = vc_q;
             wr_data_d    = word;
             // reserved bits are outside the CRC: written as zero, so a bit error there stops here
@@ -344,6 +351,7 @@ module exanet_tcl_rx
       vc_q              <= '0;
       crc_q             <= CRC32C_INIT;
       wr_valid_q        <= 1'b0;
+      wr_hf_q           <= 1'b0;
       wr_vc_q           <= '0;
       wr_data_q         <= '0;
       cred_upd_valid_q  <= 1'b0;
@@ -372,6 +380,7 @@ module exanet_tcl_rx
       vc_q              <= vc_d;
       crc_q             <= crc_d;
       wr_valid_q        <= wr_valid_d;
+      wr_hf_q           <= wr_hf_d;
       wr_vc_q           <= wr_vc_d;
       wr_data_q         <= wr_data_d;
       cred_upd_valid_q  <= cred_upd_valid_d;

@@ -112,8 +112,8 @@ pub struct CreditConfig {
     /// packet being sent and goes inside it, behind a Magic. Default 110, the full credit round
     /// trip L_T = 2 (L_L + L_R) of seed 000 §2.8.2 (see docs/decisions/0002-credit-schedule.md).
     pub max_interval_cycles: u32,
-    /// Credit threshold TRED in 128-bit words of remote RX buffer: a VC stops when its free
-    /// space is at or below TRED. Default 128 (see docs/decisions/0002-credit-schedule.md).
+    /// Credit threshold TRED in credit units (payload words) of the remote RX buffer: a VC stops
+    /// when its free space is at or below TRED. Default 128 (docs/decisions/0002-credit-schedule.md).
     pub tred_words: u32,
     /// Send a whole credit between every two packets (seed 002 §5.3.4). Default true.
     pub after_every_packet: bool,
@@ -177,10 +177,16 @@ impl Default for PhyConfig {
 pub struct LinkConfig {
     /// Virtual channels per physical channel, 1..=8. Default 2 (seed 002 §5.3.3).
     pub num_vcs: u32,
-    /// Inter-tile TX FIFO depth in 128-bit words (power of two). Default 1024 (seed 002 §5.3.3).
+    /// Inter-tile TX payload FIFO depth per VC, 128-bit words (power of two). Default 1024 (seed 002 §5.3.3).
     pub tx_fifo_depth_words: u32,
-    /// RX FIFO depth per VC in 128-bit words (power of two). Default 1024 (seed 002 §5.3.3).
+    /// Inter-tile TX header/footer FIFO depth per VC, words (power of two). Default 128 (seed 002 §5.3.3).
+    pub tx_hf_fifo_depth_words: u32,
+    /// Inter-tile RX payload FIFO depth per VC, 128-bit words (power of two); also the capacity
+    /// credits count, in payload words. Default 1024 (seed 002 §5.3.3).
     pub rx_fifo_depth_words: u32,
+    /// Inter-tile RX header/footer FIFO depth per VC, words (power of two, at most
+    /// `rx_fifo_depth_words`). Default 128 (seed 002 §5.3.3).
+    pub rx_hf_fifo_depth_words: u32,
     /// FIFO write-to-not-empty delay L_F in cycles, 2..=16. Default 3 (seed 002 §5.3.4).
     pub fifo_latency_cycles: u32,
     /// Header size field counts 128-bit words instead of bytes (a synthesis option). Default false.
@@ -194,7 +200,9 @@ impl Default for LinkConfig {
         LinkConfig {
             num_vcs: 2,
             tx_fifo_depth_words: 1024,
+            tx_hf_fifo_depth_words: 128,
             rx_fifo_depth_words: 1024,
+            rx_hf_fifo_depth_words: 128,
             fifo_latency_cycles: 3,
             size_in_words: false,
             credit: CreditConfig::default(),

@@ -11,6 +11,7 @@ pub mod fifo;
 pub mod link;
 pub mod measure;
 pub mod packet;
+pub mod pktfifo;
 pub mod probe;
 pub mod stimulus;
 pub mod units;

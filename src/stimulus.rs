@@ -7,6 +7,7 @@
 //! survives any error the header code corrects) and in the footer's `chan_id` (low 16 bits).
 
 use crate::packet::{payload_words, Packet, PacketType};
+use crate::pktfifo::PktFifo;
 use rand_mt::Mt64;
 use std::collections::{HashMap, VecDeque};
 
@@ -101,31 +102,45 @@ pub enum SourceMode {
     Idle,
 }
 
-/// Writes packets into a FIFO, one word a cycle, never overflowing it.
-/// Registers: `wr`, `wdata` (the FIFO's `wr_i`, `wdata_i` this cycle).
+/// Writes packets into packet FIFOs (`src/pktfifo.rs`), one word a cycle: the header and the
+/// footer into a header/footer FIFO, the payload into a payload FIFO, never overflowing either.
+/// With `per_vc` the FIFO of VC v is `fifos[v]` (a link end), otherwise `fifos[0]` (an intra-tile
+/// port). Registers: `wr_hf`, `wr_pay` (bit = FIFO index), `wdata`.
 #[derive(Debug, Clone)]
 pub struct Source {
     pub gen: PacketGen,
     pub mode: SourceMode,
-    pending: VecDeque<(u128, Option<u64>)>,
-    pub wr: bool,
+    pub per_vc: bool,
+    pending: VecDeque<Pending>,
+    pub wr_hf: u8,
+    pub wr_pay: u8,
     pub wdata: u128,
     wr_header_seq: Option<u64>,
-    /// Cycle at which each packet's header was written into the FIFO, by sequence number.
+    /// Cycle at which each packet's header was written into its FIFO, by sequence number.
     pub header_written_at: HashMap<u64, u64>,
-    /// Packets handed to the FIFO (header written), in order, with their VC.
+    /// Packets handed to the FIFOs (header written), in order, with their VC.
     pub sent: Vec<(u64, u32)>,
     packets: HashMap<u64, Packet>,
     pub keep_packets: bool,
 }
 
+#[derive(Debug, Clone, Copy)]
+struct Pending {
+    word: u128,
+    hf: bool,
+    fifo: usize,
+    header_of: Option<u64>,
+}
+
 impl Source {
-    pub fn new(gen: PacketGen, mode: SourceMode) -> Source {
+    pub fn new(gen: PacketGen, mode: SourceMode, per_vc: bool) -> Source {
         Source {
             gen,
             mode,
+            per_vc,
             pending: VecDeque::new(),
-            wr: false,
+            wr_hf: 0,
+            wr_pay: 0,
             wdata: 0,
             wr_header_seq: None,
             header_written_at: HashMap::new(),
@@ -138,8 +153,16 @@ impl Source {
     fn enqueue(&mut self) {
         let (seq, p) = self.gen.next_packet();
         let words = p.words();
+        let fifo = if self.per_vc { p.header.vc as usize } else { 0 };
+        let last = words.len() - 1;
         for (k, w) in words.into_iter().enumerate() {
-            self.pending.push_back((w, (k == 0).then_some(seq)));
+            let hf = k == 0 || k == last;
+            self.pending.push_back(Pending {
+                word: w,
+                hf,
+                fifo,
+                header_of: (k == 0).then_some(seq),
+            });
         }
         if self.keep_packets {
             self.packets.insert(seq, p);
@@ -156,9 +179,14 @@ impl Source {
         self.packets.remove(&seq)
     }
 
-    /// Next state, from the FIFO's occupancy and depth in this cycle.
-    pub fn step(&mut self, cycle: u64, fifo_usedw: u32, fifo_depth: u32) {
-        if self.wr {
+    /// Is a word being written this cycle?
+    pub fn writing(&self) -> bool {
+        self.wr_hf != 0 || self.wr_pay != 0
+    }
+
+    /// Next state, from the FIFOs' occupancies in this cycle.
+    pub fn step(&mut self, cycle: u64, fifos: &[PktFifo]) {
+        if self.writing() {
             if let Some(seq) = self.wr_header_seq {
                 self.header_written_at.insert(seq, cycle);
                 let vc = (self.wdata & 7) as u32;
@@ -185,18 +213,30 @@ impl Source {
             }
             SourceMode::Idle => {}
         }
-        let room = fifo_depth as i64 - fifo_usedw as i64 - self.wr as i64;
-        if room > 0 {
-            if let Some((w, seq)) = self.pending.pop_front() {
-                self.wr = true;
-                self.wdata = w;
-                self.wr_header_seq = seq;
-                return;
-            }
-        }
-        self.wr = false;
+        let (prev_hf, prev_pay) = (self.wr_hf, self.wr_pay);
+        self.wr_hf = 0;
+        self.wr_pay = 0;
         self.wdata = 0;
         self.wr_header_seq = None;
+        if let Some(next) = self.pending.front().copied() {
+            let f = &fifos[next.fifo];
+            let (fifo, prev) = if next.hf {
+                (&f.hf, prev_hf)
+            } else {
+                (&f.pay, prev_pay)
+            };
+            let in_flight = (prev >> next.fifo) & 1;
+            if fifo.usedw() + (in_flight as u32) < fifo.params().depth {
+                self.pending.pop_front();
+                if next.hf {
+                    self.wr_hf = 1 << next.fifo;
+                } else {
+                    self.wr_pay = 1 << next.fifo;
+                }
+                self.wdata = next.word;
+                self.wr_header_seq = next.header_of;
+            }
+        }
     }
 }
 
@@ -248,63 +288,86 @@ pub struct Received {
     pub cycle_footer: u64,
 }
 
-/// Drains per-VC FIFOs; reassembles packets. Register: `rd` (bit v pops VC v this cycle).
+/// What a consumer reads next from a packet FIFO.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Plan {
+    Header,
+    /// The header's pop is scheduled; its size is known once it is read.
+    HeaderInFlight,
+    Payload(u32),
+    Footer,
+}
+
+/// Drains packet FIFOs in packet order (header, payload, footer), one word a cycle per FIFO
+/// pair, and reassembles packets. Registers: `rd_hf`, `rd_pay` (bit = FIFO index).
 #[derive(Debug, Clone)]
 pub struct Consumer {
     pub policy: BackPressure,
-    pub rd: u8,
+    pub rd_hf: u8,
+    pub rd_pay: u8,
     size_in_words: bool,
-    partial: Vec<Option<(Vec<u128>, u32, u64)>>,
+    plan: Vec<Plan>,
+    partial: Vec<(Vec<u128>, u64)>,
     /// Completed packets not yet taken by a scoreboard.
     pub done: VecDeque<Received>,
     pub words_popped: u64,
 }
 
 impl Consumer {
-    pub fn new(num_vcs: u32, size_in_words: bool, policy: BackPressure) -> Consumer {
+    pub fn new(num_fifos: u32, size_in_words: bool, policy: BackPressure) -> Consumer {
         Consumer {
             policy,
-            rd: 0,
+            rd_hf: 0,
+            rd_pay: 0,
             size_in_words,
-            partial: vec![None; num_vcs as usize],
+            plan: vec![Plan::Header; num_fifos as usize],
+            partial: vec![(Vec::new(), 0); num_fifos as usize],
             done: VecDeque::new(),
             words_popped: 0,
         }
     }
 
-    /// Next state. `heads[v]` is the word at the head of FIFO v this cycle, `visible[v]` its
-    /// read-side occupancy (`rdusedw`).
-    pub fn step(&mut self, cycle: u64, heads: &[u128], visible: &[u32]) {
-        for (v, &head) in heads.iter().enumerate() {
-            if self.rd & (1 << v) == 0 {
-                continue;
-            }
+    /// Next state, from the FIFOs of this cycle: take the words popped now, schedule the next.
+    pub fn step(&mut self, cycle: u64, fifos: &[PktFifo]) {
+        for (v, f) in fifos.iter().enumerate() {
+            let bit = 1u8 << v;
+            let word = if self.rd_hf & bit != 0 {
+                Some(f.hf.rdata())
+            } else if self.rd_pay & bit != 0 {
+                Some(f.pay.rdata())
+            } else {
+                None
+            };
+            let Some(w) = word else { continue };
             self.words_popped += 1;
-            let slot = &mut self.partial[v];
-            match slot {
-                None => {
-                    let total = payload_words(head, self.size_in_words) + 2;
-                    *slot = Some((vec![head], total, cycle));
-                }
-                Some((words, _, _)) => words.push(head),
+            let (words, c0) = &mut self.partial[v];
+            if words.is_empty() {
+                *c0 = cycle;
+                let n = payload_words(w, self.size_in_words);
+                self.plan[v] = if n > 0 {
+                    Plan::Payload(n)
+                } else {
+                    Plan::Footer
+                };
             }
-            if let Some((words, total, c0)) = slot {
-                if words.len() as u32 == *total {
-                    let words = std::mem::take(words);
-                    self.done.push_back(Received {
-                        vc: v as u32,
-                        words,
-                        cycle_header: *c0,
-                        cycle_footer: cycle,
-                    });
-                    *slot = None;
-                }
+            words.push(w);
+            let total = payload_words(words[0], self.size_in_words) as usize + 2;
+            if words.len() == total {
+                let words = std::mem::take(words);
+                let vc = (words[0] & 7) as u32;
+                self.done.push_back(Received {
+                    vc,
+                    words,
+                    cycle_header: *c0,
+                    cycle_footer: cycle,
+                });
             }
         }
-        let mut rd = 0u8;
-        for (v, &vis) in visible.iter().enumerate() {
-            let popping = (self.rd >> v) & 1;
-            let avail = vis as i64 - popping as i64 > 0;
+        let (prev_hf, prev_pay) = (self.rd_hf, self.rd_pay);
+        self.rd_hf = 0;
+        self.rd_pay = 0;
+        for (v, f) in fifos.iter().enumerate() {
+            let bit = 1u8 << v;
             let want = match &mut self.policy {
                 BackPressure::None => true,
                 BackPressure::Stall => false,
@@ -315,11 +378,28 @@ impl Consumer {
                     rng,
                 } => unit(rng) <= p_ready[((cycle / (*period).max(1)) % 2) as usize],
             };
-            if avail && want {
-                rd |= 1 << v;
+            let avail =
+                |fifo: &crate::fifo::Fifo, prev: u8| fifo.rdusedw() > ((prev & bit != 0) as u32);
+            match self.plan[v] {
+                Plan::Header if want && avail(&f.hf, prev_hf) => {
+                    self.rd_hf |= bit;
+                    self.plan[v] = Plan::HeaderInFlight;
+                }
+                Plan::Payload(n) if want && avail(&f.pay, prev_pay) => {
+                    self.rd_pay |= bit;
+                    self.plan[v] = if n > 1 {
+                        Plan::Payload(n - 1)
+                    } else {
+                        Plan::Footer
+                    };
+                }
+                Plan::Footer if want && avail(&f.hf, prev_hf) => {
+                    self.rd_hf |= bit;
+                    self.plan[v] = Plan::Header;
+                }
+                _ => {}
             }
         }
-        self.rd = rd;
     }
 }
 

@@ -58,14 +58,16 @@ fn hop_latency_moves_by_exactly_the_parameter_change() {
     assert_eq!(latency::measure(&c).unwrap().total_cycles, 51);
 }
 
-/// A sends one 4 KB packet into a peer whose credits stay quiet: with D words of buffer and
-/// threshold T, exactly D - T words go, then the TX stalls; it resumes the cycle after the next
-/// credit from B arrives.
+/// A sends one 4 KB packet into a peer whose credits stay quiet: with a buffer of D units, a
+/// header costing S units (the header/footer FIFO is S times smaller than the payload FIFO) and
+/// threshold T, the header and D - S - T payload words go, then the TX stalls; it resumes the
+/// cycle after the next credit from B arrives.
 #[test]
 fn credit_stall_starts_and_ends_on_the_expected_cycles() {
     let mut cfg = Config::default();
     cfg.link.credit.flavour = CreditFlavour::Usedword;
     cfg.link.rx_fifo_depth_words = 64;
+    cfg.link.rx_hf_fifo_depth_words = 8;
     cfg.link.credit.tred_words = 8;
     cfg.link.credit.period_cycles = 400;
     cfg.link.credit.max_interval_cycles = 400;
@@ -107,8 +109,11 @@ fn credit_stall_starts_and_ends_on_the_expected_cycles() {
     let t_m = magic_at.expect("the packet started");
     let d = cfg.link.rx_fifo_depth_words as u64;
     let t = cfg.link.credit.tred_words as u64;
-    // word k (0 = header) has its low half loaded at t_m + 2 + 2k; word D - T is the first blocked
-    let start = t_m + 2 + 2 * (d - t);
+    let scale = d / cfg.link.rx_hf_fifo_depth_words as u64;
+    assert_eq!(scale, 8);
+    // word k (0 = header) has its low half loaded at t_m + 2 + 2k; after the header (S units) and
+    // k payload words D - S - k units are left, so payload word D - S - T is the first blocked
+    let start = t_m + 2 + 2 * (1 + d - scale - t);
     assert!(
         updates.iter().all(|&u| u < t_m || u > start),
         "a credit arrived during the run-up: {updates:?}"
@@ -401,11 +406,11 @@ fn every_packet_is_accounted_for_under_errors_and_back_pressure() {
                 board.crc_bad, peer.rx.stat_crc_err as u64,
                 "{flavour:?} {name}"
             );
-            for f in &peer.rx_fifos {
+            for f in peer.rx_fifos.iter().chain(&peer.tx_fifos) {
                 assert_eq!(
-                    f.overflow_cnt(),
+                    f.errors(),
                     0,
-                    "{flavour:?} {name}: an RX FIFO overflowed"
+                    "{flavour:?} {name}: a FIFO overflowed or underflowed"
                 );
             }
         }

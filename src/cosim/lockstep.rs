@@ -216,7 +216,7 @@ pub struct TopInputs {
     ids: Vec<SignalId>,
 }
 
-const TOP_INPUTS: [&str; 17] = [
+const TOP_INPUTS: [&str; 21] = [
     "TOP.cfg_credit_period_i",
     "TOP.cfg_max_interval_i",
     "TOP.cfg_tred_i",
@@ -224,12 +224,16 @@ const TOP_INPUTS: [&str; 17] = [
     "TOP.cfg_after_pkt_i",
     "TOP.cfg_gearbox_en_i",
     "TOP.cfg_cc_en_i",
-    "TOP.a_tx_wr_i",
+    "TOP.a_tx_wr_hf_i",
+    "TOP.a_tx_wr_pay_i",
     "TOP.a_tx_wdata_i",
-    "TOP.a_rx_rd_i",
-    "TOP.b_tx_wr_i",
+    "TOP.a_rx_rd_hf_i",
+    "TOP.a_rx_rd_pay_i",
+    "TOP.b_tx_wr_hf_i",
+    "TOP.b_tx_wr_pay_i",
     "TOP.b_tx_wdata_i",
-    "TOP.b_rx_rd_i",
+    "TOP.b_rx_rd_hf_i",
+    "TOP.b_rx_rd_pay_i",
     "TOP.ab_err_mask_i",
     "TOP.ba_err_mask_i",
     "TOP.clk_i",
@@ -250,7 +254,7 @@ impl TopInputs {
 
     /// Set every data input for a cycle (the clock is set separately).
     pub fn set(&self, rtl: &mut RtlModel, p: &LinkParams, tb: &LinkTbIn) -> Result<(), String> {
-        let v: [u128; 15] = [
+        let v: [u128; 19] = [
             p.cfg.credit_period as u128,
             p.cfg.max_interval as u128,
             p.cfg.tred as u128,
@@ -258,12 +262,16 @@ impl TopInputs {
             p.cfg.after_pkt as u128,
             p.phy_cfg.gearbox_en as u128,
             p.phy_cfg.cc_en as u128,
-            tb.a.tx_wr as u128,
+            tb.a.tx_wr_hf as u128,
+            tb.a.tx_wr_pay as u128,
             tb.a.tx_wdata,
-            tb.a.rx_rd as u128,
-            tb.b.tx_wr as u128,
+            tb.a.rx_rd_hf as u128,
+            tb.a.rx_rd_pay as u128,
+            tb.b.tx_wr_hf as u128,
+            tb.b.tx_wr_pay as u128,
             tb.b.tx_wdata,
-            tb.b.rx_rd as u128,
+            tb.b.rx_rd_hf as u128,
+            tb.b.rx_rd_pay as u128,
             tb.ab_err_mask as u128,
             tb.ba_err_mask as u128,
         ];
@@ -274,12 +282,12 @@ impl TopInputs {
     }
 
     pub fn clk(&self, rtl: &mut RtlModel, level: bool) -> Result<(), String> {
-        rtl.set(self.ids[15], level as u128)
+        rtl.set(self.ids[19], level as u128)
             .map_err(|e| e.to_string())
     }
 
     pub fn rst_n(&self, rtl: &mut RtlModel, level: bool) -> Result<(), String> {
-        rtl.set(self.ids[16], level as u128)
+        rtl.set(self.ids[20], level as u128)
             .map_err(|e| e.to_string())
     }
 }

@@ -51,9 +51,19 @@ struct Wave {
     period_ps: u64,
 }
 
+fn end_tb(e: &EndBench) -> EndTbIn {
+    EndTbIn {
+        tx_wr_hf: e.src.wr_hf,
+        tx_wr_pay: e.src.wr_pay,
+        tx_wdata: e.src.wdata,
+        rx_rd_hf: e.con.rd_hf,
+        rx_rd_pay: e.con.rd_pay,
+    }
+}
+
 fn end_bench(p: &LinkParams, s: EndStimulus) -> EndBench {
     EndBench {
-        src: Source::new(PacketGen::new(s.traffic, s.seed), s.mode),
+        src: Source::new(PacketGen::new(s.traffic, s.seed), s.mode, true),
         con: Consumer::new(p.tcl.num_vcs, p.tcl.size_in_words, s.back_pressure),
         board: Scoreboard::new(p.tcl.num_vcs, p.tcl.size_in_words),
     }
@@ -87,27 +97,16 @@ impl LinkBench {
     /// The test bench's outputs (the link's inputs) in this cycle.
     pub fn tb_inputs(&self) -> LinkTbIn {
         LinkTbIn {
-            a: EndTbIn {
-                tx_wr: self.a.src.wr,
-                tx_wdata: self.a.src.wdata,
-                rx_rd: self.a.con.rd,
-            },
-            b: EndTbIn {
-                tx_wr: self.b.src.wr,
-                tx_wdata: self.b.src.wdata,
-                rx_rd: self.b.con.rd,
-            },
+            a: end_tb(&self.a),
+            b: end_tb(&self.b),
             ab_err_mask: self.inj_ab.mask(),
             ba_err_mask: self.inj_ba.mask(),
         }
     }
 
     fn step_end(cycle: u64, e: &mut EndBench, end: &LinkEnd) {
-        let f = &end.tx_fifo;
-        e.src.step(cycle, f.usedw(), f.params().depth);
-        let heads: Vec<u128> = end.rx_fifos.iter().map(|f| f.rdata()).collect();
-        let vis: Vec<u32> = end.rx_fifos.iter().map(|f| f.rdusedw()).collect();
-        e.con.step(cycle, &heads, &vis);
+        e.src.step(cycle, &end.tx_fifos);
+        e.con.step(cycle, &end.rx_fifos);
     }
 
     /// One cycle: test bench and link together. Returns the link's events and the inputs used.

@@ -1,23 +1,24 @@
 //! A full-duplex APElink between two ends, as the co-simulation top `exanet_link_top` has it:
 //!
 //! ```text
-//!            u_a (exanet_link_end)                                  u_b (exanet_link_end)
-//!  tx_wr --> u_tx_fifo --> u_tcl.u_tx --> u_lane_ab (PHY) --> u_tcl.u_rx --> gen_rx_fifo[v].u_fifo --> rx_rd
-//!  rx_rd <-- gen_rx_fifo[v].u_fifo <-- u_tcl.u_rx <-- u_lane_ba (PHY) <-- u_tcl.u_tx <-- u_tx_fifo <-- tx_wr
+//!            u_a (exanet_link_end)                                        u_b (exanet_link_end)
+//!  tb --> gen_tx[v].u_fifo --> u_tcl.u_tx --> u_lane_ab (PHY) --> u_tcl.u_rx --> gen_rx[v].u_fifo --> tb
+//!  tb <-- gen_rx[v].u_fifo <-- u_tcl.u_rx <-- u_lane_ba (PHY) <-- u_tcl.u_tx <-- gen_tx[v].u_fifo <-- tb
 //! ```
 //!
-//! Each end stands for the inter-tile port of a router: its TX FIFO is written by the test
-//! bench (the router's side), its per-VC RX FIFOs are read by the test bench. The TCL inside
-//! an end passes the credits its RX receives to its TX (`cred_upd_*`) and reports the
-//! occupancy of its RX FIFOs to its TX (`rxf_usedw`), which sends them to the peer.
+//! Each end stands for the inter-tile switch port of a router: one TX and one RX packet FIFO
+//! (header/footer + payload, `src/pktfifo.rs`) per VC. Its TX FIFOs are written by the test
+//! bench (the router's side), its RX FIFOs are read by the test bench. The TCL inside an end
+//! passes the credits its RX receives to its TX (`cred_upd_*`) and reports the occupancy of its
+//! RX FIFOs to its TX (`rxf_units`), which sends it to the peer.
 //!
 //! `step` evaluates every block from the registers of this cycle, then commits them all.
 
 use super::phy::{PhyCfg, PhyIn, PhyLane, PhyNext, PhyParams};
 use super::tcl_rx::{RxEvents, RxIn, TclRx};
-use super::tcl_tx::{TclCfg, TclParams, TclTx, TxEvents, TxIn};
+use super::tcl_tx::{pack16, TclCfg, TclParams, TclTx, TxEvents, TxIn};
 use crate::config::{CreditFlavour, LinkConfig};
-use crate::fifo::{Fifo, FifoIn, FifoNext, FifoParams};
+use crate::pktfifo::{PktFifo, PktFifoIn, PktFifoNext, PktFifoParams};
 use crate::probe::{b, clk_rst, Visitor};
 
 /// Everything the link is built from, resolved from the configuration.
@@ -27,17 +28,23 @@ pub struct LinkParams {
     pub cfg: TclCfg,
     pub phy: PhyParams,
     pub phy_cfg: PhyCfg,
-    pub tx_fifo: FifoParams,
-    pub rx_fifo: FifoParams,
+    pub tx_fifo: PktFifoParams,
+    pub rx_fifo: PktFifoParams,
 }
 
 impl LinkParams {
     /// From a validated configuration.
     pub fn from_config(c: &LinkConfig) -> LinkParams {
+        let rx_fifo = PktFifoParams {
+            hf_depth: c.rx_hf_fifo_depth_words,
+            pay_depth: c.rx_fifo_depth_words,
+            latency: c.fifo_latency_cycles,
+        };
         LinkParams {
             tcl: TclParams {
                 num_vcs: c.num_vcs,
                 rx_depth: c.rx_fifo_depth_words,
+                hf_scale: rx_fifo.scale(),
                 uw_beats: c.credit.usedword_beats,
                 size_in_words: c.size_in_words,
             },
@@ -59,25 +66,24 @@ impl LinkParams {
                 gearbox_en: c.phy.gearbox_pause,
                 cc_en: c.phy.clock_compensation,
             },
-            tx_fifo: FifoParams {
-                depth: c.tx_fifo_depth_words,
+            tx_fifo: PktFifoParams {
+                hf_depth: c.tx_hf_fifo_depth_words,
+                pay_depth: c.tx_fifo_depth_words,
                 latency: c.fifo_latency_cycles,
             },
-            rx_fifo: FifoParams {
-                depth: c.rx_fifo_depth_words,
-                latency: c.fifo_latency_cycles,
-            },
+            rx_fifo,
         }
     }
 }
 
-/// Test-bench inputs of one end for one cycle (registers of the test bench).
+/// Test-bench inputs of one end for one cycle (registers of the test bench). Bit v is VC v.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct EndTbIn {
-    pub tx_wr: bool,
+    pub tx_wr_hf: u8,
+    pub tx_wr_pay: u8,
     pub tx_wdata: u128,
-    /// Bit v: pop the RX FIFO of VC v.
-    pub rx_rd: u8,
+    pub rx_rd_hf: u8,
+    pub rx_rd_pay: u8,
 }
 
 /// Test-bench inputs of the whole link for one cycle.
@@ -89,28 +95,28 @@ pub struct LinkTbIn {
     pub ba_err_mask: u64,
 }
 
-/// One end: the inter-tile TX FIFO, the TCL (TX + RX), the per-VC RX FIFOs.
+/// One end: the TX packet FIFOs, the TCL (TX + RX), the RX packet FIFOs, one of each per VC.
 #[derive(Debug, Clone)]
 pub struct LinkEnd {
-    pub tx_fifo: Fifo,
+    pub tx_fifos: Vec<PktFifo>,
     pub tx: TclTx,
     pub rx: TclRx,
-    pub rx_fifos: Vec<Fifo>,
+    pub rx_fifos: Vec<PktFifo>,
 }
 
 /// The inputs every block of an end sees this cycle.
 #[derive(Debug, Clone, Copy)]
 pub struct EndInputs {
-    pub tx_fifo: FifoIn,
+    pub tx_fifo: [PktFifoIn; 8],
     pub tx: TxIn,
     pub rx: RxIn,
-    pub rx_fifo: [FifoIn; 8],
+    pub rx_fifo: [PktFifoIn; 8],
 }
 
 /// Block identifiers, for evaluating in an arbitrary order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BlockId {
-    TxFifo(End),
+    TxFifo(End, usize),
     Tx(End),
     Rx(End),
     RxFifo(End, usize),
@@ -125,7 +131,7 @@ pub enum End {
 
 /// Next state of one block.
 enum BlockNext {
-    Fifo(FifoNext),
+    Fifo(PktFifoNext),
     Tx(Box<TclTx>, TxEvents),
     Rx(Box<TclRx>, RxEvents),
     Lane(PhyNext),
@@ -151,24 +157,47 @@ pub struct Link {
     pub lane_ba: PhyLane,
 }
 
+/// The TCL TX's view of a set of per-VC TX packet FIFOs.
+pub fn tx_fifo_view(fifos: &[PktFifo], i: &mut TxIn) {
+    i.hf_empty = 0;
+    i.pay_empty = 0;
+    for (v, f) in fifos.iter().enumerate() {
+        i.hf_empty |= (f.hf.empty() as u8) << v;
+        i.pay_empty |= (f.pay.empty() as u8) << v;
+        i.hf_rdata[v] = f.hf.rdata();
+        i.pay_rdata[v] = f.pay.rdata();
+    }
+}
+
+/// Occupancies of RX packet FIFOs in credit units, packed as the TX's `rxf_units_i`.
+pub fn rx_units(fifos: &[PktFifo]) -> u128 {
+    let u: Vec<u32> = fifos.iter().map(|f| f.units()).collect();
+    pack16(&u)
+}
+
+/// Inputs of RX packet FIFO `v` from the TCL RX's write port.
+pub fn rx_fifo_write(rx: &TclRx, v: usize) -> PktFifoIn {
+    let mine = rx.wr_valid && rx.wr_vc as usize == v;
+    PktFifoIn {
+        wr_hf: mine && rx.wr_hf,
+        wr_pay: mine && !rx.wr_hf,
+        wdata: rx.wr_data,
+        ..Default::default()
+    }
+}
+
 impl LinkEnd {
     fn new(p: &LinkParams) -> LinkEnd {
         LinkEnd {
-            tx_fifo: Fifo::new(p.tx_fifo),
+            tx_fifos: (0..p.tcl.num_vcs)
+                .map(|_| PktFifo::new(p.tx_fifo))
+                .collect(),
             tx: TclTx::new(&p.tcl),
             rx: TclRx::new(),
-            rx_fifos: (0..p.tcl.num_vcs).map(|_| Fifo::new(p.rx_fifo)).collect(),
+            rx_fifos: (0..p.tcl.num_vcs)
+                .map(|_| PktFifo::new(p.rx_fifo))
+                .collect(),
         }
-    }
-
-    /// Occupancies of the RX FIFOs, packed as the TX's `rxf_usedw_i`.
-    fn rxf_usedw(&self, p: &LinkParams) -> u128 {
-        let w = p.tcl.usedw_bits();
-        let mut u = 0u128;
-        for (v, f) in self.rx_fifos.iter().enumerate() {
-            u |= (f.usedw() as u128) << (w * v as u32);
-        }
-        u
     }
 
     fn inputs(
@@ -178,29 +207,35 @@ impl LinkEnd {
         lane_in: &PhyLane,
         lane_out: &PhyLane,
     ) -> EndInputs {
-        let mut rx_fifo = [FifoIn::default(); 8];
-        for (v, slot) in rx_fifo.iter_mut().enumerate().take(p.tcl.num_vcs as usize) {
-            *slot = FifoIn {
-                wr: self.rx.wr_valid && self.rx.wr_vc as usize == v,
-                wdata: self.rx.wr_data,
-                rd: tb.rx_rd & (1 << v) != 0,
+        let mut tx_fifo = [PktFifoIn::default(); 8];
+        let mut rx_fifo = [PktFifoIn::default(); 8];
+        for v in 0..p.tcl.num_vcs as usize {
+            let bit = 1u8 << v;
+            tx_fifo[v] = PktFifoIn {
+                wr_hf: tb.tx_wr_hf & bit != 0,
+                wr_pay: tb.tx_wr_pay & bit != 0,
+                wdata: tb.tx_wdata,
+                rd_hf: self.tx.hf_rd & bit != 0,
+                rd_pay: self.tx.pay_rd & bit != 0,
+            };
+            rx_fifo[v] = PktFifoIn {
+                rd_hf: tb.rx_rd_hf & bit != 0,
+                rd_pay: tb.rx_rd_pay & bit != 0,
+                ..rx_fifo_write(&self.rx, v)
             };
         }
+        let mut tx = TxIn {
+            tx_ready: lane_out.tx_ready(),
+            cred_upd_valid: self.rx.cred_upd_valid,
+            cred_upd_stop: self.rx.cred_upd_stop,
+            cred_upd_usedw: self.rx.cred_upd_usedw,
+            rxf_units: rx_units(&self.rx_fifos),
+            ..Default::default()
+        };
+        tx_fifo_view(&self.tx_fifos, &mut tx);
         EndInputs {
-            tx_fifo: FifoIn {
-                wr: tb.tx_wr,
-                wdata: tb.tx_wdata,
-                rd: self.tx.fifo_rd,
-            },
-            tx: TxIn {
-                fifo_empty: self.tx_fifo.empty(),
-                fifo_rdata: self.tx_fifo.rdata(),
-                tx_ready: lane_out.tx_ready(),
-                cred_upd_valid: self.rx.cred_upd_valid,
-                cred_upd_stop: self.rx.cred_upd_stop,
-                cred_upd_usedw: self.rx.cred_upd_usedw,
-                rxf_usedw: self.rxf_usedw(p),
-            },
+            tx_fifo,
+            tx,
             rx: RxIn {
                 rx_valid: lane_in.rx_valid(),
                 rx_data: lane_in.rx_data(),
@@ -209,13 +244,26 @@ impl LinkEnd {
         }
     }
 
-    /// Empty flags of the RX FIFOs, bit v for VC v.
-    pub fn rx_empty_mask(&self) -> u8 {
-        let mut m = 0;
+    /// Empty flags of the RX FIFOs (header/footer, payload), bit v for VC v.
+    pub fn rx_empty_masks(&self) -> (u8, u8) {
+        let mut h = 0;
+        let mut p = 0;
         for (v, f) in self.rx_fifos.iter().enumerate() {
-            m |= (f.empty() as u8) << v;
+            h |= (f.hf.empty() as u8) << v;
+            p |= (f.pay.empty() as u8) << v;
         }
-        m
+        (h, p)
+    }
+
+    /// Full flags of the TX FIFOs (header/footer, payload), bit v for VC v.
+    pub fn tx_full_masks(&self) -> (u8, u8) {
+        let mut h = 0;
+        let mut p = 0;
+        for (v, f) in self.tx_fifos.iter().enumerate() {
+            h |= (f.hf.full() as u8) << v;
+            p |= (f.pay.full() as u8) << v;
+        }
+        (h, p)
     }
 
     fn probe(
@@ -230,24 +278,40 @@ impl LinkEnd {
         clk_rst(v);
         super::tcl_tx::probe_cfg(&p.cfg, v);
         probe_end_ports(p, tb, self, lane_out, ins, v);
-        v.enter("u_tx_fifo");
-        self.tx_fifo.probe(&ins.tx_fifo, v);
-        v.leave();
+        for (k, f) in self.tx_fifos.iter().enumerate() {
+            v.enter(GEN_TX[k]);
+            v.enter("u_fifo");
+            f.probe(&ins.tx_fifo[k], v);
+            v.leave();
+            v.leave();
+        }
         v.enter("u_tcl");
         clk_rst(v);
         super::tcl_tx::probe_cfg(&p.cfg, v);
-        v.sig("fifo_empty_i", 1, b(ins.tx.fifo_empty));
-        v.sig("fifo_rdata_i", 128, ins.tx.fifo_rdata);
-        v.sig("fifo_rd_o", 1, b(self.tx.fifo_rd));
+        v.sig("hf_empty_i", nv, ins.tx.hf_empty as u128);
+        v.sig("pay_empty_i", nv, ins.tx.pay_empty as u128);
+        for k in 0..nv as usize {
+            v.sig_idx("hf_rdata_i", k, 128, ins.tx.hf_rdata[k]);
+            v.sig_idx("pay_rdata_i", k, 128, ins.tx.pay_rdata[k]);
+        }
+        v.sig("hf_rd_o", nv, self.tx.hf_rd as u128);
+        v.sig("pay_rd_o", nv, self.tx.pay_rd as u128);
         v.sig("tx_ready_i", 1, b(ins.tx.tx_ready));
         v.sig("tx_valid_o", 1, b(self.tx.out_valid));
         v.sig("tx_data_o", 64, self.tx.out_data as u128);
         v.sig("rx_valid_i", 1, b(ins.rx.rx_valid));
         v.sig("rx_data_i", 64, ins.rx.rx_data as u128);
         v.sig("wr_valid_o", 1, b(self.rx.wr_valid));
+        v.sig("wr_hf_o", 1, b(self.rx.wr_hf));
         v.sig("wr_vc_o", 3, self.rx.wr_vc as u128);
         v.sig("wr_data_o", 128, self.rx.wr_data);
-        v.sig("rxf_usedw_i", nv * p.tcl.usedw_bits(), ins.tx.rxf_usedw);
+        v.sig("rxf_units_i", nv * 16, ins.tx.rxf_units);
+        v.sig(
+            "credit_cnt_o",
+            nv * 16,
+            pack16(&self.tx.credit_cnt[..nv as usize]),
+        );
+        v.sig("credit_stop_o", 8, self.tx.credit_stop as u128);
         v.enter("u_tx");
         self.tx.probe(&p.tcl, &p.cfg, &ins.tx, v);
         v.leave();
@@ -256,7 +320,7 @@ impl LinkEnd {
         v.leave();
         v.leave();
         for (k, f) in self.rx_fifos.iter().enumerate() {
-            v.enter(GEN_RX_FIFO[k]);
+            v.enter(GEN_RX[k]);
             v.enter("u_fifo");
             f.probe(&ins.rx_fifo[k], v);
             v.leave();
@@ -265,39 +329,55 @@ impl LinkEnd {
     }
 }
 
-/// Scope names of the generated RX FIFOs (static: probing is on the hot path).
-const GEN_RX_FIFO: [&str; 8] = [
-    "gen_rx_fifo[0]",
-    "gen_rx_fifo[1]",
-    "gen_rx_fifo[2]",
-    "gen_rx_fifo[3]",
-    "gen_rx_fifo[4]",
-    "gen_rx_fifo[5]",
-    "gen_rx_fifo[6]",
-    "gen_rx_fifo[7]",
+/// Scope names of generated blocks (static: probing is on the hot path).
+pub const GEN_TX: [&str; 8] = [
+    "gen_tx[0]",
+    "gen_tx[1]",
+    "gen_tx[2]",
+    "gen_tx[3]",
+    "gen_tx[4]",
+    "gen_tx[5]",
+    "gen_tx[6]",
+    "gen_tx[7]",
+];
+pub const GEN_RX: [&str; 8] = [
+    "gen_rx[0]",
+    "gen_rx[1]",
+    "gen_rx[2]",
+    "gen_rx[3]",
+    "gen_rx[4]",
+    "gen_rx[5]",
+    "gen_rx[6]",
+    "gen_rx[7]",
 ];
 
 /// Per-end ports of `exanet_link_top`.
-const TOP_PORTS: [[&str; 6]; 2] = [
+const TOP_PORTS: [[&str; 9]; 2] = [
     [
-        "a_tx_wr_i",
+        "a_tx_wr_hf_i",
+        "a_tx_wr_pay_i",
         "a_tx_wdata_i",
-        "a_rx_rd_i",
-        "a_tx_full_o",
-        "a_tx_usedw_o",
-        "a_rx_empty_o",
+        "a_rx_rd_hf_i",
+        "a_rx_rd_pay_i",
+        "a_tx_hf_full_o",
+        "a_tx_pay_full_o",
+        "a_rx_hf_empty_o",
+        "a_rx_pay_empty_o",
     ],
     [
-        "b_tx_wr_i",
+        "b_tx_wr_hf_i",
+        "b_tx_wr_pay_i",
         "b_tx_wdata_i",
-        "b_rx_rd_i",
-        "b_tx_full_o",
-        "b_tx_usedw_o",
-        "b_rx_empty_o",
+        "b_rx_rd_hf_i",
+        "b_rx_rd_pay_i",
+        "b_tx_hf_full_o",
+        "b_tx_pay_full_o",
+        "b_rx_hf_empty_o",
+        "b_rx_pay_empty_o",
     ],
 ];
 
-/// Ports of `exanet_link_end` (also the per-end ports of the top, with a prefix).
+/// Ports of `exanet_link_end`.
 fn probe_end_ports(
     p: &LinkParams,
     tb: &EndTbIn,
@@ -307,21 +387,22 @@ fn probe_end_ports(
     v: &mut dyn Visitor,
 ) {
     let nv = p.tcl.num_vcs;
-    v.sig("tx_wr_i", 1, b(tb.tx_wr));
+    let (txh, txp) = e.tx_full_masks();
+    let (rxh, rxp) = e.rx_empty_masks();
+    v.sig("tx_wr_hf_i", nv, tb.tx_wr_hf as u128);
+    v.sig("tx_wr_pay_i", nv, tb.tx_wr_pay as u128);
     v.sig("tx_wdata_i", 128, tb.tx_wdata);
-    v.sig("rx_rd_i", nv, tb.rx_rd as u128);
+    v.sig("rx_rd_hf_i", nv, tb.rx_rd_hf as u128);
+    v.sig("rx_rd_pay_i", nv, tb.rx_rd_pay as u128);
     v.sig("phy_tx_ready_i", 1, b(lane_out.tx_ready()));
     v.sig("phy_tx_valid_o", 1, b(e.tx.out_valid));
     v.sig("phy_tx_data_o", 64, e.tx.out_data as u128);
     v.sig("phy_rx_valid_i", 1, b(ins.rx.rx_valid));
     v.sig("phy_rx_data_i", 64, ins.rx.rx_data as u128);
-    v.sig("tx_full_o", 1, b(e.tx_fifo.full()));
-    v.sig(
-        "tx_usedw_o",
-        e.tx_fifo.ptr_width(),
-        e.tx_fifo.usedw() as u128,
-    );
-    v.sig("rx_empty_o", nv, e.rx_empty_mask() as u128);
+    v.sig("tx_hf_full_o", nv, txh as u128);
+    v.sig("tx_pay_full_o", nv, txp as u128);
+    v.sig("rx_hf_empty_o", nv, rxh as u128);
+    v.sig("rx_pay_empty_o", nv, rxp as u128);
 }
 
 impl Link {
@@ -358,7 +439,9 @@ impl Link {
     pub fn blocks(&self) -> Vec<BlockId> {
         let mut v = Vec::new();
         for e in [End::A, End::B] {
-            v.push(BlockId::TxFifo(e));
+            for k in 0..self.p.tcl.num_vcs as usize {
+                v.push(BlockId::TxFifo(e, k));
+            }
             v.push(BlockId::Tx(e));
             v.push(BlockId::Rx(e));
             for k in 0..self.p.tcl.num_vcs as usize {
@@ -386,7 +469,9 @@ impl Link {
     fn eval_block(&self, id: BlockId, ins: &(EndInputs, EndInputs, PhyIn, PhyIn)) -> BlockNext {
         let ei = |e: End| if e == End::A { &ins.0 } else { &ins.1 };
         match id {
-            BlockId::TxFifo(e) => BlockNext::Fifo(self.end(e).tx_fifo.eval(&ei(e).tx_fifo)),
+            BlockId::TxFifo(e, k) => {
+                BlockNext::Fifo(self.end(e).tx_fifos[k].eval(&ei(e).tx_fifo[k]))
+            }
             BlockId::Tx(e) => {
                 let (n, ev) = self.end(e).tx.eval(&self.p.tcl, &self.p.cfg, &ei(e).tx);
                 BlockNext::Tx(Box::new(n), ev)
@@ -405,7 +490,7 @@ impl Link {
 
     fn commit_block(&mut self, id: BlockId, n: BlockNext, ev: &mut LinkEvents) {
         match (id, n) {
-            (BlockId::TxFifo(e), BlockNext::Fifo(f)) => self.end_mut(e).tx_fifo.commit(f),
+            (BlockId::TxFifo(e, k), BlockNext::Fifo(f)) => self.end_mut(e).tx_fifos[k].commit(f),
             (BlockId::Tx(e), BlockNext::Tx(t, tev)) => {
                 self.end_mut(e).tx = *t;
                 match e {
@@ -481,12 +566,17 @@ impl Link {
             (&TOP_PORTS[0], &self.a, &tb.a),
             (&TOP_PORTS[1], &self.b, &tb.b),
         ] {
-            v.sig(n[0], 1, b(t.tx_wr));
-            v.sig(n[1], 128, t.tx_wdata);
-            v.sig(n[2], nv, t.rx_rd as u128);
-            v.sig(n[3], 1, b(e.tx_fifo.full()));
-            v.sig(n[4], e.tx_fifo.ptr_width(), e.tx_fifo.usedw() as u128);
-            v.sig(n[5], nv, e.rx_empty_mask() as u128);
+            let (txh, txp) = e.tx_full_masks();
+            let (rxh, rxp) = e.rx_empty_masks();
+            v.sig(n[0], nv, t.tx_wr_hf as u128);
+            v.sig(n[1], nv, t.tx_wr_pay as u128);
+            v.sig(n[2], 128, t.tx_wdata);
+            v.sig(n[3], nv, t.rx_rd_hf as u128);
+            v.sig(n[4], nv, t.rx_rd_pay as u128);
+            v.sig(n[5], nv, txh as u128);
+            v.sig(n[6], nv, txp as u128);
+            v.sig(n[7], nv, rxh as u128);
+            v.sig(n[8], nv, rxp as u128);
         }
         v.sig("ab_err_mask_i", 64, tb.ab_err_mask as u128);
         v.sig("ba_err_mask_i", 64, tb.ba_err_mask as u128);

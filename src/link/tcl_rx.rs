@@ -1,7 +1,7 @@
 //! APElink TCL, RX CTRL (seed 002 §5.3.4, Figure 5.9).
 //!
 //! ```text
-//!   PHY lane --rx_valid_i/rx_data_i--> [in_q] --> parser --> wr_valid_o/wr_vc_o/wr_data_o --> RX FIFO[vc]
+//!   PHY lane --rx_valid_i/rx_data_i--> [in_q] --> parser --> wr_valid_o/wr_hf_o/wr_vc_o/wr_data_o --> RX packet FIFO[vc]
 //!                                                  +------> cred_upd_* --> local TCL TX (peer's credits)
 //! ```
 //!
@@ -66,6 +66,7 @@ pub struct TclRx {
     pub vc: u8,
     pub crc: u32,
     pub wr_valid: bool,
+    pub wr_hf: bool,
     pub wr_vc: u8,
     pub wr_data: u128,
     pub cred_upd_valid: bool,
@@ -189,6 +190,7 @@ impl TclRx {
                             n.vc = vc;
                             n.words_left = words;
                             n.wr_valid = true;
+                            n.wr_hf = true;
                             n.wr_vc = vc;
                             n.wr_data = hdr;
                             n.stat_words = inc(self.stat_words);
@@ -200,6 +202,7 @@ impl TclRx {
             }
             M_PAY => {
                 n.wr_valid = true;
+                n.wr_hf = false;
                 n.wr_vc = self.vc;
                 n.wr_data = word;
                 n.crc = crc32c_update128(self.crc, word);
@@ -213,6 +216,7 @@ impl TclRx {
                 let crc = crc32c_update64(self.crc, word as u64) ^ CRC_XOROUT;
                 let bad = crc != (word >> 96) as u32;
                 n.wr_valid = true;
+                n.wr_hf = true;
                 n.wr_vc = self.vc;
                 // Reserved bits are written as zero: they are outside the CRC, so a bit error
                 // there must not reach the next hop. crc_bad set by an earlier hop is kept.
@@ -282,6 +286,7 @@ impl TclRx {
         v.sig("rx_valid_i", 1, b(i.rx_valid));
         v.sig("rx_data_i", 64, i.rx_data as u128);
         v.sig("wr_valid_o", 1, b(self.wr_valid));
+        v.sig("wr_hf_o", 1, b(self.wr_hf));
         v.sig("wr_vc_o", 3, self.wr_vc as u128);
         v.sig("wr_data_o", 128, self.wr_data);
         v.sig("cred_upd_valid_o", 1, b(self.cred_upd_valid));
@@ -300,6 +305,7 @@ impl TclRx {
         v.sig("vc_q", 3, self.vc as u128);
         v.sig("crc_q", 32, self.crc as u128);
         v.sig("wr_valid_q", 1, b(self.wr_valid));
+        v.sig("wr_hf_q", 1, b(self.wr_hf));
         v.sig("wr_vc_q", 3, self.wr_vc as u128);
         v.sig("wr_data_q", 128, self.wr_data);
         v.sig("cred_upd_valid_q", 1, b(self.cred_upd_valid));

@@ -1,16 +1,19 @@
 //! APElink TCL, TX CTRL (seed 002 §5.3.4, Figure 5.9; seed 000 §2.8.2).
 //!
 //! ```text
-//!   inter-tile TX FIFO --fifo_empty_i/fifo_rdata_i--> +---------+ --tx_valid_o/tx_data_o--> PHY lane
-//!                      <------------ fifo_rd_o ------- | TCL TX  | <-------- tx_ready_i ----
-//!   local TCL RX ---- cred_upd_* (peer's credits) ---> |         |
-//!   local RX FIFOs -- rxf_usedw_i (our buffer) ------> +---------+
+//!   inter-tile TX packet FIFOs, one per VC --hf_*/pay_* --> +---------+ --tx_valid_o/tx_data_o--> PHY lane
+//!                  <------------ hf_rd_o / pay_rd_o -------- | TCL TX  | <-------- tx_ready_i ----
+//!   local TCL RX ------ cred_upd_* (the peer's credits) ---> |         |
+//!   local RX packet FIFOs -- rxf_units_i (our buffers) ----> +---------+
 //! ```
 //!
-//! Reads 128-bit words (header, payload, footer) from the show-ahead TX FIFO and sends them as
-//! 64-bit beats, low half first, on a ready/valid interface, with the APElink word stuffing:
+//! Reads packets from the per-VC TX packet FIFOs (header and footer from the header/footer FIFO,
+//! payload from the payload FIFO, `src/pktfifo.rs`) and sends their 128-bit words as 64-bit
+//! beats, low half first, on a ready/valid interface, with the APElink word stuffing:
 //! `MAGIC START H.lo H.hi P0.lo P0.hi ... F.lo F.hi`. A data beat equal to MAGIC is escaped by a
-//! MAGIC in front of it.
+//! MAGIC in front of it. Between packets the next VC is chosen round robin among the VCs whose
+//! header is at the head of their FIFO and whose credit lets it go, so a VC out of credit never
+//! holds back another (the VCs of seed 002 §5.3.3 stay independent on the link).
 //!
 //! Credits (the status of *our* RX FIFOs, for the peer's TX):
 //! - after every footer, a whole credit (no Magic) when `cfg.after_pkt` (seed 002 §5.3.4);
@@ -20,20 +23,21 @@
 //!   or out of credit) and the credit is older than `cfg.credit_period`.
 //!   See docs/decisions/0002-credit-schedule.md for why.
 //!
-//! Flow control on the peer's RX FIFO of each VC, per 128-bit word:
-//! - usedword: `credit_cnt_q[v]` estimates the peer's free words: reloaded with
-//!   `rx_depth - usedw` from every credit received, decremented for every word sent; a word may
-//!   go when `credit_cnt_q[v] > tred` (transmission stops when the credit reaches TRED);
+//! Flow control on the peer's RX packet FIFO of each VC, in credit units (payload words; a
+//! header or footer word costs `hf_scale` units, docs/decisions/0006):
+//! - usedword: `credit_cnt_q[v]` estimates the peer's free units: reloaded with
+//!   `rx_depth - units` from every credit received, decreased by the cost of every word sent;
+//!   a word may go when `credit_cnt_q[v] > tred` (transmission stops when the credit reaches TRED);
 //! - start/stop: `credit_stop_q[v]` mirrors the stop bit of the last credit received (the peer
 //!   sets it when its free space is at or below TRED); a word may go when it is clear.
 //!   The check for a header is made at its MAGIC, which starts the packet.
 //!
-//! Cycle contract: the header at the FIFO head in cycle `c` (not empty) with the link idle
-//! gives MAGIC in `tx_data_o` in cycle `c + 1`, START in `c + 2`, the header halves in
+//! Cycle contract: a header at the head of a VC's header/footer FIFO in cycle `c` with the link
+//! idle gives MAGIC in `tx_data_o` in cycle `c + 1`, START in `c + 2`, the header halves in
 //! `c + 3` and `c + 4` (one TX pipeline cycle plus three serialisation cycles before the
-//! header's last beat). One beat per cycle while `tx_ready_i` is high. The FIFO pop is
-//! registered (`fifo_rd_q`): the word whose low half is loaded in cycle `c` is popped at the
-//! end of `c + 1`, and the next word is at the head in `c + 2`, in time for its low half.
+//! header's last beat). One beat per cycle while `tx_ready_i` is high. Pops are registered
+//! (`hf_rd_q`, `pay_rd_q`): the word whose low half is loaded in cycle `c` is popped at the end
+//! of `c + 1`, and the next word is at the head in `c + 2`, in time for its low half.
 //!
 //! RTL twin: `rtl/exanet_tcl_tx.sv`; every register here is `<name>_q` there.
 
@@ -46,19 +50,14 @@ use crate::probe::{b, clk_rst, Visitor};
 pub struct TclParams {
     /// Virtual channels, 1..=8.
     pub num_vcs: u32,
-    /// Depth of each RX FIFO (ours and the peer's), words, power of two.
+    /// Capacity of each RX packet FIFO in credit units (its payload FIFO depth), ours and the peer's.
     pub rx_depth: u32,
+    /// Credit units a header or footer word takes in the peer's RX packet FIFO.
+    pub hf_scale: u32,
     /// Beats of a usedword credit, 1..=4.
     pub uw_beats: u32,
     /// Header size in words rather than bytes.
     pub size_in_words: bool,
-}
-
-impl TclParams {
-    /// Bits of an RX FIFO occupancy (`usedw`), address bits + 1.
-    pub fn usedw_bits(&self) -> u32 {
-        self.rx_depth.trailing_zeros() + 1
-    }
 }
 
 /// Run-time configuration registers (inputs `cfg_*_i` of the RTL).
@@ -78,18 +77,20 @@ pub const K_FTR: u8 = 2;
 
 const AGE_MAX: u32 = 0xffff;
 
-/// Inputs of one cycle, all register outputs of other blocks.
+/// Inputs of one cycle, all register outputs of other blocks. Bit or element `v` is VC `v`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TxIn {
-    pub fifo_empty: bool,
-    pub fifo_rdata: u128,
+    pub hf_empty: u8,
+    pub hf_rdata: [u128; 8],
+    pub pay_empty: u8,
+    pub pay_rdata: [u128; 8],
     pub tx_ready: bool,
     pub cred_upd_valid: bool,
     pub cred_upd_stop: u8,
     /// Occupancies reported by the peer, 8 slots of 10 bits (slot v = bits 10v+9:10v).
     pub cred_upd_usedw: u128,
-    /// Our RX FIFOs' occupancies, `usedw_bits` bits per VC, VC 0 lowest.
-    pub rxf_usedw: u128,
+    /// Our RX packet FIFOs' occupancies in credit units, 16 bits per VC, VC 0 lowest.
+    pub rxf_units: u128,
 }
 
 /// Registers of the TX CTRL. Field names are the RTL register names without `_q`.
@@ -97,7 +98,8 @@ pub struct TxIn {
 pub struct TclTx {
     pub out_valid: bool,
     pub out_data: u64,
-    pub fifo_rd: bool,
+    pub hf_rd: u8,
+    pub pay_rd: u8,
     pub pkt: bool,
     pub start: bool,
     pub kind: u8,
@@ -106,7 +108,7 @@ pub struct TclTx {
     pub word_hi: u64,
     pub words_left: u32,
     pub vc: u8,
-    pub drop: bool,
+    pub vc_rr: u8,
     pub cred_magic: bool,
     pub cred_beat: u8,
     pub cred_snap: u128,
@@ -118,7 +120,6 @@ pub struct TclTx {
     pub stat_words: u32,
     pub stat_credits: u32,
     pub stat_stall: u32,
-    pub stat_drops: u32,
 }
 
 /// What a beat loaded into the output register carries (for observers).
@@ -156,7 +157,8 @@ impl TclTx {
         TclTx {
             out_valid: false,
             out_data: 0,
-            fifo_rd: false,
+            hf_rd: 0,
+            pay_rd: 0,
             pkt: false,
             start: false,
             kind: K_HDR,
@@ -165,7 +167,7 @@ impl TclTx {
             word_hi: 0,
             words_left: 0,
             vc: 0,
-            drop: false,
+            vc_rr: 0,
             cred_magic: false,
             cred_beat: 0,
             cred_snap: 0,
@@ -177,11 +179,11 @@ impl TclTx {
             stat_words: 0,
             stat_credits: 0,
             stat_stall: 0,
-            stat_drops: 0,
         }
     }
 
-    fn credit_ok(&self, cfg: &TclCfg, vc: u8) -> bool {
+    /// May a word of VC `vc` go?
+    pub fn credit_ok(&self, cfg: &TclCfg, vc: u8) -> bool {
         if cfg.usedword {
             self.credit_cnt[vc as usize] > cfg.tred
         } else {
@@ -189,10 +191,9 @@ impl TclTx {
         }
     }
 
-    /// Occupancy of our RX FIFO `v` from the packed input.
-    fn rxf_usedw(p: &TclParams, i: &TxIn, v: u32) -> u32 {
-        let w = p.usedw_bits();
-        ((i.rxf_usedw >> (w * v)) & ((1u128 << w) - 1)) as u32
+    /// Occupancy of our RX FIFO `v` in credit units, from the packed input.
+    fn rxf_units(i: &TxIn, v: u32) -> u32 {
+        ((i.rxf_units >> (16 * v)) & 0xffff) as u32
     }
 
     /// First beat of a credit, with the snapshot that the following beats will use.
@@ -200,7 +201,7 @@ impl TclTx {
         if cfg.usedword {
             let mut snap = 0u128;
             for v in 0..p.num_vcs {
-                let u = Self::rxf_usedw(p, i, v).min(credit::USEDW_MAX);
+                let u = Self::rxf_units(i, v).min(credit::USEDW_MAX);
                 snap |= (u as u128) << (10 * v);
             }
             (
@@ -210,7 +211,7 @@ impl TclTx {
         } else {
             let mut stop = 0u8;
             for v in 0..p.num_vcs {
-                let free = p.rx_depth - Self::rxf_usedw(p, i, v);
+                let free = p.rx_depth.saturating_sub(Self::rxf_units(i, v));
                 if free <= cfg.tred {
                     stop |= 1 << v;
                 }
@@ -223,26 +224,49 @@ impl TclTx {
     pub fn eval(&self, p: &TclParams, cfg: &TclCfg, i: &TxIn) -> (TclTx, TxEvents) {
         let mut n = self.clone();
         let mut ev = TxEvents::default();
+        let nv = p.num_vcs as u8;
         let can_load = !self.out_valid || i.tx_ready;
-        let head = i.fifo_rdata;
-        let head_avail = !i.fifo_empty && !self.fifo_rd;
-        let hdr_vc = (head & 0x7) as u8;
-        let hdr_vc_ok = (hdr_vc as u32) < p.num_vcs;
+        // Headers at the head of their VC's header/footer FIFO (a pop in flight hides the head).
+        let mut waiting = 0u8;
+        let mut ready = 0u8;
+        for v in 0..nv {
+            let bit = 1u8 << v;
+            if i.hf_empty & bit == 0 && self.hf_rd & bit == 0 {
+                waiting |= bit;
+                if self.credit_ok(cfg, v) {
+                    ready |= bit;
+                }
+            }
+        }
+        // The head word of the packet being sent: payload FIFO for payload, else header/footer.
+        let cur = self.vc as usize;
+        let cur_bit = 1u8 << self.vc;
+        let (head, head_avail) = if self.kind == K_PAY {
+            (
+                i.pay_rdata[cur],
+                i.pay_empty & cur_bit == 0 && self.pay_rd & cur_bit == 0,
+            )
+        } else {
+            (
+                i.hf_rdata[cur],
+                i.hf_empty & cur_bit == 0 && self.hf_rd & cur_bit == 0,
+            )
+        };
 
         n.out_valid = self.out_valid && !i.tx_ready;
-        n.fifo_rd = false;
+        n.hf_rd = 0;
+        n.pay_rd = 0;
         n.credit_age = (self.credit_age + 1).min(AGE_MAX);
 
         // A word blocked by credit this cycle (statistic only).
-        let blocked_between =
-            !self.pkt && !self.drop && head_avail && hdr_vc_ok && !self.credit_ok(cfg, hdr_vc);
+        let blocked_between = !self.pkt && waiting != 0 && ready == 0;
         let at_boundary = self.pkt && !self.start && !self.half && !self.esc && self.kind != K_HDR;
         let blocked_inside = at_boundary && head_avail && !self.credit_ok(cfg, self.vc);
         if can_load && (blocked_between || blocked_inside) {
             n.stat_stall = self.stat_stall.wrapping_add(1);
         }
 
-        let mut load_word = false; // a word's low half is loaded: one credit word of `vc` used
+        let mut load_cost = 0u32; // credit units of the word whose low half is loaded
         let mut credit0 = false; // the first beat of a credit is loaded
 
         if can_load {
@@ -277,28 +301,27 @@ impl TclTx {
                 if self.cred_owed || self.credit_age >= cfg.credit_period {
                     n.cred_owed = false;
                     credit0 = true;
-                } else if !self.drop && head_avail {
-                    if !hdr_vc_ok {
-                        // a header naming a VC this link does not have: drop the whole packet
-                        n.drop = true;
-                        n.kind = K_HDR;
-                        n.words_left = payload_words(head, p.size_in_words);
-                    } else if self.credit_ok(cfg, hdr_vc) {
-                        n.out_valid = true;
-                        n.out_data = MAGIC;
-                        ev.loaded = Some(BeatKind::Magic);
-                        n.pkt = true;
-                        n.start = true;
-                        n.kind = K_HDR;
-                        n.half = false;
-                        n.esc = false;
-                        n.vc = hdr_vc;
-                        n.words_left = payload_words(head, p.size_in_words);
-                    }
+                } else if ready != 0 {
+                    // round robin: the first ready VC at or after vc_rr
+                    let v = (0..nv)
+                        .map(|k| (self.vc_rr + k) % nv)
+                        .find(|v| ready & (1 << v) != 0)
+                        .expect("ready is not empty");
+                    n.out_valid = true;
+                    n.out_data = MAGIC;
+                    ev.loaded = Some(BeatKind::Magic);
+                    n.pkt = true;
+                    n.start = true;
+                    n.kind = K_HDR;
+                    n.half = false;
+                    n.esc = false;
+                    n.vc = v;
+                    n.vc_rr = (v + 1) % nv;
+                    n.words_left = payload_words(i.hf_rdata[v as usize], p.size_in_words);
                 }
             } else {
-                // inside a packet, after START
-                // a header's credit was checked at its MAGIC; an escaped word's at its escape
+                // inside a packet, after START; a header's credit was checked at its MAGIC, an
+                // escaped word's at its escape
                 let data_ready =
                     head_avail && (self.kind == K_HDR || self.esc || self.credit_ok(cfg, self.vc));
                 let inner_credit = at_boundary
@@ -326,12 +349,15 @@ impl TclTx {
                         });
                         if !self.half {
                             n.word_hi = (head >> 64) as u64;
-                            n.fifo_rd = true;
                             n.half = true;
-                            load_word = true;
                             n.stat_words = self.stat_words.wrapping_add(1);
                             if self.kind == K_PAY {
+                                n.pay_rd = cur_bit;
                                 n.words_left = self.words_left - 1;
+                                load_cost = 1;
+                            } else {
+                                n.hf_rd = cur_bit;
+                                load_cost = p.hf_scale;
                             }
                         } else {
                             n.half = false;
@@ -372,25 +398,6 @@ impl TclTx {
             });
         }
 
-        // Dropping a packet with an invalid VC: pop its words, send nothing.
-        if self.drop && head_avail {
-            n.fifo_rd = true;
-            match self.kind {
-                K_HDR => n.kind = if self.words_left > 0 { K_PAY } else { K_FTR },
-                K_PAY => {
-                    n.words_left = self.words_left - 1;
-                    if self.words_left == 1 {
-                        n.kind = K_FTR;
-                    }
-                }
-                _ => {
-                    n.drop = false;
-                    n.kind = K_HDR;
-                    n.stat_drops = self.stat_drops.wrapping_add(1);
-                }
-            }
-        }
-
         // Credit state: fresh credit from the peer, minus the word loaded this cycle.
         for v in 0..p.num_vcs as usize {
             if cfg.usedword {
@@ -399,7 +406,7 @@ impl TclTx {
                 } else {
                     self.credit_cnt[v]
                 };
-                let used = (load_word && self.vc as usize == v) as u32;
+                let used = if cur == v { load_cost } else { 0 };
                 n.credit_cnt[v] = base.saturating_sub(used);
             }
         }
@@ -410,21 +417,34 @@ impl TclTx {
     }
 
     pub fn probe(&self, p: &TclParams, cfg: &TclCfg, i: &TxIn, v: &mut dyn Visitor) {
+        let nv = p.num_vcs;
         clk_rst(v);
         probe_cfg(cfg, v);
-        v.sig("fifo_empty_i", 1, b(i.fifo_empty));
-        v.sig("fifo_rdata_i", 128, i.fifo_rdata);
-        v.sig("fifo_rd_o", 1, b(self.fifo_rd));
+        v.sig("hf_empty_i", nv, i.hf_empty as u128);
+        v.sig("pay_empty_i", nv, i.pay_empty as u128);
+        for k in 0..nv as usize {
+            v.sig_idx("hf_rdata_i", k, 128, i.hf_rdata[k]);
+            v.sig_idx("pay_rdata_i", k, 128, i.pay_rdata[k]);
+        }
+        v.sig("hf_rd_o", nv, self.hf_rd as u128);
+        v.sig("pay_rd_o", nv, self.pay_rd as u128);
         v.sig("tx_ready_i", 1, b(i.tx_ready));
         v.sig("tx_valid_o", 1, b(self.out_valid));
         v.sig("tx_data_o", 64, self.out_data as u128);
         v.sig("cred_upd_valid_i", 1, b(i.cred_upd_valid));
         v.sig("cred_upd_stop_i", 8, i.cred_upd_stop as u128);
         v.sig("cred_upd_usedw_i", 80, i.cred_upd_usedw);
-        v.sig("rxf_usedw_i", p.num_vcs * p.usedw_bits(), i.rxf_usedw);
+        v.sig("rxf_units_i", nv * 16, i.rxf_units);
+        v.sig(
+            "credit_cnt_o",
+            nv * 16,
+            pack16(&self.credit_cnt[..nv as usize]),
+        );
+        v.sig("credit_stop_o", 8, self.credit_stop as u128);
         v.sig("out_valid_q", 1, b(self.out_valid));
         v.sig("out_data_q", 64, self.out_data as u128);
-        v.sig("fifo_rd_q", 1, b(self.fifo_rd));
+        v.sig("hf_rd_q", nv, self.hf_rd as u128);
+        v.sig("pay_rd_q", nv, self.pay_rd as u128);
         v.sig("pkt_q", 1, b(self.pkt));
         v.sig("start_q", 1, b(self.start));
         v.sig("kind_q", 2, self.kind as u128);
@@ -433,13 +453,13 @@ impl TclTx {
         v.sig("word_hi_q", 64, self.word_hi as u128);
         v.sig("words_left_q", 13, self.words_left as u128);
         v.sig("vc_q", 3, self.vc as u128);
-        v.sig("drop_q", 1, b(self.drop));
+        v.sig("vc_rr_q", 3, self.vc_rr as u128);
         v.sig("cred_magic_q", 1, b(self.cred_magic));
         v.sig("cred_beat_q", 2, self.cred_beat as u128);
         v.sig("cred_snap_q", 80, self.cred_snap);
         v.sig("cred_owed_q", 1, b(self.cred_owed));
         v.sig("credit_age_q", 16, self.credit_age as u128);
-        for k in 0..p.num_vcs as usize {
+        for k in 0..nv as usize {
             v.sig_idx("credit_cnt_q", k, 16, self.credit_cnt[k] as u128);
         }
         v.sig("credit_stop_q", 8, self.credit_stop as u128);
@@ -447,7 +467,6 @@ impl TclTx {
         v.sig("stat_words_q", 32, self.stat_words as u128);
         v.sig("stat_credits_q", 32, self.stat_credits as u128);
         v.sig("stat_stall_q", 32, self.stat_stall as u128);
-        v.sig("stat_drops_q", 32, self.stat_drops as u128);
     }
 }
 
@@ -471,4 +490,11 @@ pub fn snap_get(snap: u128, k: u32) -> u32 {
 /// Bits of the VCs that exist.
 pub fn vc_mask(num_vcs: u32) -> u8 {
     ((1u32 << num_vcs) - 1) as u8
+}
+
+/// Values packed 16 bits each, element 0 lowest.
+pub fn pack16(vals: &[u32]) -> u128 {
+    vals.iter().enumerate().fold(0u128, |acc, (k, &x)| {
+        acc | (((x & 0xffff) as u128) << (16 * k))
+    })
 }

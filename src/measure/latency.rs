@@ -109,7 +109,7 @@ pub fn one_hop(cfg: &Config, inject_at: u64) -> Result<HopStamps, String> {
         let c = bench.cycle;
         let l = &bench.link;
         // Observe the registers of cycle c.
-        if !seen[0] && bench.a.src.wr {
+        if !seen[0] && bench.a.src.wr_hf != 0 {
             header = Some(bench.a.src.wdata);
             s.tx_fifo_write = c;
             seen[0] = true;
@@ -117,7 +117,8 @@ pub fn one_hop(cfg: &Config, inject_at: u64) -> Result<HopStamps, String> {
         if let Some(h) = header {
             let hi = (h >> 64) as u64;
             let vc = (h & 7) as usize;
-            if seen[0] && !seen[1] && !l.a.tx_fifo.empty() && l.a.tx_fifo.rdata() == h {
+            let txf = &l.a.tx_fifos[vc].hf;
+            if seen[0] && !seen[1] && !txf.empty() && txf.rdata() == h {
                 s.tx_fifo_not_empty = c;
                 seen[1] = true;
             }
@@ -138,7 +139,7 @@ pub fn one_hop(cfg: &Config, inject_at: u64) -> Result<HopStamps, String> {
                 s.rx_fifo_write = c;
                 seen[4] = true;
             }
-            if seen[4] && !l.b.rx_fifos[vc].empty() {
+            if seen[4] && !l.b.rx_fifos[vc].hf.empty() {
                 s.rx_fifo_not_empty = c;
                 return Ok(s);
             }

@@ -1,0 +1,188 @@
+//! Packet FIFO: the pair of show-ahead FIFOs every APErouter switch port buffer is made of, a
+//! header/footer FIFO and a payload FIFO (seed 002 §5.3.3: "the header/footer FIFOs are
+//! 128x128 bit, while the intra-tile and inter-tile payload FIFO are 4096x128 bit and 1024x128
+//! bit"; Table 5.2's 16 BRAM per inter-tile port are exactly four such pairs of 1024 + 128 words).
+//!
+//! ```text
+//!   wr_hf_i / wr_pay_i, wdata_i --> u_hf  (header/footer, HF_DEPTH words)  --> hf_*_o,  rd_hf_i
+//!                               --> u_pay (payload, PAY_DEPTH words)       --> pay_*_o, rd_pay_i
+//!   units_o = max(pay usedw, hf usedw x SCALE), SCALE = PAY_DEPTH / HF_DEPTH
+//! ```
+//!
+//! Cycle contract: each half is an [`crate::fifo::Fifo`] (write-to-not-empty L_F).
+//!
+//! `units_o` is the occupancy a credit reports for this buffer, in payload words: a buffer of
+//! PAY_DEPTH units, where a payload word takes one unit and a header or footer word takes SCALE
+//! (the header/footer FIFO is SCALE times smaller). Its free space, `PAY_DEPTH - units_o`, is
+//! the smaller of the two FIFOs' free space in those units, so a sender that charges each word
+//! its cost never overflows either FIFO (docs/decisions/0006-split-fifos-and-credit-units.md).
+//!
+//! RTL twin: `rtl/exanet_pkt_fifo.sv` (instances `u_hf`, `u_pay`).
+
+use crate::fifo::{Fifo, FifoIn, FifoNext, FifoParams};
+use crate::probe::{b, clk_rst, Visitor};
+
+/// Structural parameters of a packet FIFO.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PktFifoParams {
+    /// Header/footer FIFO depth, words (power of two, at most `pay_depth`).
+    pub hf_depth: u32,
+    /// Payload FIFO depth, words (power of two).
+    pub pay_depth: u32,
+    /// Write-to-not-empty delay of both FIFOs, cycles.
+    pub latency: u32,
+}
+
+impl PktFifoParams {
+    /// Units a header or footer word takes in the credit count.
+    pub fn scale(&self) -> u32 {
+        self.pay_depth / self.hf_depth
+    }
+}
+
+/// Inputs of one cycle.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PktFifoIn {
+    pub wr_hf: bool,
+    pub wr_pay: bool,
+    pub wdata: u128,
+    pub rd_hf: bool,
+    pub rd_pay: bool,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct PktFifoNext {
+    hf: FifoNext,
+    pay: FifoNext,
+}
+
+#[derive(Debug, Clone)]
+pub struct PktFifo {
+    p: PktFifoParams,
+    pub hf: Fifo,
+    pub pay: Fifo,
+}
+
+impl PktFifo {
+    pub fn new(p: PktFifoParams) -> PktFifo {
+        PktFifo {
+            p,
+            hf: Fifo::new(FifoParams {
+                depth: p.hf_depth,
+                latency: p.latency,
+            }),
+            pay: Fifo::new(FifoParams {
+                depth: p.pay_depth,
+                latency: p.latency,
+            }),
+        }
+    }
+
+    pub fn params(&self) -> PktFifoParams {
+        self.p
+    }
+
+    /// Occupancy in credit units.
+    pub fn units(&self) -> u32 {
+        self.pay.usedw().max(self.hf.usedw() * self.p.scale())
+    }
+
+    fn split(i: &PktFifoIn) -> (FifoIn, FifoIn) {
+        (
+            FifoIn {
+                wr: i.wr_hf,
+                wdata: i.wdata,
+                rd: i.rd_hf,
+            },
+            FifoIn {
+                wr: i.wr_pay,
+                wdata: i.wdata,
+                rd: i.rd_pay,
+            },
+        )
+    }
+
+    pub fn eval(&self, i: &PktFifoIn) -> PktFifoNext {
+        let (h, p) = Self::split(i);
+        PktFifoNext {
+            hf: self.hf.eval(&h),
+            pay: self.pay.eval(&p),
+        }
+    }
+
+    pub fn commit(&mut self, n: PktFifoNext) {
+        self.hf.commit(n.hf);
+        self.pay.commit(n.pay);
+    }
+
+    /// Writes while full plus reads while empty, both halves (zero in a correct design).
+    pub fn errors(&self) -> u32 {
+        self.hf.overflow_cnt()
+            + self.hf.underflow_cnt()
+            + self.pay.overflow_cnt()
+            + self.pay.underflow_cnt()
+    }
+
+    pub fn probe(&self, i: &PktFifoIn, v: &mut dyn Visitor) {
+        clk_rst(v);
+        v.sig("wr_hf_i", 1, b(i.wr_hf));
+        v.sig("wr_pay_i", 1, b(i.wr_pay));
+        v.sig("wdata_i", 128, i.wdata);
+        v.sig("rd_hf_i", 1, b(i.rd_hf));
+        v.sig("rd_pay_i", 1, b(i.rd_pay));
+        let (hw, pw) = (self.hf.ptr_width(), self.pay.ptr_width());
+        v.sig("hf_full_o", 1, b(self.hf.full()));
+        v.sig("hf_empty_o", 1, b(self.hf.empty()));
+        v.sig("hf_usedw_o", hw, self.hf.usedw() as u128);
+        v.sig("hf_rdusedw_o", hw, self.hf.rdusedw() as u128);
+        v.sig("hf_rdata_o", 128, self.hf.rdata());
+        v.sig("pay_full_o", 1, b(self.pay.full()));
+        v.sig("pay_empty_o", 1, b(self.pay.empty()));
+        v.sig("pay_usedw_o", pw, self.pay.usedw() as u128);
+        v.sig("pay_rdusedw_o", pw, self.pay.rdusedw() as u128);
+        v.sig("pay_rdata_o", 128, self.pay.rdata());
+        v.sig("units_o", 16, self.units() as u128);
+        let (h, p) = Self::split(i);
+        v.enter("u_hf");
+        self.hf.probe(&h, v);
+        v.leave();
+        v.enter("u_pay");
+        self.pay.probe(&p, v);
+        v.leave();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_are_the_scarcer_fifo_in_payload_words() {
+        let mut f = PktFifo::new(PktFifoParams {
+            hf_depth: 8,
+            pay_depth: 64,
+            latency: 3,
+        });
+        assert_eq!(f.params().scale(), 8);
+        // a header and a footer: 2 of 8 header/footer words = 16 of 64 units
+        for w in [true, false, false, false, true] {
+            let n = f.eval(&PktFifoIn {
+                wr_hf: w,
+                wr_pay: !w,
+                wdata: 1,
+                ..Default::default()
+            });
+            f.commit(n);
+        }
+        assert_eq!((f.hf.usedw(), f.pay.usedw()), (2, 3));
+        assert_eq!(f.units(), 16);
+        for _ in 0..20 {
+            let n = f.eval(&PktFifoIn {
+                wr_pay: true,
+                ..Default::default()
+            });
+            f.commit(n);
+        }
+        assert_eq!(f.units(), 23, "now the payload FIFO is the scarcer");
+    }
+}
