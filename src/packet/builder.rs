@@ -9,7 +9,7 @@ use super::footer::Footer;
 use super::header::{Coord, Header, PacketType};
 use super::layout::{
     Field, WordBits, FTR_CHAN_ID, FTR_CRC, FTR_SRC_X, FTR_SRC_Y, FTR_SRC_Z, FTR_USER, HDR_DST_ADDR,
-    HDR_DST_X, HDR_DST_Y, HDR_DST_Z, HDR_PDID, HDR_SIZE, HDR_TYPE, HDR_VC,
+    HDR_DST_PORT, HDR_DST_X, HDR_DST_Y, HDR_DST_Z, HDR_PDID, HDR_SIZE, HDR_TYPE, HDR_VC,
 };
 
 /// Bytes in one 128-bit payload word.
@@ -110,6 +110,7 @@ pub struct PacketBuilder {
     dst: [u64; 3],
     pdid: u64,
     dst_addr: u64,
+    dst_port: u64,
     chan_id: u64,
     src: [u64; 3],
     user: u64,
@@ -127,6 +128,7 @@ impl Default for PacketBuilder {
             dst: [0; 3],
             pdid: 0,
             dst_addr: 0,
+            dst_port: 0,
             chan_id: 0,
             src: [0; 3],
             user: 0,
@@ -179,6 +181,12 @@ impl PacketBuilder {
     }
 
     /// Destination memory address.
+    /// Intra-tile port at the destination node (3 bits).
+    pub fn dst_port(mut self, port: u64) -> Self {
+        self.dst_port = port;
+        self
+    }
+
     pub fn dst_addr(mut self, addr: u64) -> Self {
         self.dst_addr = addr;
         self
@@ -239,6 +247,7 @@ impl PacketBuilder {
         };
         let pdid = fit(HDR_PDID, self.pdid)? as u16;
         let dst_addr = fit(HDR_DST_ADDR, self.dst_addr)?;
+        let dst_port = fit(HDR_DST_PORT, self.dst_port)? as u8;
         let chan_id = fit(FTR_CHAN_ID, self.chan_id)? as u16;
         let src = Coord {
             x: fit(FTR_SRC_X, self.src[0])? as u8,
@@ -277,6 +286,7 @@ impl PacketBuilder {
                 dst,
                 pdid,
                 dst_addr,
+                dst_port,
             },
             payload: self.payload,
             footer: Footer {

@@ -2,7 +2,8 @@
 
 use super::error::{check_fits, PacketError};
 use super::layout::{
-    WordBits, HDR_DST_ADDR, HDR_DST_X, HDR_DST_Y, HDR_DST_Z, HDR_PDID, HDR_SIZE, HDR_TYPE, HDR_VC,
+    WordBits, HDR_DST_ADDR, HDR_DST_PORT, HDR_DST_X, HDR_DST_Y, HDR_DST_Z, HDR_PDID, HDR_SIZE,
+    HDR_TYPE, HDR_VC,
 };
 use super::secded::{secded_decode, secded_encode, EccStatus};
 
@@ -68,6 +69,8 @@ pub struct Header {
     pub pdid: u16,
     /// Destination (virtual) memory address, 48 bits.
     pub dst_addr: u64,
+    /// Intra-tile port at the destination node, 3 bits.
+    pub dst_port: u8,
 }
 
 /// Result of [`Header::decode`].
@@ -88,6 +91,7 @@ impl Header {
         check_fits(HDR_VC, u64::from(self.vc))?;
         check_fits(HDR_SIZE, u64::from(self.size))?;
         check_fits(HDR_PDID, u64::from(self.pdid))?;
+        check_fits(HDR_DST_PORT, u64::from(self.dst_port))?;
         check_fits(HDR_DST_ADDR, self.dst_addr)
     }
 
@@ -103,6 +107,7 @@ impl Header {
         w.set(&HDR_DST_Z, u64::from(self.dst.z));
         w.set(&HDR_PDID, u64::from(self.pdid));
         w.set(&HDR_DST_ADDR, self.dst_addr);
+        w.set(&HDR_DST_PORT, u64::from(self.dst_port));
         secded_encode(w.to_u128())
     }
 
@@ -131,6 +136,7 @@ impl Header {
             },
             pdid: w.get(&HDR_PDID) as u16,
             dst_addr: w.get(&HDR_DST_ADDR),
+            dst_port: w.get(&HDR_DST_PORT) as u8,
         }
     }
 }
@@ -160,8 +166,10 @@ mod tests {
             dst: Coord { x: 1, y: 2, z: 3 },
             pdid: 0xFED,
             dst_addr: 0xBEEF_0000_CAFE,
+            dst_port: 6,
         };
         let w = h.encode();
+        assert_eq!((w >> 102) & 0x7, 6);
         assert_eq!(w & 0x7, 5);
         assert_eq!((w >> 3) & 0x3, 2);
         assert_eq!((w >> 5) & 0x1FFF, 0x1ABC);

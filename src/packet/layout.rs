@@ -71,7 +71,7 @@ const fn f(
 use Word::{Footer as F, Header as H};
 
 /// The layout table: header fields, then footer fields, each in ascending bit order.
-pub const FIELDS: [Field; 19] = [
+pub const FIELDS: [Field; 20] = [
     f(H, "vc", 0, 3, "virtual channel"),
     f(
         H,
@@ -98,7 +98,14 @@ pub const FIELDS: [Field; 19] = [
         48,
         "destination (virtual) memory address",
     ),
-    f(H, "rsvd", 102, 18, "reserved, zero"),
+    f(
+        H,
+        "dst_port",
+        102,
+        3,
+        "intra-tile port at the destination node",
+    ),
+    f(H, "rsvd", 105, 15, "reserved, zero"),
     f(H, "ecc", 120, 8, "SECDED check bits over header bits 119:0"),
     f(
         F,
@@ -215,6 +222,8 @@ pub const HDR_DST_Z: Field = field(H, "dst_z");
 pub const HDR_PDID: Field = field(H, "pdid");
 /// Header: destination memory address.
 pub const HDR_DST_ADDR: Field = field(H, "dst_addr");
+/// Intra-tile port at the destination node.
+pub const HDR_DST_PORT: Field = field(H, "dst_port");
 /// Header: reserved.
 pub const HDR_RSVD: Field = field(H, "rsvd");
 /// Header: SECDED check bits.
