@@ -251,8 +251,9 @@ pub fn cosim(
         cycles,
         vcd_dir: vcd_dir.map(|p| p.to_path_buf()),
         fault_at: None,
+        period_ps: cfg.clock().period_ps(),
     };
-    match cosim::lockstep::run_link(&cfg, &opts) {
+    match cosim::link_design::run_link(&cfg, &opts) {
         Ok(rep) => {
             if json {
                 return json_out(&rep);

@@ -35,6 +35,8 @@ fn err(field: &str, message: impl Into<String>) -> ConfigError {
 pub struct Config {
     pub clock: ClockConfig,
     pub link: LinkConfig,
+    pub router: RouterConfig,
+    pub node: NodeConfig,
     pub sim: SimConfig,
 }
 
@@ -211,6 +213,97 @@ impl Default for LinkConfig {
     }
 }
 
+/// Direction of an inter-tile port.
+pub use crate::router::params::Dir;
+
+/// One inter-tile port of the router.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InterPortConfig {
+    /// Dimension the port leads along (0 = X, 1 = Y, 2 = Z).
+    pub dim: u8,
+    /// `plus`, `minus`, or `both` (the single neighbour of a dimension of size 2).
+    pub dir: Dir,
+}
+
+/// The APErouter's structure (synthesis parameters; seed 002 §5.3.3).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RouterConfig {
+    /// Intra-tile ports, 1..=8. Default 3 (KARMA's "3 x 2" router, docs/decisions/0008).
+    pub intra_ports: u32,
+    /// Intra-tile ports that are TX-only (no RX side). Default none.
+    pub tx_only_ports: Vec<u32>,
+    /// Inter-tile ports, 0..=6, each leading along a dimension. Default X and Y, each `both`
+    /// (KARMA's 2x2 mesh: one SFP+ link per neighbour).
+    pub inter_ports: Vec<InterPortConfig>,
+    /// Dimensions (coordinates), 1..=3. Default 2.
+    pub dims: u32,
+    /// Intra-tile payload FIFO depth, 128-bit words (power of two). Default 4096 (seed 002 §5.3.3).
+    pub intra_fifo_depth_words: u32,
+    /// Intra-tile header/footer FIFO depth, words (power of two). Default 128 (seed 002 §5.3.3).
+    pub intra_hf_fifo_depth_words: u32,
+}
+
+impl Default for RouterConfig {
+    fn default() -> Self {
+        RouterConfig {
+            intra_ports: 3,
+            tx_only_ports: Vec::new(),
+            inter_ports: vec![
+                InterPortConfig {
+                    dim: 0,
+                    dir: Dir::Both,
+                },
+                InterPortConfig {
+                    dim: 1,
+                    dir: Dir::Both,
+                },
+            ],
+            dims: 2,
+            intra_fifo_depth_words: 4096,
+            intra_hf_fifo_depth_words: 128,
+        }
+    }
+}
+
+/// Arbitration policy of the router's output arbiters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Arbiter {
+    RoundRobin,
+    /// The lowest-numbered input slot wins.
+    Fixed,
+}
+
+/// Reset values of the node's run-time registers (the Target Controller writes them too).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct NodeConfig {
+    /// This node's coordinates (X, Y, Z). Default [0, 0, 0].
+    pub coord: [u8; 3],
+    /// Lattice size per dimension. Default [2, 2, 1] (KARMA's 2x2 mesh).
+    pub lattice: [u8; 3],
+    /// Dimensions that wrap around (torus). Default none (mesh).
+    pub torus: [bool; 3],
+    /// Order in which dimensions are consumed, first first. Default [0, 1, 2] (X, then Y, then Z).
+    pub dim_order: [u8; 3],
+    /// `round-robin` or `fixed`. Default `round-robin`.
+    pub arbiter: Arbiter,
+}
+
+impl Default for NodeConfig {
+    fn default() -> Self {
+        NodeConfig {
+            coord: [0; 3],
+            lattice: [2, 2, 1],
+            torus: [false; 3],
+            dim_order: [0, 1, 2],
+            arbiter: Arbiter::RoundRobin,
+        }
+    }
+}
+
 /// Largest payload the APElink protocol carries, in bytes (seed 002 §5.3.2).
 pub const MAX_PAYLOAD_BYTES: u32 = 4096;
 
@@ -266,8 +359,117 @@ impl Config {
                 format!("{f} MHz: must be positive and at most 10000"),
             ));
         }
-        self.link.validate()
+        self.link.validate()?;
+        self.router.validate()?;
+        self.node.validate(self.router.dims)
     }
+}
+
+impl RouterConfig {
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        range("router.intra_ports", self.intra_ports, 1, 8, "ports")?;
+        range("router.dims", self.dims, 1, 3, "dimensions")?;
+        pow2(
+            "router.intra_fifo_depth_words",
+            self.intra_fifo_depth_words,
+            4,
+            32768,
+        )?;
+        pow2(
+            "router.intra_hf_fifo_depth_words",
+            self.intra_hf_fifo_depth_words,
+            4,
+            self.intra_fifo_depth_words,
+        )?;
+        for &p in &self.tx_only_ports {
+            if p >= self.intra_ports {
+                return Err(err(
+                    "router.tx_only_ports",
+                    format!(
+                        "port {p} does not exist ({} intra-tile ports)",
+                        self.intra_ports
+                    ),
+                ));
+            }
+        }
+        if self.inter_ports.len() > 6 {
+            return Err(err(
+                "router.inter_ports",
+                format!("{} ports: at most 6", self.inter_ports.len()),
+            ));
+        }
+        for (q, ip) in self.inter_ports.iter().enumerate() {
+            if ip.dim as u32 >= self.dims {
+                return Err(err(
+                    "router.inter_ports",
+                    format!(
+                        "port {q} leads along dimension {} but there are {} dimensions",
+                        ip.dim, self.dims
+                    ),
+                ));
+            }
+            for (r, other) in self.inter_ports.iter().enumerate().take(q) {
+                let clash = other.dim == ip.dim
+                    && (other.dir == ip.dir || other.dir == Dir::Both || ip.dir == Dir::Both);
+                if clash {
+                    return Err(err(
+                        "router.inter_ports",
+                        format!(
+                            "ports {r} and {q} lead the same way along dimension {}",
+                            ip.dim
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl NodeConfig {
+    pub fn validate(&self, dims: u32) -> Result<(), ConfigError> {
+        let d = dims as usize;
+        for k in 0..3 {
+            if self.lattice[k] == 0 || (k >= d && self.lattice[k] != 1) {
+                return Err(err(
+                    "node.lattice",
+                    format!(
+                        "{:?}: sizes 1..=255, and 1 beyond the {dims} dimensions",
+                        self.lattice
+                    ),
+                ));
+            }
+            if self.coord[k] >= self.lattice[k] {
+                return Err(err(
+                    "node.coord",
+                    format!("{:?} is outside the lattice {:?}", self.coord, self.lattice),
+                ));
+            }
+        }
+        if !valid_order(&self.dim_order, dims) {
+            return Err(err(
+                "node.dim_order",
+                format!(
+                    "{:?}: the first {dims} entries must be a permutation of 0..{dims}",
+                    self.dim_order
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Is `order` a dimension order for `dims` dimensions (its first `dims` entries a permutation)?
+pub fn valid_order(order: &[u8; 3], dims: u32) -> bool {
+    let d = dims as usize;
+    let mut seen = [false; 3];
+    for &o in &order[..d] {
+        if o as usize >= d || seen[o as usize] {
+            return false;
+        }
+        seen[o as usize] = true;
+    }
+    true
 }
 
 impl LinkConfig {

@@ -13,6 +13,7 @@ pub mod measure;
 pub mod packet;
 pub mod pktfifo;
 pub mod probe;
+pub mod router;
 pub mod stimulus;
 pub mod units;
 pub mod wave;

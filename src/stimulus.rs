@@ -23,12 +23,32 @@ pub enum SizeDist {
 }
 
 /// What a generator produces.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TrafficSpec {
     pub sizes: SizeDist,
     /// VCs used, uniformly: `0..num_vcs`.
     pub num_vcs: u32,
     pub size_in_words: bool,
+    /// Destinations (coordinates, intra-tile port), chosen uniformly; empty: (1, 0, 0) port 0.
+    pub dests: Vec<([u8; 3], u8)>,
+}
+
+impl TrafficSpec {
+    /// Packets of `sizes` on VCs `0..num_vcs` to (1, 0, 0) port 0.
+    pub fn new(sizes: SizeDist, num_vcs: u32, size_in_words: bool) -> TrafficSpec {
+        TrafficSpec {
+            sizes,
+            num_vcs,
+            size_in_words,
+            dests: Vec::new(),
+        }
+    }
+
+    /// The same, to these destinations.
+    pub fn to(mut self, dests: Vec<([u8; 3], u8)>) -> TrafficSpec {
+        self.dests = dests;
+        self
+    }
 }
 
 /// Makes packets with random sizes, VCs and payload data from a seeded Mersenne Twister.
@@ -48,6 +68,15 @@ impl PacketGen {
         }
     }
 
+    /// Sequence numbers from `base` on (several sources into one network: distinct bases).
+    pub fn with_base(spec: TrafficSpec, seed: u64, base: u64) -> PacketGen {
+        PacketGen {
+            spec,
+            rng: Mt64::new(seed),
+            seq: base,
+        }
+    }
+
     fn below(&mut self, n: u64) -> u64 {
         if n <= 1 {
             0
@@ -63,6 +92,12 @@ impl PacketGen {
             SizeDist::Uniform { min, max } => min + self.below((max - min + 1) as u64) as u32,
         };
         let vc = self.below(self.spec.num_vcs as u64);
+        let (dst, port) = if self.spec.dests.is_empty() {
+            ([1, 0, 0], 0)
+        } else {
+            let k = self.below(self.spec.dests.len() as u64) as usize;
+            self.spec.dests[k]
+        };
         let words = if self.spec.size_in_words {
             size
         } else {
@@ -78,7 +113,8 @@ impl PacketGen {
             .vc(vc)
             .kind(PacketType::Rdma)
             .size(size as u64)
-            .dst(1, 0, 0)
+            .dst(dst[0] as u64, dst[1] as u64, dst[2] as u64)
+            .dst_port(port as u64)
             .src(0, 0, 0)
             .dst_addr(seq)
             .chan_id(seq & 0xffff)
@@ -185,7 +221,7 @@ impl Source {
     }
 
     /// Next state, from the FIFOs' occupancies in this cycle.
-    pub fn step(&mut self, cycle: u64, fifos: &[PktFifo]) {
+    pub fn step(&mut self, cycle: u64, fifos: &[&PktFifo]) {
         if self.writing() {
             if let Some(seq) = self.wr_header_seq {
                 self.header_written_at.insert(seq, cycle);
@@ -219,7 +255,7 @@ impl Source {
         self.wdata = 0;
         self.wr_header_seq = None;
         if let Some(next) = self.pending.front().copied() {
-            let f = &fifos[next.fifo];
+            let f = fifos[next.fifo];
             let (fifo, prev) = if next.hf {
                 (&f.hf, prev_hf)
             } else {
@@ -328,7 +364,7 @@ impl Consumer {
     }
 
     /// Next state, from the FIFOs of this cycle: take the words popped now, schedule the next.
-    pub fn step(&mut self, cycle: u64, fifos: &[PktFifo]) {
+    pub fn step(&mut self, cycle: u64, fifos: &[&PktFifo]) {
         for (v, f) in fifos.iter().enumerate() {
             let bit = 1u8 << v;
             let word = if self.rd_hf & bit != 0 {
@@ -499,5 +535,44 @@ impl Scoreboard {
     /// Packets sent and neither delivered nor declared lost yet.
     pub fn in_flight(&self) -> u64 {
         self.outstanding.iter().map(|q| q.len() as u64).sum()
+    }
+}
+
+/// Accounts for packets from many sources delivered at many outputs of a router or a network:
+/// each delivered packet is found by its sequence number (the header's `dst_addr`) among the
+/// sources' outstanding packets and compared with what was sent, except the header's VC and
+/// SECDED bits, which routers rewrite.
+#[derive(Debug, Clone, Default)]
+pub struct RouteBoard {
+    pub delivered: u64,
+    pub payload_bytes: u64,
+    pub errors: Vec<String>,
+}
+
+/// Header bits a router may change: the VC field and the SECDED code.
+const HDR_REWRITTEN: u128 = 0x7 | (0xffu128 << 120);
+
+impl RouteBoard {
+    pub fn check(&mut self, srcs: &mut [&mut Source], r: Received) {
+        let hdr = r.words[0];
+        let seq = ((hdr >> 54) & ((1u128 << 48) - 1)) as u64;
+        let Some(src) = srcs.iter_mut().find(|s| s.packet(seq).is_some()) else {
+            self.errors.push(format!(
+                "packet {seq:#x} delivered but not outstanding at any source"
+            ));
+            return;
+        };
+        let p = src.forget(seq).expect("found above");
+        let sent = p.words();
+        let same = sent.len() == r.words.len()
+            && (sent[0] & !HDR_REWRITTEN) == (hdr & !HDR_REWRITTEN)
+            && sent[1..] == r.words[1..];
+        if same {
+            self.delivered += 1;
+            self.payload_bytes += p.header.size as u64;
+        } else {
+            self.errors
+                .push(format!("packet {seq:#x} delivered with different content"));
+        }
     }
 }

@@ -14,6 +14,7 @@ fn quiet(cfg: &Config, seed: u64) -> EndStimulus {
             sizes: SizeDist::Fixed(64),
             num_vcs: cfg.link.num_vcs,
             size_in_words: false,
+            dests: Vec::new(),
         },
         mode: SourceMode::Idle,
         back_pressure: BackPressure::None,
@@ -80,6 +81,7 @@ fn credit_stall_starts_and_ends_on_the_expected_cycles() {
             sizes: SizeDist::Fixed(4096),
             num_vcs: 1,
             size_in_words: false,
+            dests: Vec::new(),
         },
         mode: SourceMode::AtCycles([inject].into_iter().collect()),
         back_pressure: BackPressure::None,
@@ -159,6 +161,7 @@ fn run_with_errors(plan: ErrorPlan, n: u64) -> LinkBench {
             sizes: SizeDist::Uniform { min: 16, max: 256 },
             num_vcs: 2,
             size_in_words: false,
+            dests: Vec::new(),
         },
         mode: SourceMode::Count(n),
         back_pressure: BackPressure::None,
@@ -178,6 +181,7 @@ fn beat_map(n: u64) -> Vec<(u64, BeatKind)> {
             sizes: SizeDist::Uniform { min: 16, max: 256 },
             num_vcs: 2,
             size_in_words: false,
+            dests: Vec::new(),
         },
         mode: SourceMode::Count(n),
         back_pressure: BackPressure::None,
@@ -318,6 +322,7 @@ fn two_way_stimulus() -> (EndStimulus, EndStimulus) {
             sizes: SizeDist::Uniform { min: 16, max: 512 },
             num_vcs: 2,
             size_in_words: false,
+            dests: Vec::new(),
         },
         mode: SourceMode::Count(20),
         back_pressure: BackPressure::random(0.3, bp_seed),
@@ -357,7 +362,7 @@ fn shuffling_the_block_order_gives_identical_waves() {
     let dir = std::env::temp_dir().join(format!("exanet-shuffle-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let run = |shuffle: Option<u64>, name: &str| {
-        let mut bench = exanet::cosim::lockstep::cosim_bench(&cfg);
+        let mut bench = exanet::cosim::link_design::cosim_bench(&cfg);
         if let Some(s) = shuffle {
             bench.shuffle_blocks(s);
         }
@@ -389,7 +394,7 @@ fn every_packet_is_accounted_for_under_errors_and_back_pressure() {
         let mut cfg = Config::default();
         cfg.link.phy.ber = 1e-5;
         cfg.link.credit.flavour = flavour;
-        let mut bench = exanet::cosim::lockstep::cosim_bench(&cfg);
+        let mut bench = exanet::cosim::link_design::cosim_bench(&cfg);
         bench.run(200_000);
         for (name, board, peer) in [
             ("A->B", &bench.a.board, &bench.link.b),

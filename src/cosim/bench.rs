@@ -8,7 +8,8 @@
 //! probed signal each cycle).
 
 use crate::config::Config;
-use crate::cosim::lockstep::{self, Options, TopInputs};
+use crate::cosim::link_design::{check_structural, link_input_values, run_link, LinkDesign};
+use crate::cosim::lockstep::{Design, Options, TopInputs};
 use crate::cosim::rtl::{RtlModel, RtlTop};
 use crate::link::bench::{EndStimulus, LinkBench};
 use crate::link::errors::ErrorPlan;
@@ -81,9 +82,10 @@ fn saturating_bench(cfg: &Config) -> LinkBench {
         sizes: SizeDist::Uniform { min: 0, max: 4096 },
         num_vcs: p.tcl.num_vcs,
         size_in_words: false,
+        dests: Vec::new(),
     };
     let end = |k: u64| EndStimulus {
-        traffic,
+        traffic: traffic.clone(),
         mode: SourceMode::Saturate,
         back_pressure: BackPressure::None,
         seed: cfg.sim.seed + k,
@@ -95,7 +97,7 @@ fn saturating_bench(cfg: &Config) -> LinkBench {
 }
 
 pub fn bench_link(cfg: &Config, cycles: u64) -> Result<BenchReport, String> {
-    lockstep::check_structural(cfg)?;
+    check_structural(cfg)?;
     // Record the inputs (and time the model with its test bench).
     let mut tb_run = saturating_bench(cfg);
     let mut trace: Vec<LinkTbIn> = Vec::with_capacity(cycles as usize);
@@ -107,6 +109,7 @@ pub fn bench_link(cfg: &Config, cycles: u64) -> Result<BenchReport, String> {
         payload += (ev.a_tx.loaded == Some(crate::link::tcl_tx::BeatKind::Payload)) as u64;
     }
     let with_bench = cycles as f64 / t.elapsed().as_secs_f64();
+    let names = LinkDesign::new(cfg).input_names();
 
     // The Rust link alone.
     let p = tb_run.link.p;
@@ -124,12 +127,15 @@ pub fn bench_link(cfg: &Config, cycles: u64) -> Result<BenchReport, String> {
 
     // The Verilated link alone, same inputs.
     let mut rtl = RtlModel::new(RtlTop::Link).map_err(|e| e.to_string())?;
-    let inputs = TopInputs::new(&rtl)?;
-    inputs.set(&mut rtl, &p, &trace[0])?;
-    lockstep::reset(&inputs, &mut rtl)?;
+    let inputs = TopInputs::new(&rtl, &names)?;
+    let mut values = Vec::with_capacity(names.len());
+    link_input_values(&p, &trace[0], &mut values);
+    inputs.set(&mut rtl, &values)?;
+    inputs.reset(&mut rtl)?;
     let t = Instant::now();
     for tb in &trace {
-        inputs.set(&mut rtl, &p, tb)?;
+        link_input_values(&p, tb, &mut values);
+        inputs.set(&mut rtl, &values)?;
         inputs.clk(&mut rtl, false)?;
         rtl.eval();
         inputs.clk(&mut rtl, true)?;
@@ -150,7 +156,7 @@ pub fn bench_link(cfg: &Config, cycles: u64) -> Result<BenchReport, String> {
     // Lockstep, as `exanet cosim` runs it.
     let lock_cycles = cycles.min(300_000);
     let t = Instant::now();
-    lockstep::run_link(
+    run_link(
         cfg,
         &Options {
             cycles: lock_cycles,

@@ -1,34 +1,59 @@
-//! Lockstep co-simulation of the link: the Rust model and the Verilated `exanet_link_top` are
-//! driven with the same test-bench inputs every cycle (random packets of 0..4 KB on random VCs
-//! in both directions, random back-pressure at both receivers, optional bit errors whose masks
-//! come from the model's injectors), and after every rising edge every signal the model probes
-//! (all ports and all registers, by their RTL names) is compared with the RTL's value.
+//! Lockstep co-simulation: a Rust model and its Verilated RTL top are driven with the same
+//! test-bench inputs every cycle, and after every rising edge every signal the model probes (all
+//! ports and all registers, by their RTL names) is compared with the RTL's value.
 //!
 //! Per cycle `c` (docs/architecture.md, "Time in waves and in lockstep"):
 //! 1. the test bench's registers give the inputs of cycle `c`; they are set on the RTL's top
 //!    ports and the clock is low; both sides dump waves at `P c`;
 //! 2. the model steps; the RTL's clock rises; both dump waves at `P c + P/2`;
 //! 3. every probed signal is compared; the first difference stops the run.
+//!
+//! A design (the link, the router, the node) implements [`Design`]; this driver is the same for
+//! all of them.
 
-use crate::config::Config;
 use crate::cosim::rtl::{RtlModel, RtlTop, SignalId};
-use crate::link::bench::{EndStimulus, LinkBench};
-use crate::link::errors::ErrorPlan;
-use crate::link::{LinkParams, LinkTbIn};
-use crate::probe::{Declarer, Sampler};
-use crate::stimulus::{BackPressure, SizeDist, SourceMode, TrafficSpec};
+use crate::probe::{Declarer, Sampler, Visitor};
+use crate::wave::{SignalDecl, VcdWriter};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::fmt;
+use std::io::Write;
 use std::path::PathBuf;
+
+/// A model with its test bench, as the lockstep driver sees it.
+pub trait Design {
+    /// The Verilated top this design runs against.
+    fn top(&self) -> RtlTop;
+    /// Full names (`TOP.x_i`, `TOP.y_i[2]`) of the top's inputs the test bench drives, clock
+    /// and reset excluded, in the order of [`Design::input_values`].
+    fn input_names(&self) -> Vec<String>;
+    /// Their values in this cycle (from the test bench's registers).
+    fn input_values(&self) -> Vec<u128>;
+    /// One clock cycle of the test bench and the model.
+    fn step(&mut self);
+    /// Every model signal under its RTL name. `after_edge`: the registers have just been
+    /// committed and the inputs are still those of the cycle that ended.
+    fn probe(&self, after_edge: bool, v: &mut dyn Visitor);
+    /// What the test bench's scoreboards found wrong so far (a silent corruption).
+    fn check(&self) -> Result<(), String>;
+    /// Named counts describing the run, for the report.
+    fn stats(&self) -> BTreeMap<String, u64>;
+    /// Test hook: change one register of the model only.
+    fn inject_fault(&mut self);
+    /// The name of the register `inject_fault` changes.
+    fn fault_signal(&self) -> String;
+}
 
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     pub cycles: u64,
     /// Write `model.vcd` and `rtl.vcd` here.
     pub vcd_dir: Option<PathBuf>,
-    /// Test hook: after this cycle's rising edge, flip bit 0 of end A's TX credit age in the
-    /// model only, to show that the comparison catches a difference.
+    /// Test hook: after this cycle's rising edge, change one model register only, to show that
+    /// the comparison catches a difference.
     pub fault_at: Option<u64>,
+    /// Clock period in ps (VCD time).
+    pub period_ps: u64,
 }
 
 /// The first difference between model and RTL.
@@ -54,7 +79,7 @@ impl fmt::Display for Mismatch {
 pub enum CosimError {
     /// The run cannot start (no RTL in this binary, parameters the RTL was not built with...).
     Setup(String),
-    /// Something failed during the run (a file could not be written...).
+    /// Something failed during the run (a file could not be written, a scoreboard error...).
     Run(String),
     /// Model and RTL differ.
     Mismatch(Mismatch),
@@ -74,221 +99,68 @@ impl fmt::Display for CosimError {
 pub struct CosimReport {
     pub cycles: u64,
     pub signals_compared: usize,
-    pub packets_delivered: u64,
-    pub packets_crc_bad: u64,
-    pub packets_lost: u64,
-    pub ecc_corrected: u64,
-    pub ecc_uncorrectable: u64,
-    pub crc_errors: u64,
-    pub credit_stall_cycles: u64,
-    pub bits_flipped: u64,
+    /// The design's counts (packets delivered, errors injected and found...).
+    pub stats: BTreeMap<String, u64>,
     pub vcd: Option<(String, String)>,
 }
 
 impl CosimReport {
+    pub fn stat(&self, name: &str) -> u64 {
+        self.stats.get(name).copied().unwrap_or(0)
+    }
+
     pub fn summary(&self) -> String {
+        let s: Vec<String> = self.stats.iter().map(|(k, v)| format!("{k} {v}")).collect();
         format!(
-            "{} signals compared each cycle; packets delivered {}, delivered with crc_bad {}, lost {}; \
-             ECC corrected {}, uncorrectable {}; CRC errors {}; credit stall cycles {}; bits flipped {}",
+            "{} signals compared each cycle; {}",
             self.signals_compared,
-            self.packets_delivered,
-            self.packets_crc_bad,
-            self.packets_lost,
-            self.ecc_corrected,
-            self.ecc_uncorrectable,
-            self.crc_errors,
-            self.credit_stall_cycles,
-            self.bits_flipped
+            s.join(", ")
         )
     }
 }
 
-/// The structural parameters `exanet_link_top` is built with: its SystemVerilog defaults, which
-/// are the configuration's defaults. Run-time settings (credit period, TRED, flavour, PHY
-/// options, bit errors) are inputs of the RTL and may differ.
-pub fn check_structural(cfg: &Config) -> Result<(), String> {
-    let d = Config::default().link;
-    let l = &cfg.link;
-    let mut diffs = Vec::new();
-    let mut chk = |name: &str, a: u64, b: u64| {
-        if a != b {
-            diffs.push(format!("{name} = {a} (the RTL has {b})"));
-        }
-    };
-    chk("link.num_vcs", l.num_vcs as u64, d.num_vcs as u64);
-    chk(
-        "link.tx_fifo_depth_words",
-        l.tx_fifo_depth_words as u64,
-        d.tx_fifo_depth_words as u64,
-    );
-    chk(
-        "link.rx_fifo_depth_words",
-        l.rx_fifo_depth_words as u64,
-        d.rx_fifo_depth_words as u64,
-    );
-    chk(
-        "link.fifo_latency_cycles",
-        l.fifo_latency_cycles as u64,
-        d.fifo_latency_cycles as u64,
-    );
-    chk(
-        "link.size_in_words",
-        l.size_in_words as u64,
-        d.size_in_words as u64,
-    );
-    chk(
-        "link.credit.usedword_beats",
-        l.credit.usedword_beats as u64,
-        d.credit.usedword_beats as u64,
-    );
-    chk(
-        "link.phy.latency_cycles",
-        l.phy.latency_cycles as u64,
-        d.phy.latency_cycles as u64,
-    );
-    chk(
-        "link.phy.gearbox_period_cycles",
-        l.phy.gearbox_period_cycles as u64,
-        d.phy.gearbox_period_cycles as u64,
-    );
-    chk(
-        "link.phy.cc_period_cycles",
-        l.phy.cc_period_cycles as u64,
-        d.phy.cc_period_cycles as u64,
-    );
-    chk(
-        "link.phy.cc_len_cycles",
-        l.phy.cc_len_cycles as u64,
-        d.phy.cc_len_cycles as u64,
-    );
-    chk(
-        "link.phy.lane_up_cycles",
-        l.phy.lane_up_cycles as u64,
-        d.phy.lane_up_cycles as u64,
-    );
-    if diffs.is_empty() {
-        Ok(())
-    } else {
-        Err(format!(
-            "the Verilated link is built with the default structural parameters; this configuration changes {}",
-            diffs.join(", ")
-        ))
-    }
-}
-
-/// The random stimulus of a co-simulation run, both directions.
-pub fn cosim_bench(cfg: &Config) -> LinkBench {
-    let p = LinkParams::from_config(&cfg.link);
-    let seed = cfg.sim.seed;
-    let traffic = TrafficSpec {
-        sizes: SizeDist::Uniform { min: 0, max: 4096 },
-        num_vcs: p.tcl.num_vcs,
-        size_in_words: p.tcl.size_in_words,
-    };
-    let end = |k: u64| EndStimulus {
-        traffic,
-        mode: SourceMode::Saturate,
-        back_pressure: BackPressure::alternating(
-            [0.05, 0.9],
-            20_000,
-            seed.wrapping_mul(0x9E37_79B9).wrapping_add(10 + k),
-        ),
-        seed: seed.wrapping_mul(0x9E37_79B9).wrapping_add(k),
-    };
-    let errors = |k: u64| {
-        if cfg.link.phy.ber > 0.0 {
-            ErrorPlan::Random {
-                ber: cfg.link.phy.ber,
-                seed: seed.wrapping_mul(0x9E37_79B9).wrapping_add(20 + k),
-            }
-        } else {
-            ErrorPlan::None
-        }
-    };
-    let mut bench = LinkBench::new(p, end(0), end(1), errors(0), errors(1));
-    bench.a.src.keep_packets = true;
-    bench.b.src.keep_packets = true;
-    bench
-}
-
-/// The RTL's top-level inputs, in the order they are set.
+/// The RTL's inputs a design drives, by name.
 pub struct TopInputs {
     ids: Vec<SignalId>,
+    clk: SignalId,
+    rst_n: SignalId,
 }
 
-const TOP_INPUTS: [&str; 21] = [
-    "TOP.cfg_credit_period_i",
-    "TOP.cfg_max_interval_i",
-    "TOP.cfg_tred_i",
-    "TOP.cfg_usedword_i",
-    "TOP.cfg_after_pkt_i",
-    "TOP.cfg_gearbox_en_i",
-    "TOP.cfg_cc_en_i",
-    "TOP.a_tx_wr_hf_i",
-    "TOP.a_tx_wr_pay_i",
-    "TOP.a_tx_wdata_i",
-    "TOP.a_rx_rd_hf_i",
-    "TOP.a_rx_rd_pay_i",
-    "TOP.b_tx_wr_hf_i",
-    "TOP.b_tx_wr_pay_i",
-    "TOP.b_tx_wdata_i",
-    "TOP.b_rx_rd_hf_i",
-    "TOP.b_rx_rd_pay_i",
-    "TOP.ab_err_mask_i",
-    "TOP.ba_err_mask_i",
-    "TOP.clk_i",
-    "TOP.rst_ni",
-];
-
 impl TopInputs {
-    pub fn new(rtl: &RtlModel) -> Result<TopInputs, String> {
-        let mut ids = Vec::new();
-        for n in TOP_INPUTS {
-            ids.push(
-                rtl.find(n)
-                    .ok_or_else(|| format!("the Verilated link has no input {n}"))?,
-            );
-        }
-        Ok(TopInputs { ids })
+    pub fn new(rtl: &RtlModel, names: &[String]) -> Result<TopInputs, String> {
+        let find = |n: &str| {
+            rtl.find(n)
+                .ok_or_else(|| format!("the Verilated top has no input {n}"))
+        };
+        Ok(TopInputs {
+            ids: names.iter().map(|n| find(n)).collect::<Result<_, _>>()?,
+            clk: find("TOP.clk_i")?,
+            rst_n: find("TOP.rst_ni")?,
+        })
     }
 
-    /// Set every data input for a cycle (the clock is set separately).
-    pub fn set(&self, rtl: &mut RtlModel, p: &LinkParams, tb: &LinkTbIn) -> Result<(), String> {
-        let v: [u128; 19] = [
-            p.cfg.credit_period as u128,
-            p.cfg.max_interval as u128,
-            p.cfg.tred as u128,
-            p.cfg.usedword as u128,
-            p.cfg.after_pkt as u128,
-            p.phy_cfg.gearbox_en as u128,
-            p.phy_cfg.cc_en as u128,
-            tb.a.tx_wr_hf as u128,
-            tb.a.tx_wr_pay as u128,
-            tb.a.tx_wdata,
-            tb.a.rx_rd_hf as u128,
-            tb.a.rx_rd_pay as u128,
-            tb.b.tx_wr_hf as u128,
-            tb.b.tx_wr_pay as u128,
-            tb.b.tx_wdata,
-            tb.b.rx_rd_hf as u128,
-            tb.b.rx_rd_pay as u128,
-            tb.ab_err_mask as u128,
-            tb.ba_err_mask as u128,
-        ];
-        for (k, val) in v.iter().enumerate() {
-            rtl.set(self.ids[k], *val).map_err(|e| e.to_string())?;
+    pub fn set(&self, rtl: &mut RtlModel, values: &[u128]) -> Result<(), String> {
+        for (id, v) in self.ids.iter().zip(values) {
+            rtl.set(*id, *v).map_err(|e| e.to_string())?;
         }
         Ok(())
     }
 
     pub fn clk(&self, rtl: &mut RtlModel, level: bool) -> Result<(), String> {
-        rtl.set(self.ids[19], level as u128)
-            .map_err(|e| e.to_string())
+        rtl.set(self.clk, level as u128).map_err(|e| e.to_string())
     }
 
-    pub fn rst_n(&self, rtl: &mut RtlModel, level: bool) -> Result<(), String> {
-        rtl.set(self.ids[20], level as u128)
-            .map_err(|e| e.to_string())
+    /// Apply the asynchronous reset: `rst_ni` high, low (the falling edge resets every
+    /// register), high again, with the clock low. Verilator starts every signal at zero, so
+    /// driving `rst_ni` low at the first evaluation would not be an edge.
+    pub fn reset(&self, rtl: &mut RtlModel) -> Result<(), String> {
+        self.clk(rtl, false)?;
+        for level in [true, false, true] {
+            rtl.set(self.rst_n, level as u128)
+                .map_err(|e| e.to_string())?;
+            rtl.eval();
+        }
+        Ok(())
     }
 }
 
@@ -325,117 +197,120 @@ pub fn map_signals(names: &[(String, u32)], rtl: &RtlModel) -> Result<Vec<Signal
     }
 }
 
-/// Apply the asynchronous reset: `rst_ni` high, low (the falling edge resets every register),
-/// high again, with the clock low. Verilator starts every signal at zero, so driving `rst_ni`
-/// low at the first evaluation would not be an edge.
-pub fn reset(inputs: &TopInputs, rtl: &mut RtlModel) -> Result<(), String> {
-    inputs.clk(rtl, false)?;
-    for level in [true, false, true] {
-        inputs.rst_n(rtl, level)?;
-        rtl.eval();
-    }
-    Ok(())
-}
-
 fn hex(v: u128) -> String {
     format!("0x{v:x}")
 }
 
-/// Run the link in lockstep for `opts.cycles` cycles.
-pub fn run_link(cfg: &Config, opts: &Options) -> Result<CosimReport, CosimError> {
-    check_structural(cfg).map_err(CosimError::Setup)?;
-    let mut bench = cosim_bench(cfg);
-    let p = bench.link.p;
-    let mut rtl = RtlModel::new(RtlTop::Link).map_err(|e| CosimError::Setup(e.to_string()))?;
-    let inputs = TopInputs::new(&rtl).map_err(CosimError::Setup)?;
+/// The model's side of the waves.
+struct ModelWave {
+    writer: VcdWriter<std::io::BufWriter<std::fs::File>>,
+    sampler: Sampler,
+}
+
+impl ModelWave {
+    fn sample<D: Design>(&mut self, d: &D, time: u64, after_edge: bool) -> Result<(), String> {
+        self.sampler.clear();
+        self.sampler.clk = after_edge;
+        d.probe(after_edge, &mut self.sampler);
+        self.writer
+            .sample(time, &self.sampler.values)
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// Run `d` in lockstep with its Verilated top for `opts.cycles` cycles.
+pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimError> {
+    let setup = CosimError::Setup;
+    let run_err = CosimError::Run;
+    let mut rtl = RtlModel::new(d.top()).map_err(|e| setup(e.to_string()))?;
+    let inputs = TopInputs::new(&rtl, &d.input_names()).map_err(setup)?;
     let mut decl = Declarer::default();
-    bench.link.probe(&bench.tb_inputs(), &mut decl);
-    let ids = map_signals(&decl.names, &rtl).map_err(CosimError::Setup)?;
-    let period = cfg.clock().period_ps();
+    d.probe(false, &mut decl);
+    let ids = map_signals(&decl.names, &rtl).map_err(setup)?;
+    let period = opts.period_ps.max(2);
+    let mut wave = None;
     let mut vcd = None;
     if let Some(dir) = &opts.vcd_dir {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| CosimError::Run(format!("{}: {e}", dir.display())))?;
-        let m = dir.join("model.vcd");
-        let r = dir.join("rtl.vcd");
-        bench.open_wave(&m, period).map_err(CosimError::Run)?;
-        rtl.trace_open(&r)
-            .map_err(|e| CosimError::Run(e.to_string()))?;
+        std::fs::create_dir_all(dir).map_err(|e| run_err(format!("{}: {e}", dir.display())))?;
+        let (m, r) = (dir.join("model.vcd"), dir.join("rtl.vcd"));
+        let decls: Vec<SignalDecl> = decl
+            .names
+            .iter()
+            .map(|(p, w)| SignalDecl {
+                path: p.clone(),
+                width: *w,
+            })
+            .collect();
+        let f = std::fs::File::create(&m).map_err(|e| run_err(format!("{}: {e}", m.display())))?;
+        let writer = VcdWriter::new(std::io::BufWriter::new(f), 1, &decls)
+            .map_err(|e| run_err(e.to_string()))?;
+        wave = Some(ModelWave {
+            writer,
+            sampler: Sampler::default(),
+        });
+        rtl.trace_open(&r).map_err(|e| run_err(e.to_string()))?;
         vcd = Some((m.display().to_string(), r.display().to_string()));
     }
-    // Reset before time 0, released at time 0 (registers hold their reset values in cycle 0).
-    let tb0 = bench.tb_inputs();
-    let setup = |e: String| CosimError::Run(e);
-    inputs.set(&mut rtl, &p, &tb0).map_err(setup)?;
-    inputs.clk(&mut rtl, false).map_err(setup)?;
-    reset(&inputs, &mut rtl).map_err(setup)?;
+    inputs.set(&mut rtl, &d.input_values()).map_err(run_err)?;
+    inputs.reset(&mut rtl).map_err(run_err)?;
 
     let mut sampler = Sampler::default();
-    for c in 0..opts.cycles {
-        let tb = bench.tb_inputs();
-        inputs.set(&mut rtl, &p, &tb).map_err(setup)?;
-        inputs.clk(&mut rtl, false).map_err(setup)?;
-        rtl.eval();
-        if vcd.is_some() {
-            rtl.trace_dump(period * c);
-        }
-        bench.step();
-        if opts.fault_at == Some(c) {
-            bench.link.a.tx.credit_age ^= 1;
-        }
-        inputs.clk(&mut rtl, true).map_err(setup)?;
-        rtl.eval();
-        if vcd.is_some() {
-            rtl.trace_dump(period * c + period / 2);
-        }
-        sampler.clear();
-        sampler.clk = true;
-        bench.link.probe(&tb, &mut sampler);
-        for (k, id) in ids.iter().enumerate() {
-            let want = sampler.values[k];
-            let got = rtl.get(*id);
-            if want != got {
-                if vcd.is_some() {
-                    let _ = bench.close_wave();
-                    rtl.trace_close();
-                }
-                return Err(CosimError::Mismatch(Mismatch {
-                    cycle: c,
-                    signal: decl.names[k].0.clone(),
-                    model: hex(want),
-                    rtl: hex(got),
-                }));
+    let result = (|| {
+        for c in 0..opts.cycles {
+            inputs.set(&mut rtl, &d.input_values()).map_err(run_err)?;
+            inputs.clk(&mut rtl, false).map_err(run_err)?;
+            rtl.eval();
+            if let Some(w) = wave.as_mut() {
+                rtl.trace_dump(period * c);
+                w.sample(d, period * c, false).map_err(run_err)?;
             }
+            d.step();
+            if opts.fault_at == Some(c) {
+                d.inject_fault();
+            }
+            inputs.clk(&mut rtl, true).map_err(run_err)?;
+            rtl.eval();
+            if let Some(w) = wave.as_mut() {
+                rtl.trace_dump(period * c + period / 2);
+                w.sample(d, period * c + period / 2, true)
+                    .map_err(run_err)?;
+            }
+            sampler.clear();
+            sampler.clk = true;
+            d.probe(true, &mut sampler);
+            for (k, id) in ids.iter().enumerate() {
+                let want = sampler.values[k];
+                let got = rtl.get(*id);
+                if want != got {
+                    return Err(CosimError::Mismatch(Mismatch {
+                        cycle: c,
+                        signal: decl.names[k].0.clone(),
+                        model: hex(want),
+                        rtl: hex(got),
+                    }));
+                }
+            }
+            if rtl.got_error() {
+                return Err(run_err(format!("cycle {c}: an RTL assertion failed")));
+            }
+            d.check().map_err(|e| {
+                run_err(format!(
+                    "cycle {c}: the scoreboard found a silent corruption: {e}"
+                ))
+            })?;
         }
-        if let Some(e) = bench
-            .a
-            .board
-            .errors
-            .first()
-            .or(bench.b.board.errors.first())
-        {
-            return Err(CosimError::Run(format!(
-                "cycle {c}: the scoreboard found a silent corruption: {e}"
-            )));
-        }
-    }
-    if vcd.is_some() {
-        bench.close_wave().map_err(CosimError::Run)?;
+        Ok(())
+    })();
+    if let Some(w) = wave.take() {
         rtl.trace_close();
+        let mut out = w.writer.finish().map_err(|e| run_err(e.to_string()))?;
+        out.flush().map_err(|e| run_err(e.to_string()))?;
     }
-    let l = &bench.link;
-    let boards = [&bench.a.board, &bench.b.board];
+    result?;
     Ok(CosimReport {
         cycles: opts.cycles,
         signals_compared: ids.len(),
-        packets_delivered: boards.iter().map(|b| b.delivered).sum(),
-        packets_crc_bad: boards.iter().map(|b| b.crc_bad).sum(),
-        packets_lost: boards.iter().map(|b| b.lost).sum(),
-        ecc_corrected: (l.a.rx.stat_ecc_corr + l.b.rx.stat_ecc_corr) as u64,
-        ecc_uncorrectable: (l.a.rx.stat_ecc_uncorr + l.b.rx.stat_ecc_uncorr) as u64,
-        crc_errors: (l.a.rx.stat_crc_err + l.b.rx.stat_crc_err) as u64,
-        credit_stall_cycles: (l.a.tx.stat_stall + l.b.tx.stat_stall) as u64,
-        bits_flipped: bench.inj_ab.bits_flipped + bench.inj_ba.bits_flipped,
+        stats: d.stats(),
         vcd,
     })
 }

@@ -5,4 +5,5 @@ pub mod rtl;
 
 pub use rtl::{built_tops, NotBuilt, RtlError, RtlModel, RtlSignal, RtlTop, SignalId};
 pub mod bench;
+pub mod link_design;
 pub mod lockstep;

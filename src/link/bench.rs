@@ -7,6 +7,7 @@
 
 use super::errors::{BitErrorInjector, ErrorPlan};
 use super::system::{EndTbIn, Link, LinkEnd, LinkEvents, LinkParams, LinkTbIn};
+use crate::pktfifo::PktFifo;
 use crate::probe::{Declarer, Sampler};
 use crate::stimulus::{
     BackPressure, Consumer, PacketGen, Scoreboard, Source, SourceMode, TrafficSpec,
@@ -105,8 +106,10 @@ impl LinkBench {
     }
 
     fn step_end(cycle: u64, e: &mut EndBench, end: &LinkEnd) {
-        e.src.step(cycle, &end.tx_fifos);
-        e.con.step(cycle, &end.rx_fifos);
+        let tx: Vec<&PktFifo> = end.tx_fifos.iter().collect();
+        let rx: Vec<&PktFifo> = end.rx_fifos.iter().collect();
+        e.src.step(cycle, &tx);
+        e.con.step(cycle, &rx);
     }
 
     /// One cycle: test bench and link together. Returns the link's events and the inputs used.

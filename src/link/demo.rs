@@ -22,6 +22,7 @@ pub fn write_demo_vcd(cfg: &Config, vcd: &Path) -> Result<u64, String> {
         sizes: SizeDist::Uniform { min, max },
         num_vcs: p.tcl.num_vcs,
         size_in_words: false,
+        dests: Vec::new(),
     };
     let a = EndStimulus {
         traffic: spec(16, 128),

@@ -330,26 +330,8 @@ impl LinkEnd {
 }
 
 /// Scope names of generated blocks (static: probing is on the hot path).
-pub const GEN_TX: [&str; 8] = [
-    "gen_tx[0]",
-    "gen_tx[1]",
-    "gen_tx[2]",
-    "gen_tx[3]",
-    "gen_tx[4]",
-    "gen_tx[5]",
-    "gen_tx[6]",
-    "gen_tx[7]",
-];
-pub const GEN_RX: [&str; 8] = [
-    "gen_rx[0]",
-    "gen_rx[1]",
-    "gen_rx[2]",
-    "gen_rx[3]",
-    "gen_rx[4]",
-    "gen_rx[5]",
-    "gen_rx[6]",
-    "gen_rx[7]",
-];
+pub const GEN_TX: [&str; 64] = crate::gen_names!("gen_tx");
+pub const GEN_RX: [&str; 64] = crate::gen_names!("gen_rx");
 
 /// Per-end ports of `exanet_link_top`.
 const TOP_PORTS: [[&str; 9]; 2] = [

@@ -110,9 +110,10 @@ pub fn saturate(
         sizes: SizeDist::Fixed(payload),
         num_vcs: p.tcl.num_vcs,
         size_in_words: false,
+        dests: Vec::new(),
     };
     let a = EndStimulus {
-        traffic,
+        traffic: traffic.clone(),
         mode: SourceMode::Saturate,
         back_pressure: BackPressure::None,
         seed: cfg.sim.seed,

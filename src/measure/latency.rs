@@ -80,9 +80,10 @@ pub fn one_hop(cfg: &Config, inject_at: u64) -> Result<HopStamps, String> {
         sizes: SizeDist::Fixed(64),
         num_vcs: 1,
         size_in_words: p.tcl.size_in_words,
+        dests: Vec::new(),
     };
     let a = EndStimulus {
-        traffic,
+        traffic: traffic.clone(),
         mode: SourceMode::AtCycles(VecDeque::from(vec![inject_at])),
         back_pressure: BackPressure::None,
         seed: cfg.sim.seed,

@@ -1,0 +1,288 @@
+//! The link as a lockstep [`Design`]: the Rust [`Link`](crate::link::Link) with its test bench
+//! against the Verilated `exanet_link_top` (random packets of 0..4 KB on random VCs in both
+//! directions, alternating back-pressure at both receivers, optional bit errors whose masks come
+//! from the model's injectors).
+
+use super::lockstep::{run, CosimError, CosimReport, Design, Options};
+use super::rtl::RtlTop;
+use crate::config::Config;
+use crate::link::bench::{EndStimulus, LinkBench};
+use crate::link::errors::ErrorPlan;
+use crate::link::{LinkParams, LinkTbIn};
+use crate::probe::Visitor;
+use crate::stimulus::{BackPressure, SizeDist, SourceMode, TrafficSpec};
+use std::collections::BTreeMap;
+
+/// The structural parameters `exanet_link_top` is built with: its SystemVerilog defaults, which
+/// are the configuration's defaults. Run-time settings (credit period, TRED, flavour, PHY
+/// options, bit errors) are inputs of the RTL and may differ.
+pub fn check_structural(cfg: &Config) -> Result<(), String> {
+    let d = Config::default().link;
+    let l = &cfg.link;
+    let mut diffs = Vec::new();
+    let mut chk = |name: &str, a: u64, b: u64| {
+        if a != b {
+            diffs.push(format!("{name} = {a} (the RTL has {b})"));
+        }
+    };
+    chk("link.num_vcs", l.num_vcs as u64, d.num_vcs as u64);
+    chk(
+        "link.tx_fifo_depth_words",
+        l.tx_fifo_depth_words as u64,
+        d.tx_fifo_depth_words as u64,
+    );
+    chk(
+        "link.rx_fifo_depth_words",
+        l.rx_fifo_depth_words as u64,
+        d.rx_fifo_depth_words as u64,
+    );
+    chk(
+        "link.fifo_latency_cycles",
+        l.fifo_latency_cycles as u64,
+        d.fifo_latency_cycles as u64,
+    );
+    chk(
+        "link.size_in_words",
+        l.size_in_words as u64,
+        d.size_in_words as u64,
+    );
+    chk(
+        "link.credit.usedword_beats",
+        l.credit.usedword_beats as u64,
+        d.credit.usedword_beats as u64,
+    );
+    chk(
+        "link.phy.latency_cycles",
+        l.phy.latency_cycles as u64,
+        d.phy.latency_cycles as u64,
+    );
+    chk(
+        "link.phy.gearbox_period_cycles",
+        l.phy.gearbox_period_cycles as u64,
+        d.phy.gearbox_period_cycles as u64,
+    );
+    chk(
+        "link.phy.cc_period_cycles",
+        l.phy.cc_period_cycles as u64,
+        d.phy.cc_period_cycles as u64,
+    );
+    chk(
+        "link.phy.cc_len_cycles",
+        l.phy.cc_len_cycles as u64,
+        d.phy.cc_len_cycles as u64,
+    );
+    chk(
+        "link.phy.lane_up_cycles",
+        l.phy.lane_up_cycles as u64,
+        d.phy.lane_up_cycles as u64,
+    );
+    if diffs.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "the Verilated link is built with the default structural parameters; this configuration changes {}",
+            diffs.join(", ")
+        ))
+    }
+}
+
+/// The random stimulus of a co-simulation run, both directions.
+pub fn cosim_bench(cfg: &Config) -> LinkBench {
+    let p = LinkParams::from_config(&cfg.link);
+    let seed = cfg.sim.seed;
+    let traffic = TrafficSpec::new(
+        SizeDist::Uniform { min: 0, max: 4096 },
+        p.tcl.num_vcs,
+        p.tcl.size_in_words,
+    );
+    let end = |k: u64| EndStimulus {
+        traffic: traffic.clone(),
+        mode: SourceMode::Saturate,
+        back_pressure: BackPressure::alternating(
+            [0.05, 0.9],
+            20_000,
+            seed.wrapping_mul(0x9E37_79B9).wrapping_add(10 + k),
+        ),
+        seed: seed.wrapping_mul(0x9E37_79B9).wrapping_add(k),
+    };
+    let errors = |k: u64| {
+        if cfg.link.phy.ber > 0.0 {
+            ErrorPlan::Random {
+                ber: cfg.link.phy.ber,
+                seed: seed.wrapping_mul(0x9E37_79B9).wrapping_add(20 + k),
+            }
+        } else {
+            ErrorPlan::None
+        }
+    };
+    let mut bench = LinkBench::new(p, end(0), end(1), errors(0), errors(1));
+    bench.a.src.keep_packets = true;
+    bench.b.src.keep_packets = true;
+    bench
+}
+
+/// The link and its test bench, with the inputs of the cycle last stepped.
+pub struct LinkDesign {
+    pub bench: LinkBench,
+    last: LinkTbIn,
+}
+
+impl LinkDesign {
+    pub fn new(cfg: &Config) -> LinkDesign {
+        let bench = cosim_bench(cfg);
+        let last = bench.tb_inputs();
+        LinkDesign { bench, last }
+    }
+}
+
+const END_INPUTS: [&str; 5] = [
+    "tx_wr_hf_i",
+    "tx_wr_pay_i",
+    "tx_wdata_i",
+    "rx_rd_hf_i",
+    "rx_rd_pay_i",
+];
+
+impl Design for LinkDesign {
+    fn top(&self) -> RtlTop {
+        RtlTop::Link
+    }
+
+    fn input_names(&self) -> Vec<String> {
+        let mut n: Vec<String> = [
+            "cfg_credit_period_i",
+            "cfg_max_interval_i",
+            "cfg_tred_i",
+            "cfg_usedword_i",
+            "cfg_after_pkt_i",
+            "cfg_gearbox_en_i",
+            "cfg_cc_en_i",
+            "ab_err_mask_i",
+            "ba_err_mask_i",
+        ]
+        .iter()
+        .map(|s| format!("TOP.{s}"))
+        .collect();
+        for e in ["a", "b"] {
+            for s in END_INPUTS {
+                n.push(format!("TOP.{e}_{s}"));
+            }
+        }
+        n
+    }
+
+    fn input_values(&self) -> Vec<u128> {
+        let mut v = Vec::with_capacity(19);
+        link_input_values(&self.bench.link.p, &self.bench.tb_inputs(), &mut v);
+        v
+    }
+
+    fn step(&mut self) {
+        let (_, tb) = self.bench.step();
+        self.last = tb;
+    }
+
+    fn probe(&self, after_edge: bool, v: &mut dyn Visitor) {
+        let tb = if after_edge {
+            self.last
+        } else {
+            self.bench.tb_inputs()
+        };
+        self.bench.link.probe(&tb, v);
+    }
+
+    fn check(&self) -> Result<(), String> {
+        match self
+            .bench
+            .a
+            .board
+            .errors
+            .first()
+            .or(self.bench.b.board.errors.first())
+        {
+            Some(e) => Err(e.clone()),
+            None => Ok(()),
+        }
+    }
+
+    fn stats(&self) -> BTreeMap<String, u64> {
+        let b = &self.bench;
+        let l = &b.link;
+        let boards = [&b.a.board, &b.b.board];
+        BTreeMap::from([
+            (
+                "packets_delivered".into(),
+                boards.iter().map(|x| x.delivered).sum(),
+            ),
+            (
+                "packets_crc_bad".into(),
+                boards.iter().map(|x| x.crc_bad).sum(),
+            ),
+            ("packets_lost".into(), boards.iter().map(|x| x.lost).sum()),
+            (
+                "ecc_corrected".into(),
+                (l.a.rx.stat_ecc_corr + l.b.rx.stat_ecc_corr) as u64,
+            ),
+            (
+                "ecc_uncorrectable".into(),
+                (l.a.rx.stat_ecc_uncorr + l.b.rx.stat_ecc_uncorr) as u64,
+            ),
+            (
+                "crc_errors".into(),
+                (l.a.rx.stat_crc_err + l.b.rx.stat_crc_err) as u64,
+            ),
+            (
+                "credit_stall_cycles".into(),
+                (l.a.tx.stat_stall + l.b.tx.stat_stall) as u64,
+            ),
+            (
+                "bits_flipped".into(),
+                b.inj_ab.bits_flipped + b.inj_ba.bits_flipped,
+            ),
+        ])
+    }
+
+    fn inject_fault(&mut self) {
+        self.bench.link.a.tx.credit_age ^= 1;
+    }
+
+    fn fault_signal(&self) -> String {
+        "TOP.exanet_link_top.u_a.u_tcl.u_tx.credit_age_q".into()
+    }
+}
+
+/// The values of the link top's inputs (in the order of `LinkDesign::input_names`) for `tb`.
+pub fn link_input_values(p: &LinkParams, tb: &LinkTbIn, v: &mut Vec<u128>) {
+    v.clear();
+    v.extend([
+        p.cfg.credit_period as u128,
+        p.cfg.max_interval as u128,
+        p.cfg.tred as u128,
+        p.cfg.usedword as u128,
+        p.cfg.after_pkt as u128,
+        p.phy_cfg.gearbox_en as u128,
+        p.phy_cfg.cc_en as u128,
+        tb.ab_err_mask as u128,
+        tb.ba_err_mask as u128,
+    ]);
+    for e in [&tb.a, &tb.b] {
+        v.extend([
+            e.tx_wr_hf as u128,
+            e.tx_wr_pay as u128,
+            e.tx_wdata,
+            e.rx_rd_hf as u128,
+            e.rx_rd_pay as u128,
+        ]);
+    }
+}
+
+/// Run the link in lockstep.
+pub fn run_link(cfg: &Config, opts: &Options) -> Result<CosimReport, CosimError> {
+    check_structural(cfg).map_err(CosimError::Setup)?;
+    let mut d = LinkDesign::new(cfg);
+    let opts = Options {
+        period_ps: cfg.clock().period_ps(),
+        ..opts.clone()
+    };
+    run(&mut d, &opts)
+}

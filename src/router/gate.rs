@@ -1,0 +1,279 @@
+//! APErouter switch gate: one per crossbar input (an intra-tile port, or an inter-tile port's
+//! VC), with the packet FIFO it reads (seed 002 §5.3.3, "Switch Gate ... manages the data flow
+//! preventing FIFOs overflow and guarantees proper transmission of the packet").
+//!
+//! ```text
+//!   writer --> u_fifo (header/footer + payload) --> gate: IDLE -> ROUTE -> REQ -> WAIT -> XFER -> EOP -> IDLE
+//!                                                         hdr_q   route_q  req_q  grant   xin_q (to the crossbar)
+//! ```
+//!
+//! One packet at a time, in these named stages (cycle numbers for a header written into the
+//! FIFO in cycle 0 of an idle router; `docs/router.md`):
+//! - 3 HDR: the header at the FIFO head (show-ahead, L_F = 3) is copied into `hdr_q`;
+//! - 4 ROUTE: dimension-order routing of `hdr_q` (`route.rs`) into `out_q`, `ovc_q`, `words_q`;
+//! - 5 REQ: `req_q` raised towards the output's arbiter;
+//! - 6 ARB: (the output's arbiter grants, `output.rs`);
+//! - 7 ACCEPT: the gate sees the grant and goes to XFER;
+//! - 8 READ: the header is popped, its VC rewritten for an inter-tile output (ECC re-encoded),
+//!   and put in the crossbar input register `xin_q`; then one word a cycle (payload from the
+//!   payload FIFO as it arrives, then the footer) until the footer;
+//! - EOP: the gate waits until its footer has been written into the output FIFO (it sees the
+//!   output's write register) before it looks at the next header: the APErouter's pipeline is not
+//!   overlapped across packets of one gate (seed 002 §5.4.2, "the not optimized pipeline").
+//!
+//! A packet that cannot be routed is read out of the FIFO and discarded, counted in
+//! `stat_drops_q` with its reason in `drop_reason_q`. The FIFO's read strobes are driven by the
+//! gate within the cycle (the FIFO is part of the gate's block), so the gate streams one word a
+//! cycle.
+//!
+//! RTL twin: `rtl/exanet_rt_in.sv`.
+
+use super::params::{RouterCfg, RouterParams, Slot};
+use super::route::{route, Route};
+use crate::packet::{payload_words, secded_encode};
+use crate::pktfifo::{PktFifo, PktFifoIn, PktFifoNext};
+use crate::probe::{b, clk_rst, Visitor};
+
+pub const S_IDLE: u8 = 0;
+pub const S_ROUTE: u8 = 1;
+pub const S_REQ: u8 = 2;
+pub const S_WAIT: u8 = 3;
+pub const S_XFER: u8 = 4;
+pub const S_EOP: u8 = 5;
+pub const S_DROP: u8 = 6;
+
+pub const K_HDR: u8 = 0;
+pub const K_PAY: u8 = 1;
+pub const K_FTR: u8 = 2;
+
+/// The gate's registers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Gate {
+    pub state: u8,
+    pub hdr: u128,
+    pub out: u32,
+    pub ovc: u8,
+    pub words: u32,
+    pub req: bool,
+    pub kind: u8,
+    pub left: u32,
+    pub xin_valid: bool,
+    pub xin_data: u128,
+    pub xin_hf: bool,
+    pub xin_last: bool,
+    pub xin_out: u32,
+    pub drop_reason: u8,
+    pub stat_pkts: u32,
+    pub stat_words: u32,
+    pub stat_drops: u32,
+}
+
+/// An input slot: the gate and the packet FIFO it reads.
+#[derive(Debug, Clone)]
+pub struct InSlot {
+    pub index: u32,
+    pub gate: Gate,
+    pub fifo: PktFifo,
+}
+
+/// What the gate sees this cycle besides its own registers (all register outputs).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct GateIn {
+    /// The FIFO's write side (from the port's writer).
+    pub wr_hf: bool,
+    pub wr_pay: bool,
+    pub wdata: u128,
+    /// The port this slot belongs to is enabled.
+    pub enabled: bool,
+    /// An output's arbiter grants this slot this cycle.
+    pub granted: bool,
+    /// This slot's footer is in an output's write register this cycle.
+    pub eop: bool,
+}
+
+pub struct InSlotNext {
+    gate: Gate,
+    fifo: PktFifoNext,
+}
+
+/// The header as it leaves through `out`: an inter-tile output carries the VC of the route,
+/// with its SECDED code computed again.
+pub fn rewrite_header(hdr: u128, p: &RouterParams, out: u32, ovc: u8) -> u128 {
+    match p.slot(out) {
+        Slot::Inter(..) => secded_encode((hdr & !0x7) | ovc as u128),
+        Slot::Intra(_) => hdr,
+    }
+}
+
+impl InSlot {
+    pub fn new(index: u32, p: &RouterParams) -> InSlot {
+        InSlot {
+            index,
+            gate: Gate::default(),
+            fifo: PktFifo::new(p.fifo_in(index)),
+        }
+    }
+
+    /// Next state. Pure.
+    pub fn eval(&self, p: &RouterParams, cfg: &RouterCfg, i: &GateIn) -> InSlotNext {
+        let g = &self.gate;
+        let mut n = g.clone();
+        let f = &self.fifo;
+        let hf_avail = !f.hf.empty();
+        let pay_avail = !f.pay.empty();
+        let mut rd_hf = false;
+        let mut rd_pay = false;
+        n.xin_valid = false;
+        n.xin_last = false;
+        match g.state {
+            S_IDLE => {
+                if i.enabled && hf_avail {
+                    n.hdr = f.hf.rdata();
+                    n.state = S_ROUTE;
+                }
+            }
+            S_ROUTE => match route(g.hdr, p, cfg, true) {
+                Route::Out { slot, vc } => {
+                    n.out = slot;
+                    n.ovc = vc;
+                    n.words = payload_words(g.hdr, p.size_in_words);
+                    n.state = S_REQ;
+                }
+                Route::Drop(r) => {
+                    n.drop_reason = r as u8;
+                    n.kind = K_HDR;
+                    n.left = payload_words(g.hdr, p.size_in_words);
+                    n.stat_drops = g.stat_drops.wrapping_add(1);
+                    n.state = S_DROP;
+                }
+            },
+            S_REQ => {
+                n.req = true;
+                n.state = S_WAIT;
+            }
+            S_WAIT => {
+                if i.granted {
+                    n.req = false;
+                    n.kind = K_HDR;
+                    n.left = g.words;
+                    n.state = S_XFER;
+                }
+            }
+            S_XFER | S_DROP => {
+                let xfer = g.state == S_XFER;
+                let (take, word, hf) = match g.kind {
+                    K_HDR => (
+                        hf_avail,
+                        rewrite_header(f.hf.rdata(), p, g.out, g.ovc),
+                        true,
+                    ),
+                    K_PAY => (pay_avail, f.pay.rdata(), false),
+                    _ => (hf_avail, f.hf.rdata(), true),
+                };
+                if take {
+                    rd_hf = hf;
+                    rd_pay = !hf;
+                    let last = g.kind == K_FTR;
+                    match g.kind {
+                        K_HDR => n.kind = if g.left > 0 { K_PAY } else { K_FTR },
+                        K_PAY => {
+                            n.left = g.left - 1;
+                            if g.left == 1 {
+                                n.kind = K_FTR;
+                            }
+                        }
+                        _ => n.kind = K_HDR,
+                    }
+                    if xfer {
+                        n.xin_valid = true;
+                        n.xin_data = word;
+                        n.xin_hf = hf;
+                        n.xin_last = last;
+                        n.xin_out = g.out;
+                        n.stat_words = g.stat_words.wrapping_add(1);
+                        if last {
+                            n.stat_pkts = g.stat_pkts.wrapping_add(1);
+                            n.state = S_EOP;
+                        }
+                    } else if last {
+                        n.state = S_IDLE;
+                    }
+                }
+            }
+            S_EOP => {
+                if i.eop {
+                    n.state = S_IDLE;
+                }
+            }
+            _ => unreachable!("gate state is one of the seven"),
+        }
+        let fi = PktFifoIn {
+            wr_hf: i.wr_hf,
+            wr_pay: i.wr_pay,
+            wdata: i.wdata,
+            rd_hf,
+            rd_pay,
+        };
+        InSlotNext {
+            gate: n,
+            fifo: f.eval(&fi),
+        }
+    }
+
+    pub fn commit(&mut self, n: InSlotNext) {
+        self.gate = n.gate;
+        self.fifo.commit(n.fifo);
+    }
+
+    /// The FIFO strobes the gate drives this cycle (for probes; the same logic as `eval`).
+    fn fifo_in(&self, p: &RouterParams, i: &GateIn) -> PktFifoIn {
+        let g = &self.gate;
+        let f = &self.fifo;
+        let (mut rd_hf, mut rd_pay) = (false, false);
+        if g.state == S_XFER || g.state == S_DROP {
+            match g.kind {
+                K_PAY => rd_pay = !f.pay.empty(),
+                _ => rd_hf = !f.hf.empty(),
+            }
+        }
+        let _ = p;
+        PktFifoIn {
+            wr_hf: i.wr_hf,
+            wr_pay: i.wr_pay,
+            wdata: i.wdata,
+            rd_hf,
+            rd_pay,
+        }
+    }
+
+    pub fn probe(&self, p: &RouterParams, i: &GateIn, v: &mut dyn Visitor) {
+        let g = &self.gate;
+        clk_rst(v);
+        v.sig("wr_hf_i", 1, b(i.wr_hf));
+        v.sig("wr_pay_i", 1, b(i.wr_pay));
+        v.sig("wdata_i", 128, i.wdata);
+        v.sig("enabled_i", 1, b(i.enabled));
+        v.sig("granted_i", 1, b(i.granted));
+        v.sig("eop_i", 1, b(i.eop));
+        v.sig("state_q", 3, g.state as u128);
+        v.sig("hdr_q", 128, g.hdr);
+        v.sig("out_q", 8, g.out as u128);
+        v.sig("ovc_q", 3, g.ovc as u128);
+        v.sig("words_q", 13, g.words as u128);
+        v.sig("req_q", 1, b(g.req));
+        v.sig("kind_q", 2, g.kind as u128);
+        v.sig("left_q", 13, g.left as u128);
+        v.sig("xin_valid_q", 1, b(g.xin_valid));
+        v.sig("xin_data_q", 128, g.xin_data);
+        v.sig("xin_hf_q", 1, b(g.xin_hf));
+        v.sig("xin_last_q", 1, b(g.xin_last));
+        v.sig("xin_out_q", 8, g.xin_out as u128);
+        v.sig("drop_reason_q", 2, g.drop_reason as u128);
+        v.sig("stat_pkts_q", 32, g.stat_pkts as u128);
+        v.sig("stat_words_q", 32, g.stat_words as u128);
+        v.sig("stat_drops_q", 32, g.stat_drops as u128);
+        v.enter("u_fifo");
+        self.fifo.probe(&self.fifo_in(p, i), v);
+        v.leave();
+    }
+}

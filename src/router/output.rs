@@ -1,0 +1,247 @@
+//! APErouter output slot: the arbiter of one crossbar output (an intra-tile port's RX side, or an
+//! inter-tile port's VC), the crossbar and write stages, and the output packet FIFO (seed 002
+//! §5.3.3: "Arbiter ... Round Robin or Fixed Priority"; virtual cut-through).
+//!
+//! ```text
+//!   gates' req_q --> arbiter (VCT room check, RR/fixed) --> grant_q --> the winning gate
+//!   gates' xin_q --> xout_q (crossbar, selected by owner_q) --> owr_q (write port) --> u_fifo --> reader
+//! ```
+//!
+//! Stages (cycle numbers of a header written into an input FIFO in cycle 0, `docs/router.md`):
+//! 6 ARB (`grant_q`), 9 XBAR (`xout_q`), 10 WRITE (`owr_q`); the output FIFO sees `wr_*_i` in 11.
+//!
+//! Virtual cut-through: a request is granted only when the output is free and the whole packet
+//! has room downstream:
+//! - in the output packet FIFO: header/footer FIFO free space (minus words already granted and
+//!   not yet written, `resv_hf_q`) of at least 2, payload FIFO free space (minus `resv_pay_q`) of
+//!   at least the packet's payload words;
+//! - for an inter-tile output, in the neighbour's RX packet FIFO of this VC, known through the
+//!   link's credits: with usedword credits, the TCL's estimate of the neighbour's free units
+//!   minus TRED, minus the units granted to this VC and not yet taken by the TCL (`inflight_q`),
+//!   must cover the packet's cost (payload words + 2 x SCALE); with start/stop credits only the
+//!   VC's stop bit is known, so it must be clear (docs/decisions/0007).
+//!
+//! The output is released in the cycle the owner's footer leaves its gate (`xin_q` holds the
+//! footer), so another gate can be granted in that same cycle.
+//!
+//! RTL twin: `rtl/exanet_rt_out.sv`.
+
+use super::gate::Gate;
+use super::params::{RouterCfg, RouterParams, Slot};
+use crate::pktfifo::{PktFifo, PktFifoIn, PktFifoNext};
+use crate::probe::{b, clk_rst, Visitor};
+
+/// The output slot's registers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OutRegs {
+    pub busy: bool,
+    pub owner: u32,
+    pub rr: u32,
+    pub grant_valid: bool,
+    pub grant_in: u32,
+    pub resv_hf: u32,
+    pub resv_pay: u32,
+    pub inflight: u32,
+    pub xout_valid: bool,
+    pub xout_data: u128,
+    pub xout_hf: bool,
+    pub xout_last: bool,
+    pub xout_src: u32,
+    pub owr_valid: bool,
+    pub owr_data: u128,
+    pub owr_hf: bool,
+    pub owr_last: bool,
+    pub owr_src: u32,
+    pub stat_pkts: u32,
+    pub stat_words: u32,
+}
+
+#[derive(Debug, Clone)]
+pub struct OutSlot {
+    pub index: u32,
+    pub r: OutRegs,
+    pub fifo: PktFifo,
+}
+
+/// What an output slot sees besides the gates' registers.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OutIn {
+    /// The reader's pops (the PS side or the self-test consumer; the TCL TX for inter-tile).
+    pub rd_hf: bool,
+    pub rd_pay: bool,
+    /// Inter-tile only: the TCL's estimate of the neighbour's free units on this VC, and the
+    /// VC's stop bit (start/stop credits).
+    pub credit_cnt: u32,
+    pub credit_stop: bool,
+}
+
+pub struct OutSlotNext {
+    r: OutRegs,
+    fifo: PktFifoNext,
+}
+
+impl OutSlot {
+    pub fn new(index: u32, p: &RouterParams) -> OutSlot {
+        OutSlot {
+            index,
+            r: OutRegs::default(),
+            fifo: PktFifo::new(p.fifo_out(index)),
+        }
+    }
+
+    /// Room downstream for the packet gate `g` requests.
+    fn room(&self, p: &RouterParams, cfg: &RouterCfg, i: &OutIn, g: &Gate) -> bool {
+        let f = &self.fifo;
+        let fp = f.params();
+        let hf_free = fp.hf_depth as i64 - f.hf.usedw() as i64 - self.r.resv_hf as i64;
+        let pay_free = fp.pay_depth as i64 - f.pay.usedw() as i64 - self.r.resv_pay as i64;
+        let local = hf_free >= 2 && pay_free >= g.words as i64;
+        let remote = match p.slot(self.index) {
+            Slot::Intra(_) => true,
+            Slot::Inter(..) => {
+                if cfg.usedword {
+                    let cost = g.words + 2 * p.remote_scale();
+                    i.credit_cnt as i64 >= cfg.tred as i64 + self.r.inflight as i64 + cost as i64
+                } else {
+                    !i.credit_stop
+                }
+            }
+        };
+        local && remote
+    }
+
+    /// Next state. Pure: reads its own registers, the gates' registers and `i`.
+    pub fn eval(
+        &self,
+        p: &RouterParams,
+        cfg: &RouterCfg,
+        gates: &[Gate],
+        i: &OutIn,
+    ) -> OutSlotNext {
+        let r = &self.r;
+        let mut n = r.clone();
+        let me = self.index;
+        let is_inter = matches!(p.slot(me), Slot::Inter(..));
+
+        // Crossbar: the owner's word, if it is one for this output.
+        let o = &gates[r.owner as usize];
+        let owner_word = r.busy && o.xin_valid && o.xin_out == me;
+        n.xout_valid = owner_word;
+        n.xout_data = if owner_word { o.xin_data } else { 0 };
+        n.xout_hf = owner_word && o.xin_hf;
+        n.xout_last = owner_word && o.xin_last;
+        n.xout_src = if owner_word { r.owner } else { 0 };
+        // Write stage.
+        n.owr_valid = r.xout_valid;
+        n.owr_data = r.xout_data;
+        n.owr_hf = r.xout_hf;
+        n.owr_last = r.xout_last;
+        n.owr_src = r.xout_src;
+        if r.owr_valid {
+            n.stat_words = r.stat_words.wrapping_add(1);
+            if r.owr_last {
+                n.stat_pkts = r.stat_pkts.wrapping_add(1);
+            }
+        }
+        // Reservations shrink as reserved words are written.
+        let mut resv_hf = r.resv_hf - (r.owr_valid && r.owr_hf) as u32;
+        let mut resv_pay = r.resv_pay - (r.owr_valid && !r.owr_hf) as u32;
+        // Units granted to this VC leave as the TCL pops them.
+        let mut inflight = r.inflight;
+        if is_inter {
+            let popped = if i.rd_hf { p.remote_scale() } else { 0 } + i.rd_pay as u32;
+            inflight = inflight.saturating_sub(popped);
+        }
+
+        // Arbitration.
+        let free = !r.busy || (o.xin_valid && o.xin_last && o.xin_out == me);
+        let nin = gates.len() as u32;
+        let eligible = |k: u32| {
+            let g = &gates[k as usize];
+            g.req && g.out == me && self.room(p, cfg, i, g)
+        };
+        let winner = if cfg.arb_fixed {
+            (0..nin).find(|&k| eligible(k))
+        } else {
+            (0..nin).map(|k| (r.rr + k) % nin).find(|&k| eligible(k))
+        };
+        n.grant_valid = false;
+        n.grant_in = 0;
+        match (free, winner) {
+            (true, Some(w)) => {
+                let g = &gates[w as usize];
+                n.grant_valid = true;
+                n.grant_in = w;
+                n.busy = true;
+                n.owner = w;
+                n.rr = (w + 1) % nin;
+                resv_hf += 2;
+                resv_pay += g.words;
+                if is_inter {
+                    inflight += g.words + 2 * p.remote_scale();
+                }
+            }
+            (true, None) => n.busy = false,
+            _ => {}
+        }
+        n.resv_hf = resv_hf;
+        n.resv_pay = resv_pay;
+        n.inflight = inflight;
+
+        let fi = PktFifoIn {
+            wr_hf: r.owr_valid && r.owr_hf,
+            wr_pay: r.owr_valid && !r.owr_hf,
+            wdata: r.owr_data,
+            rd_hf: i.rd_hf,
+            rd_pay: i.rd_pay,
+        };
+        OutSlotNext {
+            r: n,
+            fifo: self.fifo.eval(&fi),
+        }
+    }
+
+    pub fn commit(&mut self, n: OutSlotNext) {
+        self.r = n.r;
+        self.fifo.commit(n.fifo);
+    }
+
+    pub fn probe(&self, i: &OutIn, v: &mut dyn Visitor) {
+        let r = &self.r;
+        clk_rst(v);
+        v.sig("rd_hf_i", 1, b(i.rd_hf));
+        v.sig("rd_pay_i", 1, b(i.rd_pay));
+        v.sig("credit_cnt_i", 16, i.credit_cnt as u128);
+        v.sig("credit_stop_i", 1, b(i.credit_stop));
+        v.sig("busy_q", 1, b(r.busy));
+        v.sig("owner_q", 8, r.owner as u128);
+        v.sig("rr_q", 8, r.rr as u128);
+        v.sig("grant_valid_q", 1, b(r.grant_valid));
+        v.sig("grant_in_q", 8, r.grant_in as u128);
+        v.sig("resv_hf_q", 16, r.resv_hf as u128);
+        v.sig("resv_pay_q", 16, r.resv_pay as u128);
+        v.sig("inflight_q", 16, r.inflight as u128);
+        v.sig("xout_valid_q", 1, b(r.xout_valid));
+        v.sig("xout_data_q", 128, r.xout_data);
+        v.sig("xout_hf_q", 1, b(r.xout_hf));
+        v.sig("xout_last_q", 1, b(r.xout_last));
+        v.sig("xout_src_q", 8, r.xout_src as u128);
+        v.sig("owr_valid_q", 1, b(r.owr_valid));
+        v.sig("owr_data_q", 128, r.owr_data);
+        v.sig("owr_hf_q", 1, b(r.owr_hf));
+        v.sig("owr_last_q", 1, b(r.owr_last));
+        v.sig("owr_src_q", 8, r.owr_src as u128);
+        v.sig("stat_pkts_q", 32, r.stat_pkts as u128);
+        v.sig("stat_words_q", 32, r.stat_words as u128);
+        let fi = PktFifoIn {
+            wr_hf: r.owr_valid && r.owr_hf,
+            wr_pay: r.owr_valid && !r.owr_hf,
+            wdata: r.owr_data,
+            rd_hf: i.rd_hf,
+            rd_pay: i.rd_pay,
+        };
+        v.enter("u_fifo");
+        self.fifo.probe(&fi, v);
+        v.leave();
+    }
+}
