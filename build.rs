@@ -26,6 +26,7 @@ mod vlheader;
 /// The short name gives the C++ prefix `V<name>` and the C symbols `exanet_vl_<name>_*`.
 const TOPS: &[(&str, &str, &str)] = &[
     ("link", "Link", "exanet_link_top"),
+    ("router", "Router", "exanet_router_top"),
     ("selftest", "SelfTest", "exanet_selftest_top"),
     ("units", "Units", "exanet_units_top"),
 ];

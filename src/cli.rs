@@ -239,9 +239,9 @@ pub fn cosim(
     }
     cfg.sim.seed = seed;
     cfg.validate()?;
-    if design != "link" {
+    if !["link", "router"].contains(&design) {
         return Err(CliError::input(format!(
-            "--design: unknown design '{design}' (available: link)"
+            "--design: unknown design '{design}' (available: link, router)"
         )));
     }
     if cycles == 0 {
@@ -253,7 +253,11 @@ pub fn cosim(
         fault_at: None,
         period_ps: cfg.clock().period_ps(),
     };
-    match cosim::link_design::run_link(&cfg, &opts) {
+    let result = match design {
+        "router" => cosim::router_design::run_router(&cfg, &opts),
+        _ => cosim::link_design::run_link(&cfg, &opts),
+    };
+    match result {
         Ok(rep) => {
             if json {
                 return json_out(&rep);

@@ -7,3 +7,4 @@ pub use rtl::{built_tops, NotBuilt, RtlError, RtlModel, RtlSignal, RtlTop, Signa
 pub mod bench;
 pub mod link_design;
 pub mod lockstep;
+pub mod router_design;

@@ -45,6 +45,9 @@ pub struct RouterBench {
     pub inter_con: Vec<Consumer>,
     /// Every packet sent anywhere, accounted for wherever it arrives.
     pub board: RouteBoard,
+    /// The credit state the test bench presents for each inter-tile port (as its TCL TX would).
+    pub credit_cnt: Vec<[u32; 8]>,
+    pub credit_stop: Vec<u8>,
     pub cycle: u64,
 }
 
@@ -94,6 +97,8 @@ impl RouterBench {
                 .map(|s| Consumer::new(nv, siw, s.back_pressure.clone()))
                 .collect(),
             board: RouteBoard::default(),
+            credit_cnt: vec![[p.inter_rx_fifo.pay_depth; 8]; p.inter.len()],
+            credit_stop: vec![0; p.inter.len()],
             router: Router::new(p),
             cfg,
             cycle: 0,
@@ -115,7 +120,6 @@ impl RouterBench {
                 rd_pay: c.rd_pay != 0,
             };
         }
-        let depth = self.router.p.inter_rx_fifo.pay_depth;
         for (k, (s, c)) in self.inter_src.iter().zip(&self.inter_con).enumerate() {
             let bits = s.wr_hf | s.wr_pay;
             i.inter[k] = InterIn {
@@ -125,8 +129,8 @@ impl RouterBench {
                 wr_data: s.wdata,
                 hf_rd: c.rd_hf,
                 pay_rd: c.rd_pay,
-                credit_cnt: [depth; 8],
-                credit_stop: 0,
+                credit_cnt: self.credit_cnt[k],
+                credit_stop: self.credit_stop[k],
             };
         }
         i

@@ -239,7 +239,7 @@ impl Router {
 
 impl Router {
     /// The data ports of `exanet_router` (arrays element-wise, as Verilator traces them).
-    fn probe_ports(&self, i: &RouterIn, v: &mut dyn Visitor) {
+    pub fn probe_ports(&self, i: &RouterIn, v: &mut dyn Visitor) {
         let p = &self.p;
         let ni = p.n_intra as usize;
         let nq = p.inter.len();

@@ -1,0 +1,287 @@
+//! The router as a lockstep [`Design`]: the Rust [`Router`](crate::router::Router) with its test
+//! bench against the Verilated `exanet_router_top`. Every port sends packets of 0..4 KB on random
+//! VCs to random destinations of the lattice (a few outside it or to a missing port, which the
+//! router must drop and count), every consumer applies alternating back-pressure, the credit
+//! state presented for the links changes at random, and the arbiter mode and dimension order are
+//! rewritten at run time.
+
+use super::lockstep::{run, CosimError, CosimReport, Design, Options};
+use super::rtl::RtlTop;
+use crate::config::Config;
+use crate::probe::{clk_rst, Visitor};
+use crate::router::bench::{PortStimulus, RouterBench};
+use crate::router::params::{RouterCfg, RouterParams};
+use crate::router::{probe_cfg, RouterIn};
+use crate::stimulus::{BackPressure, SizeDist, SourceMode, TrafficSpec};
+use rand_mt::Mt64;
+use std::collections::BTreeMap;
+
+/// Cycles between run-time register changes and credit-state changes.
+const CHANGE_PERIOD: u64 = 5000;
+
+pub struct RouterDesign {
+    pub bench: RouterBench,
+    last: RouterIn,
+    rng: Mt64,
+    order_changes: u64,
+    arb_changes: u64,
+}
+
+/// The structure `exanet_router_top` is built with: the configuration's defaults.
+pub fn check_structural(cfg: &Config) -> Result<(), String> {
+    let d = Config::default();
+    if RouterParams::from_config(cfg) != RouterParams::from_config(&d) {
+        return Err("the Verilated router is built with the default [router] and [link] structure \
+                    (ports, dimensions, VCs, FIFO depths, FIFO latency); this configuration changes it"
+            .into());
+    }
+    Ok(())
+}
+
+/// Every destination of the lattice (all intra-tile ports), plus one outside the lattice and
+/// one to a port that does not exist.
+fn destinations(p: &RouterParams, c: &RouterCfg) -> Vec<([u8; 3], u8)> {
+    let mut d = Vec::new();
+    for z in 0..c.size[2] {
+        for y in 0..c.size[1] {
+            for x in 0..c.size[0] {
+                for port in 0..p.n_intra as u8 {
+                    d.push(([x, y, z], port));
+                }
+            }
+        }
+    }
+    d.push(([c.size[0], 0, 0], 0));
+    d.push(([0, 0, 0], 7));
+    d
+}
+
+impl RouterDesign {
+    pub fn new(cfg: &Config) -> RouterDesign {
+        let p = RouterParams::from_config(cfg);
+        let c = RouterCfg::from_config(cfg);
+        let seed = cfg.sim.seed;
+        let dests = destinations(&p, &c);
+        let port = |k: u64| PortStimulus {
+            traffic: TrafficSpec::new(
+                SizeDist::Uniform { min: 0, max: 4096 },
+                p.num_vcs,
+                p.size_in_words,
+            )
+            .to(dests.clone()),
+            mode: SourceMode::Saturate,
+            back_pressure: BackPressure::alternating(
+                [0.1, 0.9],
+                20_000,
+                seed.wrapping_mul(31).wrapping_add(k),
+            ),
+            seed: seed.wrapping_mul(0x9E37_79B9).wrapping_add(k),
+        };
+        let intra = (0..p.n_intra as u64).map(port).collect();
+        let inter = (0..p.inter.len() as u64).map(|q| port(100 + q)).collect();
+        let bench = RouterBench::new(p, c, intra, inter);
+        let last = bench.inputs();
+        RouterDesign {
+            bench,
+            last,
+            rng: Mt64::new(seed ^ 0x5eed),
+            order_changes: 0,
+            arb_changes: 0,
+        }
+    }
+
+    /// Test-bench registers that change now and then: run-time configuration and credit state.
+    fn change(&mut self) {
+        let b = &mut self.bench;
+        let dims = b.router.p.dims as usize;
+        let r = self.rng.next_u64();
+        if r & 1 == 1 {
+            b.cfg.arb_fixed = !b.cfg.arb_fixed;
+            self.arb_changes += 1;
+        }
+        if r & 2 == 2 && dims > 1 {
+            b.cfg.order[..dims].rotate_left(1);
+            self.order_changes += 1;
+        }
+        let depth = b.router.p.inter_rx_fifo.pay_depth;
+        for q in 0..b.credit_cnt.len() {
+            for v in 0..8 {
+                // mostly room, sometimes too little for a big packet
+                let x = self.rng.next_u64();
+                b.credit_cnt[q][v] = if x % 4 == 0 {
+                    (x >> 8) as u32 % depth
+                } else {
+                    depth
+                };
+            }
+            b.credit_stop[q] = (self.rng.next_u64() & (self.rng.next_u64() & 0xff)) as u8;
+        }
+    }
+}
+
+/// `TOP.<name>` for each input of `exanet_router_top`.
+fn router_inputs(p: &RouterParams) -> Vec<String> {
+    let mut n: Vec<String> = [
+        "cfg_coord_i",
+        "cfg_size_i",
+        "cfg_torus_i",
+        "cfg_order_i",
+        "cfg_intra_en_i",
+        "cfg_inter_en_i",
+        "cfg_arb_fixed_i",
+        "cfg_usedword_i",
+        "cfg_tred_i",
+        "intra_wr_hf_i",
+        "intra_wr_pay_i",
+        "intra_rd_hf_i",
+        "intra_rd_pay_i",
+    ]
+    .iter()
+    .map(|s| format!("TOP.{s}"))
+    .collect();
+    for k in 0..p.n_intra {
+        n.push(format!("TOP.intra_wdata_i[{k}]"));
+    }
+    if !p.inter.is_empty() {
+        n.push("TOP.inter_wr_valid_i".into());
+        n.push("TOP.inter_wr_hf_i".into());
+    }
+    for q in 0..p.inter.len() {
+        for s in [
+            "inter_wr_vc_i",
+            "inter_wr_data_i",
+            "inter_hf_rd_i",
+            "inter_pay_rd_i",
+            "inter_credit_cnt_i",
+            "inter_credit_stop_i",
+        ] {
+            n.push(format!("TOP.{s}[{q}]"));
+        }
+    }
+    n
+}
+
+/// Their values, in the same order.
+fn router_input_values(p: &RouterParams, i: &RouterIn) -> Vec<u128> {
+    let c = &i.cfg;
+    let pack3 = |a: [u8; 3]| (a[0] as u128) | ((a[1] as u128) << 8) | ((a[2] as u128) << 16);
+    let order = (c.order[0] as u128) | ((c.order[1] as u128) << 2) | ((c.order[2] as u128) << 4);
+    let ni = p.n_intra as usize;
+    let mask =
+        |f: &dyn Fn(usize) -> bool, n: usize| (0..n).fold(0u128, |m, k| m | ((f(k) as u128) << k));
+    let mut v = vec![
+        pack3(c.coord),
+        pack3(c.size),
+        c.torus as u128,
+        order,
+        c.intra_en as u128,
+        c.inter_en as u128,
+        c.arb_fixed as u128,
+        c.usedword as u128,
+        c.tred as u128,
+        mask(&|k| i.intra[k].wr_hf, ni),
+        mask(&|k| i.intra[k].wr_pay, ni),
+        mask(&|k| i.intra[k].rd_hf, ni),
+        mask(&|k| i.intra[k].rd_pay, ni),
+    ];
+    for k in 0..ni {
+        v.push(i.intra[k].wdata);
+    }
+    let nq = p.inter.len();
+    if nq > 0 {
+        v.push(mask(&|k| i.inter[k].wr_valid, nq));
+        v.push(mask(&|k| i.inter[k].wr_hf, nq));
+    }
+    let nv = p.num_vcs as usize;
+    for x in &i.inter[..nq] {
+        v.extend([
+            x.wr_vc as u128,
+            x.wr_data,
+            x.hf_rd as u128,
+            x.pay_rd as u128,
+            crate::link::tcl_tx::pack16(&x.credit_cnt[..nv]),
+            x.credit_stop as u128,
+        ]);
+    }
+    v
+}
+
+impl Design for RouterDesign {
+    fn top(&self) -> RtlTop {
+        RtlTop::Router
+    }
+
+    fn input_names(&self) -> Vec<String> {
+        router_inputs(&self.bench.router.p)
+    }
+
+    fn input_values(&self) -> Vec<u128> {
+        router_input_values(&self.bench.router.p, &self.bench.inputs())
+    }
+
+    fn step(&mut self) {
+        self.last = self.bench.step();
+        if self.bench.cycle % CHANGE_PERIOD == 0 {
+            self.change();
+        }
+    }
+
+    fn probe(&self, after_edge: bool, v: &mut dyn Visitor) {
+        let i = if after_edge {
+            self.last
+        } else {
+            self.bench.inputs()
+        };
+        let r = &self.bench.router;
+        v.enter("TOP");
+        clk_rst(v);
+        probe_cfg(&i.cfg, v);
+        r.probe_ports(&i, v);
+        v.enter("exanet_router_top");
+        clk_rst(v);
+        probe_cfg(&i.cfg, v);
+        r.probe_ports(&i, v);
+        v.enter("u_router");
+        r.probe(&i, v);
+        v.leave();
+        v.leave();
+        v.leave();
+    }
+
+    fn check(&self) -> Result<(), String> {
+        match self.bench.board.errors.first() {
+            Some(e) => Err(e.clone()),
+            None => Ok(()),
+        }
+    }
+
+    fn stats(&self) -> BTreeMap<String, u64> {
+        let r = &self.bench.router;
+        let drops: u64 = r.ins.iter().map(|s| s.gate.stat_drops as u64).sum();
+        BTreeMap::from([
+            ("packets_delivered".into(), self.bench.board.delivered),
+            ("packets_dropped".into(), drops),
+            ("arbiter_mode_changes".into(), self.arb_changes),
+            ("dimension_order_changes".into(), self.order_changes),
+        ])
+    }
+
+    fn inject_fault(&mut self) {
+        self.bench.router.ins[0].gate.stat_words ^= 1;
+    }
+
+    fn fault_signal(&self) -> String {
+        "TOP.exanet_router_top.u_router.gen_in[0].u_in.stat_words_q".into()
+    }
+}
+
+/// Run the router in lockstep.
+pub fn run_router(cfg: &Config, opts: &Options) -> Result<CosimReport, CosimError> {
+    check_structural(cfg).map_err(CosimError::Setup)?;
+    let mut d = RouterDesign::new(cfg);
+    let opts = Options {
+        period_ps: cfg.clock().period_ps(),
+        ..opts.clone()
+    };
+    run(&mut d, &opts)
+}
