@@ -279,6 +279,131 @@ pub fn cosim(
     }
 }
 
+pub fn router_latency(config: Option<&Path>, json: bool) -> R {
+    let cfg = load_config(config)?;
+    let paths = crate::measure::router::PATHS
+        .iter()
+        .map(|&p| crate::measure::router::path_latency(&cfg, p))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(CliError::failed)?;
+    if json {
+        #[derive(serde::Serialize)]
+        struct Out<'a> {
+            paths: &'a [crate::measure::router::PathLatency],
+        }
+        return json_out(&Out { paths: &paths });
+    }
+    println!("APErouter latency (header into the input FIFO -> header into the output FIFO)");
+    for p in &paths {
+        println!(
+            "  {:<13} {:>3} cycles = {:>5.1} ns   (slot {} -> slot {})",
+            format!("{:?}", p.path).to_lowercase(),
+            p.cycles,
+            p.ns,
+            p.from_slot,
+            p.to_slot
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn router_bandwidth(
+    config: Option<&Path>,
+    json: bool,
+    payloads: &[String],
+    intra_ports: Option<&str>,
+) -> R {
+    let cfg = load_config(config)?;
+    let sizes = payloads
+        .iter()
+        .map(|s| parse_payload("--payload", s))
+        .collect::<Result<Vec<_>, _>>()?;
+    let senders: Vec<u32> = match intra_ports {
+        None => vec![1, 2],
+        Some("1") => vec![1],
+        Some("2") => vec![2],
+        Some(x) => {
+            return Err(CliError::input(format!(
+                "--intra-ports: '{x}': 1 or 2 sending intra-tile ports"
+            )))
+        }
+    };
+    if cfg.router.intra_ports < senders.iter().max().copied().unwrap_or(1) + 1 {
+        return Err(CliError::input(format!(
+            "--intra-ports: the router has {} intra-tile ports; the self-test needs one more than the senders",
+            cfg.router.intra_ports
+        )));
+    }
+    let mut rows = Vec::new();
+    for &n in &senders {
+        for &s in &sizes {
+            rows.push(
+                crate::measure::router::selftest_bandwidth(&cfg, s, n).map_err(CliError::failed)?,
+            );
+        }
+    }
+    if json {
+        #[derive(serde::Serialize)]
+        struct Out<'a> {
+            rows: &'a [crate::measure::router::BandwidthRow],
+        }
+        return json_out(&Out { rows: &rows });
+    }
+    println!(
+        "APErouter self-test bandwidth to one intra-tile port (128 bit x {} MHz = {:.1} Gb/s)",
+        cfg.clock.freq_mhz,
+        cfg.clock().bus_bps(128) / 1e9
+    );
+    println!(
+        "{:>8}  {:>7}  {:>8}  {:>8}  {:>10}  {:>8}",
+        "payload", "senders", "packets", "cycles", "efficiency", "Gb/s"
+    );
+    for r in &rows {
+        println!(
+            "{:>7}B  {:>7}  {:>8}  {:>8}  {:>9.1}%  {:>8.2}",
+            r.payload_bytes,
+            r.intra_ports,
+            r.packets,
+            r.cycles,
+            100.0 * r.efficiency,
+            r.gbps
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn router_cdg(config: Option<&Path>, json: bool, topology: &str, no_vc_rule: bool) -> R {
+    let _ = load_config(config)?;
+    let lattice: crate::router::cdg::Lattice = topology
+        .parse()
+        .map_err(|e: String| CliError::input(format!("--topology: {e}")))?;
+    let r =
+        crate::router::cdg::analyse(&lattice, !no_vc_rule, topology).map_err(CliError::failed)?;
+    if json {
+        return json_out(&r);
+    }
+    println!(
+        "{} ({} nodes), {} VC rule: {} channels used, {} dependencies",
+        r.topology,
+        r.nodes,
+        if r.vc_rule { "with the" } else { "without the" },
+        r.channels,
+        r.dependencies
+    );
+    match &r.cycle {
+        None => {
+            println!("acyclic: the routing function is deadlock-free (seed 000 §2.6.2, Theorem 1)")
+        }
+        Some(c) => {
+            println!("cyclic: a cycle of {} channels:", c.len() - 1);
+            for ch in c {
+                println!("  {ch}");
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 pub fn wave_diff(a: &Path, b: &Path, strict: bool) -> R {
     let rep =
         diff_files(a, b, &DiffOptions { strict }).map_err(|e| CliError::input(e.to_string()))?;

@@ -10,6 +10,7 @@ pub mod cosim;
 pub mod fifo;
 pub mod link;
 pub mod measure;
+pub mod node;
 pub mod packet;
 pub mod pktfifo;
 pub mod probe;

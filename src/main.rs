@@ -43,6 +43,11 @@ enum Cmd {
         #[command(subcommand)]
         cmd: LinkCmd,
     },
+    /// APErouter measurements.
+    Router {
+        #[command(subcommand)]
+        cmd: RouterCmd,
+    },
     /// Run the model and the Verilated RTL in lockstep and compare every cycle.
     Cosim {
         #[command(flatten)]
@@ -125,6 +130,41 @@ enum LinkCmd {
 }
 
 #[derive(Subcommand)]
+enum RouterCmd {
+    /// Latency of the four paths: header into the input FIFO to header into the output FIFO.
+    Latency {
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Self-test bandwidth: traffic generators on 1 or 2 intra-tile ports to one target port.
+    Bandwidth {
+        #[command(flatten)]
+        common: Common,
+        /// Payload sizes in bytes, comma separated.
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "16,32,64,128,256,512,1024,2048,4096"
+        )]
+        payload: Vec<String>,
+        /// Sending intra-tile ports, 1 or 2 (default: both cases).
+        #[arg(long)]
+        intra_ports: Option<String>,
+    },
+    /// Channel dependency graph of the routing function on a torus or mesh.
+    Cdg {
+        #[command(flatten)]
+        common: Common,
+        /// torus:AxB[xC] or mesh:AxB[xC].
+        #[arg(long)]
+        topology: String,
+        /// Route every packet on VC 0 (no VC rule).
+        #[arg(long)]
+        no_vc_rule: bool,
+    },
+}
+
+#[derive(Subcommand)]
 enum BenchCmd {
     /// Simulated cycles per second of the link: Rust model, Verilated RTL, lockstep.
     Link {
@@ -155,6 +195,26 @@ fn main() -> ExitCode {
             LinkCmd::Bandwidth { common, payload } => {
                 cli::link_bandwidth(common.config.as_deref(), common.json, &payload)
             }
+        },
+        Cmd::Router { cmd } => match cmd {
+            RouterCmd::Latency { common } => {
+                cli::router_latency(common.config.as_deref(), common.json)
+            }
+            RouterCmd::Bandwidth {
+                common,
+                payload,
+                intra_ports,
+            } => cli::router_bandwidth(
+                common.config.as_deref(),
+                common.json,
+                &payload,
+                intra_ports.as_deref(),
+            ),
+            RouterCmd::Cdg {
+                common,
+                topology,
+                no_vc_rule,
+            } => cli::router_cdg(common.config.as_deref(), common.json, &topology, no_vc_rule),
         },
         Cmd::Cosim {
             common,

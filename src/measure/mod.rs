@@ -2,3 +2,4 @@
 
 pub mod efficiency;
 pub mod latency;
+pub mod router;

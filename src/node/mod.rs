@@ -1,0 +1,534 @@
+//! The ExaNet Network IP node (seed 002 §5.3, §5.4, Figure 5.13, Table 5.5): the APErouter, one
+//! APElink (TCL + outgoing PHY lane) per inter-tile port, the Target Controller, and the
+//! self-test IPs (a Traffic Generator and a Consumer per intra-tile port, the Performance
+//! Counter).
+//!
+//! ```text
+//!   reg_* (AXI-lite-like) --> u_tc (Target Controller) --> configuration of everything below
+//!   ps_* (processing system) --+--> u_router intra-tile port p <--+-- gen_st[p].u_gen (self-test)
+//!                              +--< ...                         --+--> gen_st[p].u_cons
+//!   link_in_* (neighbour lane) --> gen_link[q].u_tcl.u_rx --> u_router inter-tile port q
+//!   link_out_* <-- gen_link[q].u_lane <-- gen_link[q].u_tcl.u_tx <-- u_router inter-tile port q
+//! ```
+//!
+//! The outgoing PHY lane of each link belongs to the node that transmits on it; `link_out_*` is
+//! what arrives at the neighbour, and the neighbour's lane drives `link_in_*`. On an intra-tile
+//! port whose generator (consumer) is enabled in ST_GEN_EN (ST_CONS_EN), the generator writes
+//! (the consumer reads) the port's FIFOs instead of the processing system.
+//!
+//! RTL twin: `rtl/exanet_node.sv`.
+
+pub mod regs;
+pub mod selftest;
+pub mod target;
+
+use crate::config::Config;
+use crate::link::phy::{PhyCfg, PhyIn, PhyLane, PhyNext};
+use crate::link::system::probe_tcl;
+use crate::link::tcl_rx::{RxIn, TclRx};
+use crate::link::tcl_tx::{TclCfg, TclTx, TxIn};
+use crate::link::LinkParams;
+use crate::probe::{b, clk_rst, Visitor};
+use crate::router::params::{RouterCfg, RouterParams, MAX_INTER, MAX_INTRA};
+use crate::router::{InterIn, IntraIn, Router, RouterIn, RouterNext};
+use regs::*;
+use selftest::{GenCfg, PerfCounter, StConsumer, TrafficGen};
+use target::{unpack3, unpack_order, RegReq, TargetCtrl, TcParams};
+
+/// A node's structure.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeParams {
+    pub router: RouterParams,
+    pub link: LinkParams,
+    pub tc: TcParams,
+}
+
+impl NodeParams {
+    pub fn from_config(c: &Config) -> NodeParams {
+        let router = RouterParams::from_config(c);
+        let link = LinkParams::from_config(&c.link);
+        let tc = TcParams {
+            dims: router.dims,
+            n_intra: router.n_intra,
+            n_inter: router.inter.len() as u32,
+            num_vcs: router.num_vcs,
+            rx_capacity: c.link.rx_fifo_depth_words,
+        };
+        NodeParams { router, link, tc }
+    }
+}
+
+/// Everything a node sees from outside in a cycle (registers of whoever drives it).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NodeIn {
+    pub reg: RegReq,
+    /// The processing system's side of each intra-tile port.
+    pub ps: [IntraIn; MAX_INTRA],
+    /// What arrives from each neighbour (its outgoing lane's output).
+    pub link_in: [(bool, u64); MAX_INTER],
+    /// Bit errors on each outgoing lane.
+    pub err_mask: [u64; MAX_INTER],
+}
+
+pub struct Node {
+    pub p: NodeParams,
+    pub router: Router,
+    pub tx: Vec<TclTx>,
+    pub rx: Vec<TclRx>,
+    pub lanes: Vec<PhyLane>,
+    pub tc: TargetCtrl,
+    pub gens: Vec<TrafficGen>,
+    pub cons: Vec<StConsumer>,
+    pub perf: PerfCounter,
+}
+
+pub struct NodeNext {
+    router: RouterNext,
+    tx: Vec<TclTx>,
+    rx: Vec<TclRx>,
+    lanes: Vec<PhyNext>,
+    tc: TargetCtrl,
+    gens: Vec<TrafficGen>,
+    cons: Vec<StConsumer>,
+    perf: PerfCounter,
+}
+
+/// Every block's inputs in one cycle.
+struct NodeInputs {
+    router: RouterIn,
+    tx: Vec<TxIn>,
+    rx: Vec<RxIn>,
+    lanes: Vec<PhyIn>,
+    status: Option<u32>,
+    expect: u32,
+    consumed: u32,
+}
+
+const GEN_LINK: [&str; 64] = crate::gen_names!("gen_link");
+const GEN_ST: [&str; 64] = crate::gen_names!("gen_st");
+
+impl Node {
+    pub fn new(c: &Config) -> Node {
+        let p = NodeParams::from_config(c);
+        let nq = p.router.inter.len();
+        let ni = p.router.n_intra as usize;
+        Node {
+            router: Router::new(p.router.clone()),
+            tx: (0..nq).map(|_| TclTx::new(&p.link.tcl)).collect(),
+            rx: (0..nq).map(|_| TclRx::new()).collect(),
+            lanes: (0..nq).map(|_| PhyLane::new(p.link.phy)).collect(),
+            tc: TargetCtrl::new(c),
+            gens: vec![TrafficGen::default(); ni],
+            cons: vec![StConsumer::default(); ni],
+            perf: PerfCounter::default(),
+            p,
+        }
+    }
+
+    /// The router's run-time configuration, from the Target Controller's registers.
+    pub fn router_cfg(&self) -> RouterCfg {
+        let t = &self.tc;
+        RouterCfg {
+            coord: unpack3(t.coord),
+            size: unpack3(t.lattice),
+            torus: t.torus as u8,
+            order: unpack_order(t.order),
+            intra_en: t.port_en as u8,
+            inter_en: (t.port_en >> 8) as u8,
+            arb_fixed: t.arb_fixed,
+            usedword: t.credit_mode & 1 == 1,
+            tred: t.tred,
+        }
+    }
+
+    /// The TCLs' run-time configuration.
+    pub fn tcl_cfg(&self) -> TclCfg {
+        let t = &self.tc;
+        TclCfg {
+            credit_period: t.credit_period,
+            max_interval: t.max_interval,
+            tred: t.tred,
+            usedword: t.credit_mode & 1 == 1,
+            after_pkt: t.credit_mode & 2 == 2,
+        }
+    }
+
+    pub fn phy_cfg(&self) -> PhyCfg {
+        PhyCfg {
+            gearbox_en: self.tc.phy_ctrl & 1 == 1,
+            cc_en: self.tc.phy_ctrl & 2 == 2,
+        }
+    }
+
+    pub fn gen_cfg(&self) -> GenCfg {
+        let t = &self.tc;
+        GenCfg {
+            pkt: t.st_pkt,
+            dest: t.st_dest,
+            count: t.st_count,
+            coord: t.coord,
+            size_in_words: self.p.router.size_in_words,
+        }
+    }
+
+    /// What arrives at the neighbour on inter-tile port `q`.
+    pub fn link_out(&self, q: usize) -> (bool, u64) {
+        (self.lanes[q].rx_valid(), self.lanes[q].rx_data())
+    }
+
+    /// The value of status register `addr` (None if `addr` names none).
+    pub fn status(&self, addr: u16) -> Option<u32> {
+        let r = &self.router;
+        let sum =
+            |f: &dyn Fn(usize) -> u32, n: usize| (0..n).fold(0u32, |a, k| a.wrapping_add(f(k)));
+        let ni = self.p.router.n_intra as usize;
+        let nslots = self.p.router.slots();
+        match addr {
+            DROPS => return Some(sum(&|s| r.ins[s].gate.stat_drops, nslots as usize)),
+            PERF_CYCLES => return Some(self.perf.cycles),
+            PERF_STATUS => return Some(self.perf.running as u32 | (self.perf.done as u32) << 1),
+            ST_CONS_PKTS => return Some(sum(&|p| self.cons[p].pkts, ni)),
+            ST_CONS_WORDS => return Some(sum(&|p| self.cons[p].words, ni)),
+            ST_GEN_PKTS => return Some(sum(&|p| self.gens[p].sent, ni)),
+            IRQ_STATUS => {
+                return Some((0..ni).fold(0u32, |m, p| {
+                    m | ((r.intra_rx(p as u32).is_some_and(|f| !f.hf.empty()) as u32) << p)
+                }))
+            }
+            _ => {}
+        }
+        if (SLOT_BASE..SLOT_BASE + SLOT_STRIDE * MAX_SLOTS).contains(&addr) {
+            let s = ((addr - SLOT_BASE) / SLOT_STRIDE) as u32;
+            if s >= nslots {
+                return None;
+            }
+            let g = &r.ins[s as usize];
+            let o = r.outs[s as usize].as_ref();
+            let level = |f: &crate::pktfifo::PktFifo| f.pay.usedw() | f.hf.usedw() << 16;
+            return Some(match (addr - SLOT_BASE) % SLOT_STRIDE {
+                0x00 => g.gate.stat_pkts,
+                0x04 => g.gate.stat_words,
+                0x08 => g.gate.stat_drops,
+                0x0C => level(&g.fifo) & 0x3fff_ffff | (g.gate.drop_reason as u32) << 30,
+                0x10 => o.map_or(0, |o| o.r.stat_pkts),
+                0x14 => o.map_or(0, |o| o.r.stat_words),
+                0x18 => o.map_or(0, |o| level(&o.fifo)),
+                0x1C => 0,
+                _ => return None,
+            });
+        }
+        if (LINK_BASE..LINK_BASE + LINK_STRIDE * MAX_LINKS).contains(&addr) {
+            let q = ((addr - LINK_BASE) / LINK_STRIDE) as usize;
+            if q >= self.p.router.inter.len() {
+                return None;
+            }
+            let (tx, rx) = (&self.tx[q], &self.rx[q]);
+            return Some(match (addr - LINK_BASE) % LINK_STRIDE {
+                0x00 => self.lanes[q].lane_up() as u32,
+                0x04 => rx.stat_ecc_corr,
+                0x08 => rx.stat_ecc_uncorr,
+                0x0C => rx.stat_crc_err,
+                0x10 => tx.stat_stall,
+                0x14 => tx.stat_pkts,
+                0x18 => rx.stat_pkts,
+                0x1C => rx.stat_lost,
+                _ => return None,
+            });
+        }
+        None
+    }
+
+    /// Packets the transfer being measured must deliver to the consumers.
+    fn expect(&self) -> u32 {
+        if self.tc.st_expect != 0 {
+            self.tc.st_expect
+        } else {
+            self.tc
+                .st_count
+                .wrapping_mul(self.tc.st_gen_en.count_ones())
+        }
+    }
+
+    fn inputs(&self, i: &NodeIn) -> NodeInputs {
+        let rp = &self.p.router;
+        let nq = rp.inter.len();
+        let nv = rp.num_vcs;
+        let mut ri = RouterIn {
+            cfg: self.router_cfg(),
+            ..Default::default()
+        };
+        for p in 0..rp.n_intra as usize {
+            let (g, c) = (&self.gens[p], &self.cons[p]);
+            let gen_on = self.tc.st_gen_en & (1 << p) != 0;
+            let cons_on = self.tc.st_cons_en & (1 << p) != 0;
+            let ps = &i.ps[p];
+            ri.intra[p] = IntraIn {
+                wr_hf: if gen_on { g.wr_hf } else { ps.wr_hf },
+                wr_pay: if gen_on { g.wr_pay } else { ps.wr_pay },
+                wdata: if gen_on { g.wdata } else { ps.wdata },
+                rd_hf: if cons_on { c.rd_hf } else { ps.rd_hf },
+                rd_pay: if cons_on { c.rd_pay } else { ps.rd_pay },
+            };
+        }
+        let mut tx = Vec::with_capacity(nq);
+        let mut rx = Vec::with_capacity(nq);
+        let mut lanes = Vec::with_capacity(nq);
+        for q in 0..nq {
+            let (t, r) = (&self.tx[q], &self.rx[q]);
+            let mut credit_cnt = [0u32; 8];
+            credit_cnt[..nv as usize].copy_from_slice(&t.credit_cnt[..nv as usize]);
+            ri.inter[q] = InterIn {
+                wr_valid: r.wr_valid,
+                wr_hf: r.wr_hf,
+                wr_vc: r.wr_vc,
+                wr_data: r.wr_data,
+                hf_rd: t.hf_rd,
+                pay_rd: t.pay_rd,
+                credit_cnt,
+                credit_stop: t.credit_stop,
+            };
+            let mut ti = TxIn {
+                tx_ready: self.lanes[q].tx_ready(),
+                cred_upd_valid: r.cred_upd_valid,
+                cred_upd_stop: r.cred_upd_stop,
+                cred_upd_usedw: r.cred_upd_usedw,
+                rxf_units: self.router.inter_rx_units(q as u32),
+                ..Default::default()
+            };
+            for v in 0..nv {
+                let f = self.router.inter_tx(q as u32, v);
+                ti.hf_empty |= (f.hf.empty() as u8) << v;
+                ti.pay_empty |= (f.pay.empty() as u8) << v;
+                ti.hf_rdata[v as usize] = f.hf.rdata();
+                ti.pay_rdata[v as usize] = f.pay.rdata();
+            }
+            tx.push(ti);
+            rx.push(RxIn {
+                rx_valid: i.link_in[q].0,
+                rx_data: i.link_in[q].1,
+            });
+            lanes.push(PhyIn {
+                cfg: self.phy_cfg(),
+                tx_valid: t.out_valid,
+                tx_data: t.out_data,
+                err_mask: i.err_mask[q],
+            });
+        }
+        let consumed = self.cons.iter().fold(0u32, |a, c| a.wrapping_add(c.pkts));
+        NodeInputs {
+            router: ri,
+            tx,
+            rx,
+            lanes,
+            status: self.status(i.reg.addr),
+            expect: self.expect(),
+            consumed,
+        }
+    }
+
+    /// Next state of every block. Pure.
+    pub fn eval(&self, i: &NodeIn) -> NodeNext {
+        let ins = self.inputs(i);
+        let p = &self.p;
+        let tcl_cfg = self.tcl_cfg();
+        let gen_cfg = self.gen_cfg();
+        let start = self.tc.st_start;
+        NodeNext {
+            router: self.router.eval(&ins.router),
+            tx: self
+                .tx
+                .iter()
+                .zip(&ins.tx)
+                .map(|(t, ti)| t.eval(&p.link.tcl, &tcl_cfg, ti).0)
+                .collect(),
+            rx: self
+                .rx
+                .iter()
+                .zip(&ins.rx)
+                .map(|(r, ri)| r.eval(&p.link.tcl, &tcl_cfg, ri).0)
+                .collect(),
+            lanes: self
+                .lanes
+                .iter()
+                .zip(&ins.lanes)
+                .map(|(l, li)| l.eval(li))
+                .collect(),
+            tc: self.tc.eval(&p.tc, &i.reg, ins.status),
+            gens: self
+                .gens
+                .iter()
+                .enumerate()
+                .map(|(k, g)| {
+                    let on = self.tc.st_gen_en & (1 << k) != 0;
+                    g.eval(
+                        k as u32,
+                        &gen_cfg,
+                        start,
+                        on,
+                        self.router.intra_tx(k as u32),
+                    )
+                })
+                .collect(),
+            cons: self
+                .cons
+                .iter()
+                .enumerate()
+                .map(|(k, c)| match self.router.intra_rx(k as u32) {
+                    Some(f) => c.eval(
+                        start,
+                        self.tc.st_cons_en & (1 << k) != 0,
+                        p.router.size_in_words,
+                        f,
+                    ),
+                    None => c.clone(),
+                })
+                .collect(),
+            perf: self.perf.eval(start, ins.consumed, ins.expect),
+        }
+    }
+
+    pub fn commit(&mut self, n: NodeNext) {
+        self.router.commit(n.router);
+        self.tx = n.tx;
+        self.rx = n.rx;
+        for (l, x) in self.lanes.iter_mut().zip(n.lanes) {
+            l.commit(x);
+        }
+        self.tc = n.tc;
+        self.gens = n.gens;
+        self.cons = n.cons;
+        self.perf = n.perf;
+    }
+
+    pub fn step(&mut self, i: &NodeIn) {
+        let n = self.eval(i);
+        self.commit(n);
+    }
+
+    /// The register response of this cycle (answering last cycle's request).
+    pub fn reg_response(&self) -> (bool, u32, bool) {
+        (self.tc.ack, self.tc.rdata, self.tc.err)
+    }
+
+    /// Every port and register of `exanet_node`, under RTL names, in the scope the caller opened.
+    pub fn probe(&self, i: &NodeIn, v: &mut dyn Visitor) {
+        let ins = self.inputs(i);
+        let rp = &self.p.router;
+        let ni = rp.n_intra as usize;
+        let nq = rp.inter.len();
+        clk_rst(v);
+        self.probe_ports(i, v);
+        v.enter("u_tc");
+        self.tc.probe(&i.reg, ins.status, v);
+        v.leave();
+        v.enter("u_router");
+        self.router.probe(&ins.router, v);
+        v.leave();
+        for q in 0..nq {
+            v.enter(GEN_LINK[q]);
+            v.enter("u_tcl");
+            probe_tcl(
+                &self.p.link_params(self.tcl_cfg(), self.phy_cfg()),
+                &self.tx[q],
+                &self.rx[q],
+                &ins.tx[q],
+                &ins.rx[q],
+                v,
+            );
+            v.leave();
+            v.enter("u_lane");
+            self.lanes[q].probe(&ins.lanes[q], v);
+            v.leave();
+            v.leave();
+        }
+        let start = self.tc.st_start;
+        for p in 0..ni {
+            v.enter(GEN_ST[p]);
+            v.enter("u_gen");
+            self.gens[p].probe(start, self.tc.st_gen_en & (1 << p) != 0, v);
+            v.leave();
+            if rp.has_output(p as u32) {
+                v.enter("u_cons");
+                self.cons[p].probe(start, self.tc.st_cons_en & (1 << p) != 0, v);
+                v.leave();
+            }
+            v.leave();
+        }
+        v.enter("u_perf");
+        self.perf.probe(start, ins.consumed, ins.expect, v);
+        v.leave();
+    }
+
+    /// The ports of `exanet_node`.
+    pub fn probe_ports(&self, i: &NodeIn, v: &mut dyn Visitor) {
+        let rp = &self.p.router;
+        let ni = rp.n_intra as usize;
+        let nq = rp.inter.len();
+        v.sig("reg_wr_i", 1, b(i.reg.wr));
+        v.sig("reg_rd_i", 1, b(i.reg.rd));
+        v.sig("reg_addr_i", 12, i.reg.addr as u128);
+        v.sig("reg_wdata_i", 32, i.reg.wdata as u128);
+        v.sig("reg_ack_o", 1, b(self.tc.ack));
+        v.sig("reg_rdata_o", 32, self.tc.rdata as u128);
+        v.sig("reg_err_o", 1, b(self.tc.err));
+        let mask = |f: &dyn Fn(usize) -> bool, n: usize| {
+            (0..n).fold(0u128, |m, k| m | ((f(k) as u128) << k))
+        };
+        v.sig("ps_wr_hf_i", ni as u32, mask(&|k| i.ps[k].wr_hf, ni));
+        v.sig("ps_wr_pay_i", ni as u32, mask(&|k| i.ps[k].wr_pay, ni));
+        for k in 0..ni {
+            v.sig_idx("ps_wdata_i", k, 128, i.ps[k].wdata);
+        }
+        v.sig("ps_rd_hf_i", ni as u32, mask(&|k| i.ps[k].rd_hf, ni));
+        v.sig("ps_rd_pay_i", ni as u32, mask(&|k| i.ps[k].rd_pay, ni));
+        let rx = |k: usize| self.router.intra_rx(k as u32);
+        v.sig(
+            "ps_rx_hf_empty_o",
+            ni as u32,
+            mask(&|k| rx(k).is_none_or(|f| f.hf.empty()), ni),
+        );
+        v.sig(
+            "ps_rx_pay_empty_o",
+            ni as u32,
+            mask(&|k| rx(k).is_none_or(|f| f.pay.empty()), ni),
+        );
+        for k in 0..ni {
+            v.sig_idx(
+                "ps_rx_hf_rdata_o",
+                k,
+                128,
+                rx(k).map_or(0, |f| f.hf.rdata()),
+            );
+            v.sig_idx(
+                "ps_rx_pay_rdata_o",
+                k,
+                128,
+                rx(k).map_or(0, |f| f.pay.rdata()),
+            );
+        }
+        if nq > 0 {
+            v.sig("link_in_valid_i", nq as u32, mask(&|q| i.link_in[q].0, nq));
+            v.sig(
+                "link_out_valid_o",
+                nq as u32,
+                mask(&|q| self.lanes[q].rx_valid(), nq),
+            );
+        }
+        for q in 0..nq {
+            v.sig_idx("link_in_data_i", q, 64, i.link_in[q].1 as u128);
+            v.sig_idx("link_err_mask_i", q, 64, i.err_mask[q] as u128);
+            v.sig_idx("link_out_data_o", q, 64, self.lanes[q].rx_data() as u128);
+        }
+    }
+}
+
+impl NodeParams {
+    /// The link parameters with the node's run-time TCL and PHY configuration.
+    fn link_params(&self, cfg: TclCfg, phy_cfg: PhyCfg) -> LinkParams {
+        LinkParams {
+            cfg,
+            phy_cfg,
+            ..self.link
+        }
+    }
+}

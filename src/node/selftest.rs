@@ -1,0 +1,284 @@
+//! The self-test IPs of the ExaNet Network IP (seed 002 §5.4.2): a Traffic Generator per
+//! intra-tile port that fills its TX FIFOs with packets configured through the Target Controller
+//! (type, size, destination coordinates and port, VC, count), a Consumer per intra-tile port that
+//! drains its RX FIFOs, and the Performance Counter that counts the cycles of a transfer.
+//!
+//! Cycle contracts:
+//! - Generator: after `start`, one word a cycle into the port's header/footer or payload FIFO,
+//!   in packet order, never overflowing a FIFO (it writes only when the FIFO, counting the
+//!   write it has in flight, has room). Payload word k of packet n is a fixed pattern of (port,
+//!   n, k); the footer carries the CRC-32C of the payload, the header its SECDED code.
+//! - Consumer: pops in packet order (header, payload, footer), one word a cycle from each FIFO it
+//!   reads; pops are registered and scheduled from the FIFOs' visible occupancy.
+//! - Performance counter: counts every cycle from `start` until the consumers have received the
+//!   expected number of packets.
+//!
+//! RTL twins: `rtl/exanet_st_gen.sv`, `rtl/exanet_st_cons.sv`, `rtl/exanet_st_perf.sv`.
+
+use crate::packet::crc::{crc32c_update128, crc32c_update64, CRC_INIT, CRC_XOROUT};
+use crate::packet::layout::*;
+use crate::packet::{payload_words, secded_encode};
+use crate::pktfifo::PktFifo;
+use crate::probe::{b, clk_rst, Visitor};
+
+/// The generators' configuration (the Target Controller's registers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GenCfg {
+    /// ST_PKT: [12:0] size, [14:13] type, [17:15] VC.
+    pub pkt: u32,
+    /// ST_DEST: [7:0] X, [15:8] Y, [23:16] Z, [26:24] port.
+    pub dest: u32,
+    pub count: u32,
+    /// This node's coordinates (COORD).
+    pub coord: u32,
+    pub size_in_words: bool,
+}
+
+impl GenCfg {
+    /// The header word of packet `n` from port `port`.
+    pub fn header(&self, port: u32, n: u32) -> u128 {
+        let mut h = 0u128;
+        h = HDR_VC.set(h, ((self.pkt >> 15) & 7) as u64);
+        h = HDR_TYPE.set(h, ((self.pkt >> 13) & 3) as u64);
+        h = HDR_SIZE.set(h, (self.pkt & 0x1fff) as u64);
+        h = HDR_DST_X.set(h, (self.dest & 0xff) as u64);
+        h = HDR_DST_Y.set(h, ((self.dest >> 8) & 0xff) as u64);
+        h = HDR_DST_Z.set(h, ((self.dest >> 16) & 0xff) as u64);
+        h = HDR_DST_PORT.set(h, ((self.dest >> 24) & 7) as u64);
+        h = HDR_DST_ADDR.set(h, ((port as u64) << 32) | n as u64);
+        secded_encode(h)
+    }
+
+    /// Payload word `k` of packet `n` from port `port`:
+    /// `{port[7:0], n[23:0], k[31:0], (k * 0x9E3779B97F4A7C15 mod 2^64) ^ n}`.
+    pub fn payload(port: u32, n: u32, k: u32) -> u128 {
+        let lo = (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ n as u64;
+        ((port as u128 & 0xff) << 120)
+            | ((n as u128 & 0xff_ffff) << 96)
+            | ((k as u128) << 64)
+            | lo as u128
+    }
+
+    /// The footer's low half (covered by the CRC) of packet `n` from port `port`.
+    pub fn footer_lo(&self, port: u32, n: u32) -> u64 {
+        let size = self.pkt & 0x1fff;
+        let kind = (self.pkt >> 13) & 3;
+        let carries = kind != 1 && kind != 2;
+        let valid = if !carries || size == 0 {
+            0
+        } else if self.size_in_words {
+            15
+        } else {
+            (size - 1) % 16
+        };
+        let mut f = 0u128;
+        f = FTR_CHAN_ID.set(f, (n & 0xffff) as u64);
+        f = FTR_SRC_X.set(f, (self.coord & 0xff) as u64);
+        f = FTR_SRC_Y.set(f, ((self.coord >> 8) & 0xff) as u64);
+        f = FTR_SRC_Z.set(f, ((self.coord >> 16) & 0xff) as u64);
+        f = FTR_VALID.set(f, valid as u64);
+        f = FTR_USER.set(f, port as u64);
+        f as u64
+    }
+}
+
+/// Traffic Generator registers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TrafficGen {
+    pub active: bool,
+    pub sent: u32,
+    pub widx: u32,
+    pub crc: u32,
+    pub wr_hf: bool,
+    pub wr_pay: bool,
+    pub wdata: u128,
+}
+
+impl TrafficGen {
+    /// Next state. `start`/`enabled` from the Target Controller; `fifo` is the port's TX FIFO.
+    pub fn eval(
+        &self,
+        port: u32,
+        cfg: &GenCfg,
+        start: bool,
+        enabled: bool,
+        fifo: &PktFifo,
+    ) -> TrafficGen {
+        let mut n = self.clone();
+        n.wr_hf = false;
+        n.wr_pay = false;
+        n.wdata = 0;
+        if start {
+            n.active = enabled && cfg.count > 0;
+            n.sent = 0;
+            n.widx = 0;
+            n.crc = CRC_INIT;
+            return n;
+        }
+        if !self.active {
+            return n;
+        }
+        let hdr = cfg.header(port, self.sent);
+        let words = payload_words(hdr, cfg.size_in_words);
+        let is_hf = self.widx == 0 || self.widx == words + 1;
+        let f = if is_hf { &fifo.hf } else { &fifo.pay };
+        let in_flight = if is_hf { self.wr_hf } else { self.wr_pay } as u32;
+        if f.usedw() + in_flight >= f.params().depth {
+            return n;
+        }
+        if self.widx == 0 {
+            n.wr_hf = true;
+            n.wdata = hdr;
+            n.crc = CRC_INIT;
+            n.widx = 1;
+        } else if self.widx <= words {
+            let w = GenCfg::payload(port, self.sent, self.widx - 1);
+            n.wr_pay = true;
+            n.wdata = w;
+            n.crc = crc32c_update128(self.crc, w);
+            n.widx = self.widx + 1;
+        } else {
+            let lo = cfg.footer_lo(port, self.sent);
+            let crc = crc32c_update64(self.crc, lo) ^ CRC_XOROUT;
+            n.wr_hf = true;
+            n.wdata = FTR_CRC.set(lo as u128, crc as u64);
+            n.widx = 0;
+            n.sent = self.sent.wrapping_add(1);
+            n.active = self.sent.wrapping_add(1) != cfg.count;
+        }
+        n
+    }
+
+    pub fn probe(&self, start: bool, enabled: bool, v: &mut dyn Visitor) {
+        clk_rst(v);
+        v.sig("start_i", 1, b(start));
+        v.sig("enabled_i", 1, b(enabled));
+        v.sig("active_q", 1, b(self.active));
+        v.sig("sent_q", 32, self.sent as u128);
+        v.sig("widx_q", 13, self.widx as u128);
+        v.sig("crc_q", 32, self.crc as u128);
+        v.sig("wr_hf_q", 1, b(self.wr_hf));
+        v.sig("wr_pay_q", 1, b(self.wr_pay));
+        v.sig("wdata_q", 128, self.wdata);
+    }
+}
+
+pub const P_HDR: u8 = 0;
+pub const P_HDR_WAIT: u8 = 1;
+pub const P_PAY: u8 = 2;
+pub const P_FTR: u8 = 3;
+
+/// Consumer registers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StConsumer {
+    pub rd_hf: bool,
+    pub rd_pay: bool,
+    pub plan: u8,
+    pub left: u32,
+    pub pkts: u32,
+    pub words: u32,
+}
+
+impl StConsumer {
+    /// Next state; `fifo` is the port's RX FIFO.
+    pub fn eval(
+        &self,
+        start: bool,
+        enabled: bool,
+        size_in_words: bool,
+        fifo: &PktFifo,
+    ) -> StConsumer {
+        let mut n = self.clone();
+        // the word popped this cycle
+        if self.rd_hf || self.rd_pay {
+            n.words = self.words.wrapping_add(1);
+        }
+        if self.rd_hf && self.plan == P_HDR_WAIT {
+            let words = payload_words(fifo.hf.rdata(), size_in_words);
+            n.plan = if words > 0 { P_PAY } else { P_FTR };
+            n.left = words;
+        } else if self.rd_hf {
+            n.pkts = self.pkts.wrapping_add(1);
+        }
+        if start {
+            n.pkts = 0;
+            n.words = 0;
+        }
+        // schedule the next pop
+        n.rd_hf = false;
+        n.rd_pay = false;
+        let hf_avail = fifo.hf.rdusedw() > self.rd_hf as u32;
+        let pay_avail = fifo.pay.rdusedw() > self.rd_pay as u32;
+        if enabled {
+            match n.plan {
+                P_HDR if hf_avail => {
+                    n.rd_hf = true;
+                    n.plan = P_HDR_WAIT;
+                }
+                P_PAY if pay_avail => {
+                    n.rd_pay = true;
+                    n.left = n.left - 1;
+                    if n.left == 0 {
+                        n.plan = P_FTR;
+                    }
+                }
+                P_FTR if hf_avail => {
+                    n.rd_hf = true;
+                    n.plan = P_HDR;
+                }
+                _ => {}
+            }
+        }
+        n
+    }
+
+    pub fn probe(&self, start: bool, enabled: bool, v: &mut dyn Visitor) {
+        clk_rst(v);
+        v.sig("start_i", 1, b(start));
+        v.sig("enabled_i", 1, b(enabled));
+        v.sig("rd_hf_q", 1, b(self.rd_hf));
+        v.sig("rd_pay_q", 1, b(self.rd_pay));
+        v.sig("plan_q", 2, self.plan as u128);
+        v.sig("left_q", 13, self.left as u128);
+        v.sig("pkts_q", 32, self.pkts as u128);
+        v.sig("words_q", 32, self.words as u128);
+    }
+}
+
+/// Performance Counter registers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PerfCounter {
+    pub running: bool,
+    pub done: bool,
+    pub cycles: u32,
+}
+
+impl PerfCounter {
+    /// `consumed`: packets the consumers have received (their registers); `expect`: how many
+    /// end the transfer.
+    pub fn eval(&self, start: bool, consumed: u32, expect: u32) -> PerfCounter {
+        let mut n = self.clone();
+        if start {
+            n.running = true;
+            n.done = false;
+            n.cycles = 0;
+        } else if self.running {
+            n.cycles = self.cycles.wrapping_add(1);
+            if consumed >= expect {
+                n.running = false;
+                n.done = true;
+            }
+        }
+        n
+    }
+
+    pub fn probe(&self, start: bool, consumed: u32, expect: u32, v: &mut dyn Visitor) {
+        clk_rst(v);
+        v.sig("start_i", 1, b(start));
+        v.sig("consumed_i", 32, consumed as u128);
+        v.sig("expect_i", 32, expect as u128);
+        v.sig("running_q", 1, b(self.running));
+        v.sig("done_q", 1, b(self.done));
+        v.sig("cycles_q", 32, self.cycles as u128);
+    }
+}
