@@ -239,9 +239,9 @@ pub fn cosim(
     }
     cfg.sim.seed = seed;
     cfg.validate()?;
-    if !["link", "router"].contains(&design) {
+    if !["link", "router", "node"].contains(&design) {
         return Err(CliError::input(format!(
-            "--design: unknown design '{design}' (available: link, router)"
+            "--design: unknown design '{design}' (available: link, router, node)"
         )));
     }
     if cycles == 0 {
@@ -255,6 +255,7 @@ pub fn cosim(
     };
     let result = match design {
         "router" => cosim::router_design::run_router(&cfg, &opts),
+        "node" => cosim::node_design::run_node(&cfg, &opts),
         _ => cosim::link_design::run_link(&cfg, &opts),
     };
     match result {

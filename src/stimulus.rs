@@ -545,6 +545,8 @@ impl Scoreboard {
 #[derive(Debug, Clone, Default)]
 pub struct RouteBoard {
     pub delivered: u64,
+    /// Delivered with `crc_bad` set (a link's CRC check failed on the way).
+    pub crc_bad: u64,
     pub payload_bytes: u64,
     pub errors: Vec<String>,
 }
@@ -558,11 +560,17 @@ impl RouteBoard {
         let seq = ((hdr >> 54) & ((1u128 << 48) - 1)) as u64;
         let Some(src) = srcs.iter_mut().find(|s| s.packet(seq).is_some()) else {
             self.errors.push(format!(
-                "packet {seq:#x} delivered but not outstanding at any source"
+                "packet {seq:#x} delivered but not outstanding at any source (header {hdr:#034x}, {} words)",
+                r.words.len()
             ));
             return;
         };
         let p = src.forget(seq).expect("found above");
+        let footer = *r.words.last().expect("a packet has a footer");
+        if (footer >> crate::link::tcl_rx::FTR_CRC_BAD_BIT) & 1 == 1 {
+            self.crc_bad += 1;
+            return;
+        }
         let sent = p.words();
         let same = sent.len() == r.words.len()
             && (sent[0] & !HDR_REWRITTEN) == (hdr & !HDR_REWRITTEN)

@@ -7,4 +7,5 @@ pub use rtl::{built_tops, NotBuilt, RtlError, RtlModel, RtlSignal, RtlTop, Signa
 pub mod bench;
 pub mod link_design;
 pub mod lockstep;
+pub mod node_design;
 pub mod router_design;

@@ -108,7 +108,7 @@ impl RouterDesign {
             for v in 0..8 {
                 // mostly room, sometimes too little for a big packet
                 let x = self.rng.next_u64();
-                b.credit_cnt[q][v] = if x % 4 == 0 {
+                b.credit_cnt[q][v] = if x.is_multiple_of(4) {
                     (x >> 8) as u32 % depth
                 } else {
                     depth
@@ -221,7 +221,7 @@ impl Design for RouterDesign {
 
     fn step(&mut self) {
         self.last = self.bench.step();
-        if self.bench.cycle % CHANGE_PERIOD == 0 {
+        if self.bench.cycle.is_multiple_of(CHANGE_PERIOD) {
             self.change();
         }
     }

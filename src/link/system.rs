@@ -186,8 +186,16 @@ pub fn rx_fifo_write(rx: &TclRx, v: usize) -> PktFifoIn {
     }
 }
 
+/// Next state of a whole link end.
+pub struct LinkEndNext {
+    tx_fifos: Vec<PktFifoNext>,
+    tx: TclTx,
+    rx: TclRx,
+    rx_fifos: Vec<PktFifoNext>,
+}
+
 impl LinkEnd {
-    fn new(p: &LinkParams) -> LinkEnd {
+    pub fn new(p: &LinkParams) -> LinkEnd {
         LinkEnd {
             tx_fifos: (0..p.tcl.num_vcs)
                 .map(|_| PktFifo::new(p.tx_fifo))
@@ -200,7 +208,7 @@ impl LinkEnd {
         }
     }
 
-    fn inputs(
+    pub fn inputs(
         &self,
         p: &LinkParams,
         tb: &EndTbIn,
@@ -244,6 +252,37 @@ impl LinkEnd {
         }
     }
 
+    /// Next state of every block of the end. Pure.
+    pub fn eval(&self, p: &LinkParams, ins: &EndInputs) -> LinkEndNext {
+        LinkEndNext {
+            tx_fifos: self
+                .tx_fifos
+                .iter()
+                .enumerate()
+                .map(|(k, f)| f.eval(&ins.tx_fifo[k]))
+                .collect(),
+            tx: self.tx.eval(&p.tcl, &p.cfg, &ins.tx).0,
+            rx: self.rx.eval(&p.tcl, &p.cfg, &ins.rx).0,
+            rx_fifos: self
+                .rx_fifos
+                .iter()
+                .enumerate()
+                .map(|(k, f)| f.eval(&ins.rx_fifo[k]))
+                .collect(),
+        }
+    }
+
+    pub fn commit(&mut self, n: LinkEndNext) {
+        for (f, x) in self.tx_fifos.iter_mut().zip(n.tx_fifos) {
+            f.commit(x);
+        }
+        self.tx = n.tx;
+        self.rx = n.rx;
+        for (f, x) in self.rx_fifos.iter_mut().zip(n.rx_fifos) {
+            f.commit(x);
+        }
+    }
+
     /// Empty flags of the RX FIFOs (header/footer, payload), bit v for VC v.
     pub fn rx_empty_masks(&self) -> (u8, u8) {
         let mut h = 0;
@@ -266,7 +305,7 @@ impl LinkEnd {
         (h, p)
     }
 
-    fn probe(
+    pub fn probe(
         &self,
         p: &LinkParams,
         tb: &EndTbIn,

@@ -21,6 +21,7 @@
 pub mod regs;
 pub mod selftest;
 pub mod target;
+pub mod top;
 
 use crate::config::Config;
 use crate::link::phy::{PhyCfg, PhyIn, PhyLane, PhyNext};
@@ -238,6 +239,11 @@ impl Node {
         None
     }
 
+    /// A self-test generator is active.
+    pub fn st_busy(&self) -> bool {
+        self.gens.iter().any(|g| g.active)
+    }
+
     /// Packets the transfer being measured must deliver to the consumers.
     fn expect(&self) -> u32 {
         if self.tc.st_expect != 0 {
@@ -353,7 +359,7 @@ impl Node {
                 .zip(&ins.lanes)
                 .map(|(l, li)| l.eval(li))
                 .collect(),
-            tc: self.tc.eval(&p.tc, &i.reg, ins.status),
+            tc: self.tc.eval(&p.tc, &i.reg, ins.status, self.st_busy()),
             gens: self
                 .gens
                 .iter()
@@ -419,13 +425,13 @@ impl Node {
         clk_rst(v);
         self.probe_ports(i, v);
         v.enter("u_tc");
-        self.tc.probe(&i.reg, ins.status, v);
+        self.tc.probe(&i.reg, ins.status, self.st_busy(), v);
         v.leave();
         v.enter("u_router");
         self.router.probe(&ins.router, v);
         v.leave();
-        for q in 0..nq {
-            v.enter(GEN_LINK[q]);
+        for (q, name) in GEN_LINK.iter().enumerate().take(nq) {
+            v.enter(name);
             v.enter("u_tcl");
             probe_tcl(
                 &self.p.link_params(self.tcl_cfg(), self.phy_cfg()),
@@ -442,8 +448,8 @@ impl Node {
             v.leave();
         }
         let start = self.tc.st_start;
-        for p in 0..ni {
-            v.enter(GEN_ST[p]);
+        for (p, name) in GEN_ST.iter().enumerate().take(ni) {
+            v.enter(name);
             v.enter("u_gen");
             self.gens[p].probe(start, self.tc.st_gen_en & (1 << p) != 0, v);
             v.leave();

@@ -87,7 +87,7 @@ pub const REGS: [Reg; 48] = [
     r("ST_COUNT", 0x04C, Rw, "packets each enabled generator sends"),
     r("ST_CONS_EN", 0x050, Rw, "[7:0] self-test consumer drains the RX FIFOs of intra-tile port p"),
     r("ST_EXPECT", 0x054, Rw, "packets the consumers must receive before the performance counter stops (0: ST_COUNT x enabled generators)"),
-    r("ST_CTRL", 0x058, Wo, "[0] start: clear the self-test counters, start the generators and the performance counter"),
+    r("ST_CTRL", 0x058, Wo, "[0] start: clear the self-test counters, start the generators and the performance counter (refused while a generator is active)"),
     r("PERF_CYCLES", 0x05C, Ro, "cycles from the start to the last expected packet consumed (counting while running)"),
     r("PERF_STATUS", 0x060, Ro, "[0] running, [1] done"),
     r("ST_CONS_PKTS", 0x064, Ro, "packets the consumers received since the start"),

@@ -4,10 +4,12 @@
 //! drains its RX FIFOs, and the Performance Counter that counts the cycles of a transfer.
 //!
 //! Cycle contracts:
-//! - Generator: after `start`, one word a cycle into the port's header/footer or payload FIFO,
-//!   in packet order, never overflowing a FIFO (it writes only when the FIFO, counting the
-//!   write it has in flight, has room). Payload word k of packet n is a fixed pattern of (port,
-//!   n, k); the footer carries the CRC-32C of the payload, the header its SECDED code.
+//! - Generator: at `start` it latches the packet configuration (so register writes during a
+//!   transfer cannot tear a packet), then writes one word a cycle into the port's header/footer
+//!   or payload FIFO, in packet order, never overflowing a FIFO (it writes only when the FIFO,
+//!   counting the write it has in flight, has room). Payload word k of packet n is a fixed
+//!   pattern of (port, n, k); the footer carries the CRC-32C of the payload, the header its
+//!   SECDED code. The Target Controller refuses a start while any generator is active.
 //! - Consumer: pops in packet order (header, payload, footer), one word a cycle from each FIFO it
 //!   reads; pops are registered and scheduled from the FIFOs' visible occupancy.
 //! - Performance counter: counts every cycle from `start` until the consumers have received the
@@ -85,6 +87,10 @@ impl GenCfg {
 /// Traffic Generator registers.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TrafficGen {
+    /// The configuration latched at start.
+    pub pkt: u32,
+    pub dest: u32,
+    pub count: u32,
     pub active: bool,
     pub sent: u32,
     pub widx: u32,
@@ -109,6 +115,9 @@ impl TrafficGen {
         n.wr_pay = false;
         n.wdata = 0;
         if start {
+            n.pkt = cfg.pkt;
+            n.dest = cfg.dest;
+            n.count = cfg.count;
             n.active = enabled && cfg.count > 0;
             n.sent = 0;
             n.widx = 0;
@@ -118,6 +127,12 @@ impl TrafficGen {
         if !self.active {
             return n;
         }
+        let cfg = &GenCfg {
+            pkt: self.pkt,
+            dest: self.dest,
+            count: self.count,
+            ..*cfg
+        };
         let hdr = cfg.header(port, self.sent);
         let words = payload_words(hdr, cfg.size_in_words);
         let is_hf = self.widx == 0 || self.widx == words + 1;
@@ -153,6 +168,9 @@ impl TrafficGen {
         clk_rst(v);
         v.sig("start_i", 1, b(start));
         v.sig("enabled_i", 1, b(enabled));
+        v.sig("pkt_q", 32, self.pkt as u128);
+        v.sig("dest_q", 32, self.dest as u128);
+        v.sig("count_q", 32, self.count as u128);
         v.sig("active_q", 1, b(self.active));
         v.sig("sent_q", 32, self.sent as u128);
         v.sig("widx_q", 13, self.widx as u128);
@@ -217,7 +235,7 @@ impl StConsumer {
                 }
                 P_PAY if pay_avail => {
                     n.rd_pay = true;
-                    n.left = n.left - 1;
+                    n.left -= 1;
                     if n.left == 0 {
                         n.plan = P_FTR;
                     }

@@ -153,8 +153,9 @@ impl TargetCtrl {
     }
 
     /// Next state. `status` is the node's read data for `req.addr` when it names a status
-    /// register (`None` otherwise).
-    pub fn eval(&self, p: &TcParams, req: &RegReq, status: Option<u32>) -> TargetCtrl {
+    /// register (`None` otherwise); `busy`: a self-test generator is active (a start is then
+    /// refused).
+    pub fn eval(&self, p: &TcParams, req: &RegReq, status: Option<u32>, busy: bool) -> TargetCtrl {
         let mut n = self.clone();
         n.cycle = self.cycle.wrapping_add(1);
         n.ack = req.wr || req.rd;
@@ -193,6 +194,7 @@ impl TargetCtrl {
                 }
                 ST_COUNT => n.st_count = req.wdata,
                 ST_EXPECT => n.st_expect = req.wdata,
+                ST_CTRL if busy && req.wdata & 1 == 1 => error = ERR_BAD_VALUE,
                 ST_CTRL => n.st_start = req.wdata & 1 == 1,
                 ERR_STATUS => n.err_status = self.err_status & !req.wdata,
                 _ if status.is_some() || is_read_only_global(a) => error = ERR_READ_ONLY,
@@ -241,8 +243,9 @@ impl TargetCtrl {
         n
     }
 
-    pub fn probe(&self, req: &RegReq, status: Option<u32>, v: &mut dyn Visitor) {
+    pub fn probe(&self, req: &RegReq, status: Option<u32>, busy: bool, v: &mut dyn Visitor) {
         clk_rst(v);
+        v.sig("st_busy_i", 1, b(busy));
         v.sig("reg_wr_i", 1, b(req.wr));
         v.sig("reg_rd_i", 1, b(req.rd));
         v.sig("reg_addr_i", 12, req.addr as u128);

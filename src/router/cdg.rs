@@ -98,9 +98,9 @@ impl Lattice {
 
     fn coord(&self, mut idx: u32) -> [u8; MAX_DIMS] {
         let mut c = [0u8; MAX_DIMS];
-        for d in 0..self.dims() {
-            c[d] = (idx % self.size[d] as u32) as u8;
-            idx /= self.size[d] as u32;
+        for (cd, &n) in c.iter_mut().zip(&self.size).take(self.dims()) {
+            *cd = (idx % n as u32) as u8;
+            idx /= n as u32;
         }
         c
     }

@@ -69,8 +69,8 @@ pub fn route_to(
     vc_rule: bool,
 ) -> Route {
     let dims = p.dims as usize;
-    for d in 0..dims {
-        if dst[d] >= c.size[d] {
+    for (&to, &n) in dst.iter().zip(&c.size).take(dims) {
+        if to >= n {
             return Route::Drop(DropReason::OutsideLattice);
         }
     }

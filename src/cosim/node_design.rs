@@ -1,0 +1,456 @@
+//! The node as a lockstep [`Design`]: the Rust [`NodeTop`] (node plus neighbour link ends) with
+//! its test bench against the Verilated `exanet_node_top`.
+//!
+//! The test bench plays the processing system on intra-tile ports 0 and 1 (packets of 0..4 KB to
+//! random destinations, a few outside the lattice; draining with back-pressure), the neighbours
+//! on every inter-tile port (packets into the node, draining what it sends), and the software on
+//! the register interface: it rewrites the arbiter mode and the dimension order at run time (now
+//! and then with an invalid order, which must be refused), reads status and unknown addresses,
+//! writes a read-only register, and runs the self-test on intra-tile port 2 (generator and
+//! consumer of that port). Every packet of the processing system and the neighbours is accounted
+//! for by one scoreboard.
+
+use super::lockstep::{run, CosimError, CosimReport, Design, Options};
+use super::rtl::RtlTop;
+use crate::config::Config;
+use crate::link::errors::{BitErrorInjector, ErrorPlan};
+use crate::link::system::EndTbIn;
+use crate::node::regs::*;
+use crate::node::target::RegReq;
+use crate::node::top::{NodeTop, NodeTopIn};
+use crate::pktfifo::PktFifo;
+use crate::probe::Visitor;
+use crate::router::IntraIn;
+use crate::stimulus::{
+    BackPressure, Consumer, PacketGen, RouteBoard, SizeDist, Source, SourceMode, TrafficSpec,
+};
+use rand_mt::Mt64;
+use std::collections::{BTreeMap, VecDeque};
+
+/// The intra-tile port the self-test uses (the processing system leaves it alone).
+const ST_PORT: u32 = 2;
+
+pub struct NodeDesign {
+    pub top: NodeTop,
+    ps_src: Vec<Source>,
+    ps_con: Vec<Consumer>,
+    nb_src: Vec<Source>,
+    nb_con: Vec<Consumer>,
+    inj_node: Vec<BitErrorInjector>,
+    inj_nb: Vec<BitErrorInjector>,
+    pub board: RouteBoard,
+    rng: Mt64,
+    req: RegReq,
+    pending: VecDeque<RegReq>,
+    wait: u64,
+    cycle: u64,
+    last: NodeTopIn,
+    stats: BTreeMap<String, u64>,
+}
+
+/// The structure `exanet_node_top` is built with: the configuration's defaults.
+pub fn check_structural(cfg: &Config) -> Result<(), String> {
+    super::router_design::check_structural(cfg)?;
+    super::link_design::check_structural(cfg)
+}
+
+impl NodeDesign {
+    pub fn new(cfg: &Config) -> NodeDesign {
+        let top = NodeTop::new(cfg);
+        let rp = top.node.p.router.clone();
+        let seed = cfg.sim.seed;
+        let me = cfg.node.coord;
+        let lat = cfg.node.lattice;
+        // every node of the lattice, ports 0 and 1, and one destination outside the lattice
+        let mut dests = Vec::new();
+        for y in 0..lat[1] {
+            for x in 0..lat[0] {
+                for port in 0..2 {
+                    dests.push(([x, y, me[2]], port));
+                }
+            }
+        }
+        dests.push(([lat[0], 0, 0], 0));
+        let traffic = TrafficSpec::new(
+            SizeDist::Uniform { min: 0, max: 4096 },
+            rp.num_vcs,
+            rp.size_in_words,
+        )
+        .to(dests);
+        let siw = rp.size_in_words;
+        let mk_src = |k: u64, active: bool, per_vc: bool| {
+            let gen = PacketGen::with_base(
+                traffic.clone(),
+                seed.wrapping_mul(0x9E37_79B9).wrapping_add(k),
+                (k + 1) << 24,
+            );
+            let mode = if active {
+                SourceMode::Saturate
+            } else {
+                SourceMode::Idle
+            };
+            Source::new(gen, mode, per_vc)
+        };
+        let bp = |k: u64| {
+            BackPressure::alternating([0.1, 0.9], 15_000, seed.wrapping_mul(77).wrapping_add(k))
+        };
+        let nq = rp.inter.len();
+        let errs = |k: u64| {
+            if cfg.link.phy.ber > 0.0 {
+                ErrorPlan::Random {
+                    ber: cfg.link.phy.ber,
+                    seed: seed.wrapping_mul(0x51).wrapping_add(k),
+                }
+            } else {
+                ErrorPlan::None
+            }
+        };
+        NodeDesign {
+            ps_src: (0..rp.n_intra)
+                .map(|p| mk_src(p as u64, p != ST_PORT, false))
+                .collect(),
+            ps_con: (0..rp.n_intra)
+                .map(|p| Consumer::new(1, siw, bp(p as u64)))
+                .collect(),
+            nb_src: (0..nq).map(|q| mk_src(16 + q as u64, true, true)).collect(),
+            nb_con: (0..nq)
+                .map(|q| Consumer::new(rp.num_vcs, siw, bp(16 + q as u64)))
+                .collect(),
+            inj_node: (0..nq)
+                .map(|q| BitErrorInjector::new(errs(q as u64)))
+                .collect(),
+            inj_nb: (0..nq)
+                .map(|q| BitErrorInjector::new(errs(32 + q as u64)))
+                .collect(),
+            board: RouteBoard::default(),
+            rng: Mt64::new(seed ^ 0x7e9),
+            req: RegReq::default(),
+            pending: VecDeque::new(),
+            wait: 600,
+            cycle: 0,
+            last: NodeTopIn::default(),
+            stats: BTreeMap::new(),
+            top,
+        }
+    }
+
+    /// The test bench's registers as the top's inputs.
+    pub fn inputs(&self) -> NodeTopIn {
+        let mut i = NodeTopIn::default();
+        i.node.reg = self.req;
+        for (p, (s, c)) in self.ps_src.iter().zip(&self.ps_con).enumerate() {
+            i.node.ps[p] = IntraIn {
+                wr_hf: s.wr_hf != 0,
+                wr_pay: s.wr_pay != 0,
+                wdata: s.wdata,
+                rd_hf: c.rd_hf != 0,
+                rd_pay: c.rd_pay != 0,
+            };
+        }
+        for q in 0..self.nb_src.len() {
+            let (s, c) = (&self.nb_src[q], &self.nb_con[q]);
+            i.nb[q] = EndTbIn {
+                tx_wr_hf: s.wr_hf,
+                tx_wr_pay: s.wr_pay,
+                tx_wdata: s.wdata,
+                rx_rd_hf: c.rd_hf,
+                rx_rd_pay: c.rd_pay,
+            };
+            i.node.err_mask[q] = self.inj_node[q].mask();
+            i.nb_err_mask[q] = self.inj_nb[q].mask();
+        }
+        i
+    }
+
+    fn count(&mut self, k: &str) {
+        *self.stats.entry(k.to_string()).or_insert(0) += 1;
+    }
+
+    /// The software: the next register access, now and then.
+    fn software(&mut self) {
+        self.req = RegReq::default();
+        if self.wait > 0 {
+            self.wait -= 1;
+            return;
+        }
+        if let Some(r) = self.pending.pop_front() {
+            self.req = r;
+            self.wait = 1;
+            return;
+        }
+        self.wait = 20 + self.rng.next_u64() % 200;
+        let w = |addr, wdata| RegReq {
+            wr: true,
+            addr,
+            wdata,
+            ..Default::default()
+        };
+        let rd = |addr| RegReq {
+            rd: true,
+            addr,
+            ..Default::default()
+        };
+        let dims = self.top.node.p.router.dims;
+        let x = self.rng.next_u64();
+        self.req = match x % 8 {
+            0 => {
+                self.count("arbiter_mode_writes");
+                w(ARB_MODE, (x >> 8) as u32 & 1)
+            }
+            1 => {
+                // a valid order (the dimensions rotated), or now and then an invalid one
+                if (x >> 8).is_multiple_of(4) {
+                    self.count("invalid_writes");
+                    w(DIM_ORDER, 0)
+                } else {
+                    self.count("dimension_order_writes");
+                    let o = crate::node::target::unpack_order(self.top.node.tc.order);
+                    let mut n = o;
+                    n[..dims as usize].rotate_left(1);
+                    w(
+                        DIM_ORDER,
+                        n[0] as u32 | (n[1] as u32) << 2 | (n[2] as u32) << 4,
+                    )
+                }
+            }
+            2 => {
+                self.count("unknown_address_reads");
+                rd(0x7F0)
+            }
+            3 => {
+                self.count("read_only_writes");
+                w(ID, 0)
+            }
+            4 if self.top.node.p.router.n_intra > ST_PORT => {
+                self.count("selftest_runs");
+                let coord = self.top.node.tc.coord;
+                let size = (x >> 8) as u32 % 4097;
+                let n = 1 + (x >> 24) as u32 % 8;
+                let bit = 1 << ST_PORT;
+                self.pending.extend([
+                    w(ST_PKT, size),
+                    w(ST_DEST, coord & 0xff_ffff | ST_PORT << 24),
+                    w(ST_COUNT, n),
+                    w(ST_CONS_EN, bit),
+                    w(ST_GEN_EN, bit),
+                    w(ST_CTRL, 1),
+                ]);
+                RegReq::default()
+            }
+            _ => {
+                self.count("status_reads");
+                let slots = self.top.node.p.router.slots();
+                let choices = [
+                    DROPS,
+                    PERF_CYCLES,
+                    PERF_STATUS,
+                    ST_CONS_PKTS,
+                    IRQ_STATUS,
+                    CYCLE_LO,
+                    slot_reg((x >> 8) as u32 % slots, 0x04),
+                    link_reg(0, 0x14),
+                ];
+                rd(choices[(x >> 16) as usize % choices.len()])
+            }
+        };
+    }
+}
+
+fn names(prefix: &str, n: usize) -> impl Iterator<Item = String> + '_ {
+    (0..n).map(move |k| format!("TOP.{prefix}[{k}]"))
+}
+
+impl Design for NodeDesign {
+    fn top(&self) -> RtlTop {
+        RtlTop::Node
+    }
+
+    fn input_names(&self) -> Vec<String> {
+        let rp = &self.top.node.p.router;
+        let (ni, nq) = (rp.n_intra as usize, rp.inter.len());
+        let mut n: Vec<String> = [
+            "reg_wr_i",
+            "reg_rd_i",
+            "reg_addr_i",
+            "reg_wdata_i",
+            "ps_wr_hf_i",
+            "ps_wr_pay_i",
+            "ps_rd_hf_i",
+            "ps_rd_pay_i",
+            "nb_cfg_credit_period_i",
+            "nb_cfg_max_interval_i",
+            "nb_cfg_tred_i",
+            "nb_cfg_usedword_i",
+            "nb_cfg_after_pkt_i",
+            "nb_cfg_gearbox_en_i",
+            "nb_cfg_cc_en_i",
+        ]
+        .iter()
+        .map(|s| format!("TOP.{s}"))
+        .collect();
+        n.extend(names("ps_wdata_i", ni));
+        for s in [
+            "link_err_mask_i",
+            "nb_err_mask_i",
+            "nb_tx_wr_hf_i",
+            "nb_tx_wr_pay_i",
+            "nb_tx_wdata_i",
+            "nb_rx_rd_hf_i",
+            "nb_rx_rd_pay_i",
+        ] {
+            n.extend(names(s, nq));
+        }
+        n
+    }
+
+    fn input_values(&self) -> Vec<u128> {
+        let i = self.inputs();
+        let rp = &self.top.node.p.router;
+        let (ni, nq) = (rp.n_intra as usize, rp.inter.len());
+        let ps = &i.node.ps;
+        let mask =
+            |f: &dyn Fn(usize) -> bool| (0..ni).fold(0u128, |m, k| m | ((f(k) as u128) << k));
+        let c = &self.top.nb_p.cfg;
+        let r = &i.node.reg;
+        let mut v = vec![
+            r.wr as u128,
+            r.rd as u128,
+            r.addr as u128,
+            r.wdata as u128,
+            mask(&|k| ps[k].wr_hf),
+            mask(&|k| ps[k].wr_pay),
+            mask(&|k| ps[k].rd_hf),
+            mask(&|k| ps[k].rd_pay),
+            c.credit_period as u128,
+            c.max_interval as u128,
+            c.tred as u128,
+            c.usedword as u128,
+            c.after_pkt as u128,
+            self.top.nb_p.phy_cfg.gearbox_en as u128,
+            self.top.nb_p.phy_cfg.cc_en as u128,
+        ];
+        v.extend((0..ni).map(|k| ps[k].wdata));
+        v.extend((0..nq).map(|q| i.node.err_mask[q] as u128));
+        v.extend((0..nq).map(|q| i.nb_err_mask[q] as u128));
+        v.extend((0..nq).map(|q| i.nb[q].tx_wr_hf as u128));
+        v.extend((0..nq).map(|q| i.nb[q].tx_wr_pay as u128));
+        v.extend((0..nq).map(|q| i.nb[q].tx_wdata));
+        v.extend((0..nq).map(|q| i.nb[q].rx_rd_hf as u128));
+        v.extend((0..nq).map(|q| i.nb[q].rx_rd_pay as u128));
+        v
+    }
+
+    fn step(&mut self) {
+        let i = self.inputs();
+        let c = self.cycle;
+        {
+            let t = &self.top;
+            let r = &t.node.router;
+            for (p, s) in self.ps_src.iter_mut().enumerate() {
+                s.step(c, &[r.intra_tx(p as u32)]);
+            }
+            for (p, k) in self.ps_con.iter_mut().enumerate() {
+                if let Some(f) = r.intra_rx(p as u32) {
+                    if p as u32 != ST_PORT {
+                        k.step(c, &[f]);
+                    }
+                }
+            }
+            for (q, s) in self.nb_src.iter_mut().enumerate() {
+                let f: Vec<&PktFifo> = t.nbs[q].tx_fifos.iter().collect();
+                s.step(c, &f);
+            }
+            for (q, k) in self.nb_con.iter_mut().enumerate() {
+                let f: Vec<&PktFifo> = t.nbs[q].rx_fifos.iter().collect();
+                k.step(c, &f);
+            }
+            for q in 0..self.inj_node.len() {
+                self.inj_node[q].commit(t.node.tx[q].out_valid && t.node.lanes[q].tx_ready());
+                self.inj_nb[q].commit(t.nbs[q].tx.out_valid && t.nb_lanes[q].tx_ready());
+            }
+        }
+        let (ack, _, err) = self.top.node.reg_response();
+        if ack && err {
+            self.count("register_errors");
+        }
+        self.software();
+        self.top.step(&i);
+        let mut srcs: Vec<&mut Source> = self
+            .ps_src
+            .iter_mut()
+            .chain(self.nb_src.iter_mut())
+            .collect();
+        for (which, k) in self
+            .ps_con
+            .iter_mut()
+            .chain(self.nb_con.iter_mut())
+            .enumerate()
+        {
+            while let Some(r) = k.done.pop_front() {
+                let before = self.board.errors.len();
+                self.board.check(&mut srcs, r);
+                if self.board.errors.len() > before {
+                    let e = self.board.errors.pop().expect("just pushed");
+                    self.board.errors.push(format!("consumer {which}: {e}"));
+                }
+            }
+        }
+        self.last = i;
+        self.cycle += 1;
+    }
+
+    fn probe(&self, after_edge: bool, v: &mut dyn Visitor) {
+        let i = if after_edge { self.last } else { self.inputs() };
+        self.top.probe(&i, v);
+    }
+
+    fn check(&self) -> Result<(), String> {
+        match self.board.errors.first() {
+            Some(e) => Err(e.clone()),
+            None => Ok(()),
+        }
+    }
+
+    fn stats(&self) -> BTreeMap<String, u64> {
+        let mut s = self.stats.clone();
+        let n = &self.top.node;
+        s.insert("packets_delivered".into(), self.board.delivered);
+        s.insert("packets_crc_bad".into(), self.board.crc_bad);
+        s.insert(
+            "packets_dropped".into(),
+            n.status(DROPS).unwrap_or(0) as u64,
+        );
+        s.insert(
+            "selftest_packets".into(),
+            n.cons.iter().map(|c| c.pkts as u64).sum(),
+        );
+        s.insert(
+            "bits_flipped".into(),
+            self.inj_node
+                .iter()
+                .chain(&self.inj_nb)
+                .map(|x| x.bits_flipped)
+                .sum(),
+        );
+        s
+    }
+
+    fn inject_fault(&mut self) {
+        self.top.node.tc.err_count ^= 1;
+    }
+
+    fn fault_signal(&self) -> String {
+        "TOP.exanet_node_top.u_node.u_tc.err_count_q".into()
+    }
+}
+
+/// Run the node in lockstep.
+pub fn run_node(cfg: &Config, opts: &Options) -> Result<CosimReport, CosimError> {
+    check_structural(cfg).map_err(CosimError::Setup)?;
+    let mut d = NodeDesign::new(cfg);
+    let opts = Options {
+        period_ps: cfg.clock().period_ps(),
+        ..opts.clone()
+    };
+    run(&mut d, &opts)
+}

@@ -1,0 +1,185 @@
+//! The node co-simulation top `exanet_node_top`: one node and, on each inter-tile port, a
+//! neighbour's link end (its per-VC packet FIFOs and TCL, `src/link/system.rs`) with the
+//! neighbour's outgoing lane towards the node.
+//!
+//! ```text
+//!   test bench --reg_*, ps_*--> u_node --link_out[q]--> gen_nb[q].u_end --> test bench (nb RX FIFOs)
+//!   test bench (nb TX FIFOs) --> gen_nb[q].u_end --> gen_nb[q].u_lane --link_in[q]--> u_node
+//! ```
+
+use super::{Node, NodeIn};
+use crate::config::Config;
+use crate::link::phy::{PhyIn, PhyLane};
+use crate::link::system::{EndTbIn, LinkEnd};
+use crate::link::LinkParams;
+use crate::probe::{b, clk_rst, Visitor};
+use crate::router::params::MAX_INTER;
+
+/// The test bench's inputs of one cycle.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NodeTopIn {
+    /// Register requests, processing-system ports, and the error masks of the node's lanes
+    /// (`link_in` is filled from the neighbours' lanes).
+    pub node: NodeIn,
+    /// Each neighbour's FIFO strobes.
+    pub nb: [EndTbIn; MAX_INTER],
+    /// Bit errors on each neighbour's lane towards the node.
+    pub nb_err_mask: [u64; MAX_INTER],
+}
+
+pub struct NodeTop {
+    pub node: Node,
+    /// The neighbours' link ends and their outgoing lanes.
+    pub nbs: Vec<LinkEnd>,
+    pub nb_lanes: Vec<PhyLane>,
+    /// The neighbours' link configuration (the configuration's, fixed).
+    pub nb_p: LinkParams,
+}
+
+const GEN_NB: [&str; 64] = crate::gen_names!("gen_nb");
+
+impl NodeTop {
+    pub fn new(c: &Config) -> NodeTop {
+        let node = Node::new(c);
+        let nq = node.p.router.inter.len();
+        let nb_p = LinkParams::from_config(&c.link);
+        NodeTop {
+            nbs: (0..nq).map(|_| LinkEnd::new(&nb_p)).collect(),
+            nb_lanes: (0..nq).map(|_| PhyLane::new(nb_p.phy)).collect(),
+            node,
+            nb_p,
+        }
+    }
+
+    /// The node's inputs, with what the neighbours' lanes deliver.
+    pub fn node_in(&self, i: &NodeTopIn) -> NodeIn {
+        let mut n = i.node;
+        for (q, l) in self.nb_lanes.iter().enumerate() {
+            n.link_in[q] = (l.rx_valid(), l.rx_data());
+        }
+        n
+    }
+
+    fn nb_lane_in(&self, q: usize, i: &NodeTopIn) -> PhyIn {
+        let e = &self.nbs[q];
+        PhyIn {
+            cfg: self.nb_p.phy_cfg,
+            tx_valid: e.tx.out_valid,
+            tx_data: e.tx.out_data,
+            err_mask: i.nb_err_mask[q],
+        }
+    }
+
+    pub fn step(&mut self, i: &NodeTopIn) {
+        let ni = self.node_in(i);
+        let node_next = self.node.eval(&ni);
+        let nb_next: Vec<_> = self
+            .nbs
+            .iter()
+            .enumerate()
+            .map(|(q, e)| {
+                e.eval(
+                    &self.nb_p,
+                    &e.inputs(&self.nb_p, &i.nb[q], &self.node.lanes[q], &self.nb_lanes[q]),
+                )
+            })
+            .collect();
+        let lane_next: Vec<_> = self
+            .nb_lanes
+            .iter()
+            .enumerate()
+            .map(|(q, l)| l.eval(&self.nb_lane_in(q, i)))
+            .collect();
+        self.node.commit(node_next);
+        for (e, n) in self.nbs.iter_mut().zip(nb_next) {
+            e.commit(n);
+        }
+        for (l, n) in self.nb_lanes.iter_mut().zip(lane_next) {
+            l.commit(n);
+        }
+    }
+
+    /// Every signal of `exanet_node_top`, under its RTL names.
+    pub fn probe(&self, i: &NodeTopIn, v: &mut dyn Visitor) {
+        let ni = self.node_in(i);
+        v.enter("TOP");
+        self.probe_ports(i, v);
+        v.enter("exanet_node_top");
+        self.probe_ports(i, v);
+        v.enter("u_node");
+        self.node.probe(&ni, v);
+        v.leave();
+        for (q, (e, name)) in self.nbs.iter().zip(GEN_NB).enumerate() {
+            let ins = e.inputs(&self.nb_p, &i.nb[q], &self.node.lanes[q], &self.nb_lanes[q]);
+            v.enter(name);
+            v.enter("u_end");
+            e.probe(&self.nb_p, &i.nb[q], &ins, &self.nb_lanes[q], v);
+            v.leave();
+            v.enter("u_lane");
+            self.nb_lanes[q].probe(&self.nb_lane_in(q, i), v);
+            v.leave();
+            v.leave();
+        }
+        v.leave();
+        v.leave();
+    }
+
+    /// The ports of `exanet_node_top`.
+    fn probe_ports(&self, i: &NodeTopIn, v: &mut dyn Visitor) {
+        let node = &self.node;
+        let rp = &node.p.router;
+        let (ni, nq, nv) = (rp.n_intra as usize, rp.inter.len(), rp.num_vcs);
+        clk_rst(v);
+        let r = &i.node.reg;
+        v.sig("reg_wr_i", 1, b(r.wr));
+        v.sig("reg_rd_i", 1, b(r.rd));
+        v.sig("reg_addr_i", 12, r.addr as u128);
+        v.sig("reg_wdata_i", 32, r.wdata as u128);
+        v.sig("reg_ack_o", 1, b(node.tc.ack));
+        v.sig("reg_rdata_o", 32, node.tc.rdata as u128);
+        v.sig("reg_err_o", 1, b(node.tc.err));
+        let mask = |f: &dyn Fn(usize) -> bool, n: usize| {
+            (0..n).fold(0u128, |m, k| m | ((f(k) as u128) << k))
+        };
+        let ps = &i.node.ps;
+        v.sig("ps_wr_hf_i", ni as u32, mask(&|k| ps[k].wr_hf, ni));
+        v.sig("ps_wr_pay_i", ni as u32, mask(&|k| ps[k].wr_pay, ni));
+        for (k, p) in ps.iter().enumerate().take(ni) {
+            v.sig_idx("ps_wdata_i", k, 128, p.wdata);
+        }
+        v.sig("ps_rd_hf_i", ni as u32, mask(&|k| ps[k].rd_hf, ni));
+        v.sig("ps_rd_pay_i", ni as u32, mask(&|k| ps[k].rd_pay, ni));
+        let rx = |k: usize| node.router.intra_rx(k as u32);
+        v.sig(
+            "ps_rx_hf_empty_o",
+            ni as u32,
+            mask(&|k| rx(k).is_none_or(|f| f.hf.empty()), ni),
+        );
+        v.sig(
+            "ps_rx_pay_empty_o",
+            ni as u32,
+            mask(&|k| rx(k).is_none_or(|f| f.pay.empty()), ni),
+        );
+        let c = &self.nb_p.cfg;
+        v.sig("nb_cfg_credit_period_i", 16, c.credit_period as u128);
+        v.sig("nb_cfg_max_interval_i", 16, c.max_interval as u128);
+        v.sig("nb_cfg_tred_i", 16, c.tred as u128);
+        v.sig("nb_cfg_usedword_i", 1, b(c.usedword));
+        v.sig("nb_cfg_after_pkt_i", 1, b(c.after_pkt));
+        v.sig("nb_cfg_gearbox_en_i", 1, b(self.nb_p.phy_cfg.gearbox_en));
+        v.sig("nb_cfg_cc_en_i", 1, b(self.nb_p.phy_cfg.cc_en));
+        for q in 0..nq {
+            let t = &i.nb[q];
+            v.sig_idx("link_err_mask_i", q, 64, i.node.err_mask[q] as u128);
+            v.sig_idx("nb_err_mask_i", q, 64, i.nb_err_mask[q] as u128);
+            v.sig_idx("nb_tx_wr_hf_i", q, nv, t.tx_wr_hf as u128);
+            v.sig_idx("nb_tx_wr_pay_i", q, nv, t.tx_wr_pay as u128);
+            v.sig_idx("nb_tx_wdata_i", q, 128, t.tx_wdata);
+            v.sig_idx("nb_rx_rd_hf_i", q, nv, t.rx_rd_hf as u128);
+            v.sig_idx("nb_rx_rd_pay_i", q, nv, t.rx_rd_pay as u128);
+            let (h, p) = self.nbs[q].rx_empty_masks();
+            v.sig_idx("nb_rx_hf_empty_o", q, nv, h as u128);
+            v.sig_idx("nb_rx_pay_empty_o", q, nv, p as u128);
+        }
+    }
+}
