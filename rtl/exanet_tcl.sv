@@ -7,6 +7,8 @@
 //
 // Cycle contract: see exanet_tcl_tx and exanet_tcl_rx; TCL latency on the hop path is 1 (TX) + 3
 // (Magic, Start, header low half ahead of the header's last beat) + 2 (RX) = 6 cycles.
+// The TX's and RX's statistics counters come out as tx_stat_*_o / rx_stat_*_o, for the node's
+// LINK_* status registers (src/node/mod.rs, Node::status).
 // Model twin: src/link/tcl_tx.rs, src/link/tcl_rx.rs.
 
 module exanet_tcl #(
@@ -45,7 +47,15 @@ module exanet_tcl #(
   output logic [127:0]               wr_data_o,
   input  logic [NUM_VCS*16-1:0]      rxf_units_i,    // their occupancy, credit units
   output logic [NUM_VCS*16-1:0]      credit_cnt_o,   // for the router's VCT check
-  output logic [7:0]                 credit_stop_o
+  output logic [7:0]                 credit_stop_o,
+  // Statistics, for the node's status registers (LINK_* block).
+  output logic [31:0]                tx_stat_pkts_o,
+  output logic [31:0]                tx_stat_stall_o,
+  output logic [31:0]                rx_stat_pkts_o,
+  output logic [31:0]                rx_stat_ecc_corr_o,
+  output logic [31:0]                rx_stat_ecc_uncorr_o,
+  output logic [31:0]                rx_stat_crc_err_o,
+  output logic [31:0]                rx_stat_lost_o
 );
 
   logic        cred_upd_valid;
@@ -80,7 +90,9 @@ module exanet_tcl #(
     .cred_upd_usedw_i    (cred_upd_usedw),
     .rxf_units_i         (rxf_units_i),
     .credit_cnt_o        (credit_cnt_o),
-    .credit_stop_o       (credit_stop_o)
+    .credit_stop_o       (credit_stop_o),
+    .stat_pkts_o         (tx_stat_pkts_o),
+    .stat_stall_o        (tx_stat_stall_o)
   );
 
   exanet_tcl_rx #(
@@ -88,18 +100,23 @@ module exanet_tcl #(
     .UW_BEATS      (UW_BEATS),
     .SIZE_IN_WORDS (SIZE_IN_WORDS)
   ) u_rx (
-    .clk_i            (clk_i),
-    .rst_ni           (rst_ni),
-    .cfg_usedword_i   (cfg_usedword_i),
-    .rx_valid_i       (rx_valid_i),
-    .rx_data_i        (rx_data_i),
-    .wr_valid_o       (wr_valid_o),
-    .wr_hf_o          (wr_hf_o),
-    .wr_vc_o          (wr_vc_o),
-    .wr_data_o        (wr_data_o),
-    .cred_upd_valid_o (cred_upd_valid),
-    .cred_upd_stop_o  (cred_upd_stop),
-    .cred_upd_usedw_o (cred_upd_usedw)
+    .clk_i             (clk_i),
+    .rst_ni            (rst_ni),
+    .cfg_usedword_i    (cfg_usedword_i),
+    .rx_valid_i        (rx_valid_i),
+    .rx_data_i         (rx_data_i),
+    .wr_valid_o        (wr_valid_o),
+    .wr_hf_o           (wr_hf_o),
+    .wr_vc_o           (wr_vc_o),
+    .wr_data_o         (wr_data_o),
+    .cred_upd_valid_o  (cred_upd_valid),
+    .cred_upd_stop_o   (cred_upd_stop),
+    .cred_upd_usedw_o  (cred_upd_usedw),
+    .stat_pkts_o       (rx_stat_pkts_o),
+    .stat_ecc_corr_o   (rx_stat_ecc_corr_o),
+    .stat_ecc_uncorr_o (rx_stat_ecc_uncorr_o),
+    .stat_crc_err_o    (rx_stat_crc_err_o),
+    .stat_lost_o       (rx_stat_lost_o)
   );
 
 endmodule

@@ -36,7 +36,12 @@ module exanet_tcl_rx
   output logic [127:0] wr_data_o,
   output logic         cred_upd_valid_o,  // a credit from the peer, for the local TX
   output logic [7:0]   cred_upd_stop_o,
-  output logic [79:0]  cred_upd_usedw_o
+  output logic [79:0]  cred_upd_usedw_o,
+  output logic [31:0]  stat_pkts_o,        // packets received (LINK_RX_PKTS)
+  output logic [31:0]  stat_ecc_corr_o,    // headers with a corrected error (LINK_ECC_CORR)
+  output logic [31:0]  stat_ecc_uncorr_o,  // headers with an uncorrectable error (LINK_ECC_UNCORR)
+  output logic [31:0]  stat_crc_err_o,     // packets with a bad CRC (LINK_CRC_ERR)
+  output logic [31:0]  stat_lost_o         // packets lost (LINK_LOST)
 );
 
   localparam logic [2:0] M_IDLE    = 3'd0;
@@ -82,6 +87,11 @@ module exanet_tcl_rx
   assign cred_upd_valid_o = cred_upd_valid_q;
   assign cred_upd_stop_o  = cred_upd_stop_q;
   assign cred_upd_usedw_o = cred_upd_usedw_q;
+  assign stat_pkts_o       = stat_pkts_q;
+  assign stat_ecc_corr_o   = stat_ecc_corr_q;
+  assign stat_ecc_uncorr_o = stat_ecc_uncorr_q;
+  assign stat_crc_err_o    = stat_crc_err_q;
+  assign stat_lost_o       = stat_lost_q;
 
   // The word being completed (this beat on top of the saved low half), header-corrected.
   logic [127:0] word;

@@ -59,7 +59,9 @@ module exanet_tcl_tx
   input  logic [79:0]                cred_upd_usedw_i,     // 8 x 10 bits, VC 0 lowest
   input  logic [NUM_VCS*16-1:0]      rxf_units_i,          // our RX packet FIFOs, credit units
   output logic [NUM_VCS*16-1:0]      credit_cnt_o,         // usedword: peer's free units per VC
-  output logic [7:0]                 credit_stop_o         // start/stop: peer's stop bits
+  output logic [7:0]                 credit_stop_o,        // start/stop: peer's stop bits
+  output logic [31:0]                stat_pkts_o,          // packets sent (LINK_TX_PKTS)
+  output logic [31:0]                stat_stall_o          // cycles waiting for credit (LINK_STALL)
 );
 
   localparam logic [1:0] K_HDR = 2'd0;
@@ -98,6 +100,8 @@ module exanet_tcl_tx
   assign tx_valid_o    = out_valid_q;
   assign tx_data_o     = out_data_q;
   assign credit_stop_o = credit_stop_q;
+  assign stat_pkts_o   = stat_pkts_q;
+  assign stat_stall_o  = stat_stall_q;
   always_comb begin
     for (int unsigned v = 0; v < NUM_VCS; v++) begin
       credit_cnt_o[16*v +: 16] = credit_cnt_q[v];
