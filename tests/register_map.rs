@@ -109,7 +109,10 @@ fn docs_table_equals_the_rust_table() {
             inner.split('|').map(|c| c.trim().to_string()).collect()
         })
         .collect();
-    assert!(!rows.is_empty(), "docs/registers.md has no table under `## Map`");
+    assert!(
+        !rows.is_empty(),
+        "docs/registers.md has no table under `## Map`"
+    );
     assert_eq!(rows[0], ["name", "address", "access", "description"]);
     let got: Vec<Vec<String>> = rows[1..].to_vec();
     let want: Vec<Vec<String>> = REGS
@@ -123,8 +126,5 @@ fn docs_table_equals_the_rust_table() {
             ]
         })
         .collect();
-    assert_eq!(
-        got, want,
-        "docs/registers.md differs from node::regs::REGS"
-    );
+    assert_eq!(got, want, "docs/registers.md differs from node::regs::REGS");
 }

@@ -48,10 +48,50 @@ pub struct NodeDesign {
     stats: BTreeMap<String, u64>,
 }
 
-/// The structure `exanet_node_top` is built with: the configuration's defaults.
+/// The structure `exanet_node_top` is built with: the configuration's defaults. The reset values
+/// of the node's Target Controller (coordinates, lattice, torus, dimension order, arbiter, credit
+/// and PHY settings) are parameters of the Verilated node too, so they must be the defaults; the
+/// neighbours' link settings are inputs of the top and may differ.
 pub fn check_structural(cfg: &Config) -> Result<(), String> {
     super::router_design::check_structural(cfg)?;
-    super::link_design::check_structural(cfg)
+    super::link_design::check_structural(cfg)?;
+    let d = Config::default();
+    let (c, dc) = (&cfg.link.credit, &d.link.credit);
+    let (p, dp) = (&cfg.link.phy, &d.link.phy);
+    let mut diffs = Vec::new();
+    if cfg.node != d.node {
+        diffs.push("node (coordinates, lattice, torus, dimension order, arbiter)");
+    }
+    if c.flavour != dc.flavour {
+        diffs.push("link.credit.flavour");
+    }
+    if c.period_cycles != dc.period_cycles {
+        diffs.push("link.credit.period_cycles");
+    }
+    if c.max_interval_cycles != dc.max_interval_cycles {
+        diffs.push("link.credit.max_interval_cycles");
+    }
+    if c.tred_words != dc.tred_words {
+        diffs.push("link.credit.tred_words");
+    }
+    if c.after_every_packet != dc.after_every_packet {
+        diffs.push("link.credit.after_every_packet");
+    }
+    if p.gearbox_pause != dp.gearbox_pause {
+        diffs.push("link.phy.gearbox_pause");
+    }
+    if p.clock_compensation != dp.clock_compensation {
+        diffs.push("link.phy.clock_compensation");
+    }
+    if diffs.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "the Verilated node's Target Controller resets to the default run-time settings \
+             (write them through its registers instead); this configuration changes {}",
+            diffs.join(", ")
+        ))
+    }
 }
 
 impl NodeDesign {
