@@ -442,12 +442,16 @@ pub fn config(print: bool) -> R {
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn bench_link(config: Option<&Path>, json: bool, cycles: u64) -> R {
+pub fn bench(config: Option<&Path>, json: bool, cycles: u64, design: &str) -> R {
     let cfg = load_config(config)?;
     if cycles == 0 {
         return Err(CliError::input("--cycles: must be at least 1"));
     }
-    let r = cosim::bench::bench_link(&cfg, cycles).map_err(CliError::failed)?;
+    let r = match design {
+        "node" => cosim::bench_node::bench_node(&cfg, cycles),
+        _ => cosim::bench::bench_link(&cfg, cycles),
+    }
+    .map_err(CliError::failed)?;
     if json {
         return json_out(&r);
     }

@@ -174,6 +174,15 @@ enum BenchCmd {
         #[arg(long, default_value_t = 1_000_000)]
         cycles: u64,
     },
+    /// Simulated cycles per second of the node under saturating self-test traffic: Rust model,
+    /// Verilated RTL, lockstep.
+    Node {
+        #[command(flatten)]
+        common: Common,
+        /// Cycles per measurement.
+        #[arg(long, default_value_t = 300_000)]
+        cycles: u64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -239,7 +248,10 @@ fn main() -> ExitCode {
         Cmd::Config { print } => cli::config(print),
         Cmd::Bench { cmd } => match cmd {
             BenchCmd::Link { common, cycles } => {
-                cli::bench_link(common.config.as_deref(), common.json, cycles)
+                cli::bench(common.config.as_deref(), common.json, cycles, "link")
+            }
+            BenchCmd::Node { common, cycles } => {
+                cli::bench(common.config.as_deref(), common.json, cycles, "node")
             }
         },
     };

@@ -282,3 +282,137 @@ fn wave_filter_decodes_one_line_per_value() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("trailer"));
 }
+
+#[test]
+fn router_measurements_print_the_documented_json() {
+    let v = json(&["router", "latency", "--json"]);
+    let paths = v["paths"].as_array().unwrap();
+    let names: Vec<&str> = paths.iter().map(|p| p["path"].as_str().unwrap()).collect();
+    assert_eq!(names, ["loopback", "send", "receive", "intermediate"]);
+    for p in paths {
+        assert_eq!(p["cycles"], 11, "{p}");
+        assert_eq!(p["ns"], 70.4, "{p}");
+    }
+    let v = json(&["router", "bandwidth", "--payload", "64,512", "--json"]);
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    for r in rows {
+        let e = r["efficiency"].as_f64().unwrap();
+        assert!(e > 0.0 && e < 1.0, "{r}");
+        assert!(
+            r["payload_bytes"].is_u64() && r["intra_ports"].is_u64(),
+            "{r}"
+        );
+    }
+    let v = json(&[
+        "router",
+        "bandwidth",
+        "--payload",
+        "512",
+        "--intra-ports",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(v["rows"].as_array().unwrap().len(), 1);
+    assert_eq!(v["rows"][0]["intra_ports"], 2);
+    let v = json(&["router", "cdg", "--topology", "torus:4x4", "--json"]);
+    assert_eq!(v["acyclic"], true);
+    let v = json(&[
+        "router",
+        "cdg",
+        "--topology",
+        "torus:4x4",
+        "--no-vc-rule",
+        "--json",
+    ]);
+    assert_eq!(v["acyclic"], false);
+    let cycle = v["cycle"].as_array().unwrap();
+    assert!(
+        cycle.len() >= 3 && cycle.first() == cycle.last(),
+        "{cycle:?}"
+    );
+    // the table form says the same
+    let o = exanet(&["router", "cdg", "--topology", "torus:4x4", "--no-vc-rule"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("cycle"), "{}", stdout(&o));
+}
+
+#[test]
+fn router_bad_input_exits_2_and_names_what_is_wrong() {
+    let mut cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            ["router", "bandwidth", "--intra-ports", "3"]
+                .map(String::from)
+                .to_vec(),
+            "--intra-ports",
+        ),
+        (
+            ["router", "bandwidth", "--payload", "5000"]
+                .map(String::from)
+                .to_vec(),
+            "--payload",
+        ),
+        (
+            ["router", "cdg", "--topology", "ring:4"]
+                .map(String::from)
+                .to_vec(),
+            "--topology",
+        ),
+        (
+            ["router", "cdg", "--topology", "torus:4x0"]
+                .map(String::from)
+                .to_vec(),
+            "--topology",
+        ),
+    ];
+    let bad_files = [
+        (
+            "intra0.toml",
+            "[router]\nintra_ports = 0\n",
+            "router.intra_ports",
+        ),
+        ("coord.toml", "[node]\ncoord = [2, 0, 0]\n", "node.coord"),
+        (
+            "order.toml",
+            "[node]\ndim_order = [0, 0, 2]\n",
+            "node.dim_order",
+        ),
+        ("dims.toml", "[router]\ndims = 4\n", "router.dims"),
+        (
+            "port.toml",
+            "[[router.inter_ports]]\ndim = 3\ndir = \"plus\"\n",
+            "router.inter_ports",
+        ),
+        (
+            "txonly.toml",
+            "[router]\ntx_only_ports = [5]\n",
+            "router.tx_only_ports",
+        ),
+        (
+            "lattice.toml",
+            "[node]\nlattice = [2, 2, 3]\n",
+            "node.lattice",
+        ),
+        ("arb.toml", "[node]\narbiter = \"lottery\"\n", "lottery"),
+    ];
+    for (name, text, needle) in bad_files {
+        let p = tmp_file(name, text).display().to_string();
+        for sub in ["latency", "bandwidth"] {
+            cases.push((
+                vec!["router".into(), sub.into(), "--config".into(), p.clone()],
+                needle,
+            ));
+        }
+    }
+    for (args, needle) in cases {
+        let a: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+        let o = exanet(&a);
+        assert_eq!(o.status.code(), Some(2), "{a:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(needle),
+            "{a:?}: must name '{needle}': {}",
+            stderr(&o)
+        );
+        assert!(!stderr(&o).contains("panicked"), "{a:?}");
+    }
+}

@@ -1,15 +1,87 @@
-//! The register map exists three times: the Rust table (`node::regs::REGS`), the table of
-//! `docs/registers.md` and the localparams of `rtl/exanet_regs_pkg.sv`. This test parses the
-//! other two and requires both to equal the Rust table exactly (names, addresses, access kinds,
-//! and in the document the descriptions), so they cannot drift apart.
+//! The register map exists three times: `REGS` in `src/node/regs.rs` (the model), the tables of
+//! `docs/registers.md`, and the address constants of `rtl/exanet_regs_pkg.sv`. They must agree
+//! row for row.
 
-use exanet::node::regs::*;
+use exanet::node::regs::{
+    Access, ERR_BAD_VALUE, ERR_READ_ONLY, ERR_UNKNOWN_ADDR, FIRST_LINK_REG, FIRST_SLOT_REG,
+    ID_VALUE, LINK_BASE, LINK_STRIDE, MAX_LINKS, MAX_SLOTS, REGS, SLOT_BASE, SLOT_STRIDE,
+};
+use std::collections::BTreeMap;
 
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+fn read(path: &str) -> String {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
 
-fn read(rel: &str) -> String {
-    let path = format!("{ROOT}/{rel}");
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
+/// The row the documentation must carry for register `k` of `REGS`.
+fn doc_row(k: usize) -> String {
+    let r = &REGS[k];
+    let addr = if k < FIRST_SLOT_REG {
+        format!("`0x{:03X}`", r.addr)
+    } else if k < FIRST_LINK_REG {
+        format!("`0x{SLOT_BASE:X} + 0x{SLOT_STRIDE:X} s + 0x{:02X}`", r.addr)
+    } else {
+        format!("`0x{LINK_BASE:X} + 0x{LINK_STRIDE:X} q + 0x{:02X}`", r.addr)
+    };
+    format!(
+        "| `{}` | {addr} | {} | {} |",
+        r.name,
+        r.access.name(),
+        r.description
+    )
+}
+
+#[test]
+fn the_documentation_lists_every_register_as_the_model_does() {
+    let doc = read("docs/registers.md");
+    let rows: Vec<&str> = doc
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .filter(|l| !l.starts_with("| `ERR_STATUS` bit"))
+        .collect();
+    let want: Vec<String> = (0..REGS.len()).map(doc_row).collect();
+    for (k, w) in want.iter().enumerate() {
+        assert_eq!(
+            rows.get(k).copied(),
+            Some(w.as_str()),
+            "docs/registers.md row {k} differs from REGS; the expected table is:\n{}",
+            want.join("\n")
+        );
+    }
+    assert_eq!(rows.len(), want.len(), "docs/registers.md has extra rows");
+}
+
+#[test]
+fn addresses_are_unique_aligned_and_inside_their_blocks() {
+    let mut seen = BTreeMap::new();
+    for (k, r) in REGS.iter().enumerate() {
+        assert_eq!(r.addr % 4, 0, "{}", r.name);
+        let block = if k < FIRST_SLOT_REG {
+            assert!(r.addr < SLOT_BASE, "{}", r.name);
+            0
+        } else if k < FIRST_LINK_REG {
+            assert!(r.addr < SLOT_STRIDE, "{}", r.name);
+            1
+        } else {
+            assert!(r.addr < LINK_STRIDE, "{}", r.name);
+            2
+        };
+        assert!(
+            seen.insert((block, r.addr), r.name).is_none(),
+            "{} shares its address",
+            r.name
+        );
+        if block > 0 {
+            assert_eq!(
+                r.access,
+                Access::Ro,
+                "status registers are read-only: {}",
+                r.name
+            );
+        }
+    }
+    assert_eq!(FIRST_LINK_REG - FIRST_SLOT_REG, (SLOT_STRIDE / 4) as usize);
+    assert_eq!(REGS.len() - FIRST_LINK_REG, (LINK_STRIDE / 4) as usize);
 }
 
 /// A SystemVerilog sized literal (`12'h07C`, `5'h1C`, `32'h4558_4E31`) or a decimal.
@@ -49,8 +121,11 @@ fn sv_localparams() -> Vec<(String, Option<u64>, String)> {
     out
 }
 
+/// `REG_<NAME>` of the RTL package, in order, is every register of `REGS` with its address (the
+/// offset in its block for slot and link registers) and, in its comment, its access kind; the
+/// block constants, the ID value and the error bits are the model's.
 #[test]
-fn sv_package_equals_the_rust_table() {
+fn the_rtl_package_carries_every_register() {
     let sv = sv_localparams();
     let got: Vec<(String, u64, String)> = sv
         .iter()
@@ -81,7 +156,7 @@ fn sv_package_equals_the_rust_table() {
         sv.iter()
             .find(|(n, _, _)| n == name)
             .and_then(|(_, v, _)| *v)
-            .unwrap_or_else(|| panic!("{name} missing"))
+            .unwrap_or_else(|| panic!("{name} missing from rtl/exanet_regs_pkg.sv"))
     };
     assert_eq!(get("ID_VALUE"), u64::from(ID_VALUE));
     assert_eq!(get("SLOT_BASE"), u64::from(SLOT_BASE));
@@ -93,38 +168,4 @@ fn sv_package_equals_the_rust_table() {
     assert_eq!(get("ERR_UNKNOWN_ADDR"), u64::from(ERR_UNKNOWN_ADDR));
     assert_eq!(get("ERR_BAD_VALUE"), u64::from(ERR_BAD_VALUE));
     assert_eq!(get("ERR_READ_ONLY"), u64::from(ERR_READ_ONLY));
-}
-
-#[test]
-fn docs_table_equals_the_rust_table() {
-    let doc = read("docs/registers.md");
-    let rows: Vec<Vec<String>> = doc
-        .lines()
-        .skip_while(|l| l.trim() != "## Map")
-        .skip_while(|l| !l.starts_with('|'))
-        .take_while(|l| l.starts_with('|'))
-        .filter(|l| !l.starts_with("|---"))
-        .map(|l| {
-            let inner = l.trim().trim_start_matches('|').trim_end_matches('|');
-            inner.split('|').map(|c| c.trim().to_string()).collect()
-        })
-        .collect();
-    assert!(
-        !rows.is_empty(),
-        "docs/registers.md has no table under `## Map`"
-    );
-    assert_eq!(rows[0], ["name", "address", "access", "description"]);
-    let got: Vec<Vec<String>> = rows[1..].to_vec();
-    let want: Vec<Vec<String>> = REGS
-        .iter()
-        .map(|r| {
-            vec![
-                r.name.to_string(),
-                format!("0x{:03X}", r.addr),
-                r.access.name().to_string(),
-                r.description.to_string(),
-            ]
-        })
-        .collect();
-    assert_eq!(got, want, "docs/registers.md differs from node::regs::REGS");
 }

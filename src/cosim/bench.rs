@@ -21,6 +21,10 @@ use std::time::Instant;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct BenchReport {
+    /// `link` or `node`.
+    pub design: String,
+    /// The traffic simulated, in words.
+    pub traffic: String,
     pub cycles: u64,
     /// Rust link alone, replaying the recorded inputs.
     pub model_cycles_per_s: f64,
@@ -32,6 +36,7 @@ pub struct BenchReport {
     pub model_with_bench_cycles_per_s: f64,
     pub model_over_rtl: f64,
     pub goal_model_over_rtl: f64,
+    /// Payload words delivered per cycle (link: payload beats the TX sent).
     pub payload_beats_per_cycle: f64,
 }
 
@@ -39,8 +44,8 @@ impl fmt::Display for BenchReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "link simulation speed, {} cycles of saturating traffic both ways",
-            self.cycles
+            "{} simulation speed, {} cycles of {}",
+            self.design, self.cycles, self.traffic
         )?;
         writeln!(
             f,
@@ -167,6 +172,8 @@ pub fn bench_link(cfg: &Config, cycles: u64) -> Result<BenchReport, String> {
     let lockstep_cps = lock_cycles as f64 / t.elapsed().as_secs_f64();
 
     Ok(BenchReport {
+        design: "link".into(),
+        traffic: "saturating traffic both ways".into(),
         cycles,
         model_cycles_per_s: model,
         rtl_cycles_per_s: rtl_cps,

@@ -300,83 +300,94 @@ fn names(prefix: &str, n: usize) -> impl Iterator<Item = String> + '_ {
     (0..n).map(move |k| format!("TOP.{prefix}[{k}]"))
 }
 
+/// Full names of the inputs of `exanet_node_top` the test bench drives (clock and reset excluded),
+/// in the order of [`node_input_values`].
+pub fn node_input_names(top: &NodeTop) -> Vec<String> {
+    let rp = &top.node.p.router;
+    let (ni, nq) = (rp.n_intra as usize, rp.inter.len());
+    let mut n: Vec<String> = [
+        "reg_wr_i",
+        "reg_rd_i",
+        "reg_addr_i",
+        "reg_wdata_i",
+        "ps_wr_hf_i",
+        "ps_wr_pay_i",
+        "ps_rd_hf_i",
+        "ps_rd_pay_i",
+        "nb_cfg_credit_period_i",
+        "nb_cfg_max_interval_i",
+        "nb_cfg_tred_i",
+        "nb_cfg_usedword_i",
+        "nb_cfg_after_pkt_i",
+        "nb_cfg_gearbox_en_i",
+        "nb_cfg_cc_en_i",
+    ]
+    .iter()
+    .map(|s| format!("TOP.{s}"))
+    .collect();
+    n.extend(names("ps_wdata_i", ni));
+    for s in [
+        "link_err_mask_i",
+        "nb_err_mask_i",
+        "nb_tx_wr_hf_i",
+        "nb_tx_wr_pay_i",
+        "nb_tx_wdata_i",
+        "nb_rx_rd_hf_i",
+        "nb_rx_rd_pay_i",
+    ] {
+        n.extend(names(s, nq));
+    }
+    n
+}
+
+/// The values of [`node_input_names`] for the test bench's registers `i`, into `v`.
+pub fn node_input_values(top: &NodeTop, i: &NodeTopIn, v: &mut Vec<u128>) {
+    let rp = &top.node.p.router;
+    let (ni, nq) = (rp.n_intra as usize, rp.inter.len());
+    let ps = &i.node.ps;
+    let mask = |f: &dyn Fn(usize) -> bool| (0..ni).fold(0u128, |m, k| m | ((f(k) as u128) << k));
+    let c = &top.nb_p.cfg;
+    let r = &i.node.reg;
+    v.clear();
+    v.extend([
+        r.wr as u128,
+        r.rd as u128,
+        r.addr as u128,
+        r.wdata as u128,
+        mask(&|k| ps[k].wr_hf),
+        mask(&|k| ps[k].wr_pay),
+        mask(&|k| ps[k].rd_hf),
+        mask(&|k| ps[k].rd_pay),
+        c.credit_period as u128,
+        c.max_interval as u128,
+        c.tred as u128,
+        c.usedword as u128,
+        c.after_pkt as u128,
+        top.nb_p.phy_cfg.gearbox_en as u128,
+        top.nb_p.phy_cfg.cc_en as u128,
+    ]);
+    v.extend((0..ni).map(|k| ps[k].wdata));
+    v.extend((0..nq).map(|q| i.node.err_mask[q] as u128));
+    v.extend((0..nq).map(|q| i.nb_err_mask[q] as u128));
+    v.extend((0..nq).map(|q| i.nb[q].tx_wr_hf as u128));
+    v.extend((0..nq).map(|q| i.nb[q].tx_wr_pay as u128));
+    v.extend((0..nq).map(|q| i.nb[q].tx_wdata));
+    v.extend((0..nq).map(|q| i.nb[q].rx_rd_hf as u128));
+    v.extend((0..nq).map(|q| i.nb[q].rx_rd_pay as u128));
+}
+
 impl Design for NodeDesign {
     fn top(&self) -> RtlTop {
         RtlTop::Node
     }
 
     fn input_names(&self) -> Vec<String> {
-        let rp = &self.top.node.p.router;
-        let (ni, nq) = (rp.n_intra as usize, rp.inter.len());
-        let mut n: Vec<String> = [
-            "reg_wr_i",
-            "reg_rd_i",
-            "reg_addr_i",
-            "reg_wdata_i",
-            "ps_wr_hf_i",
-            "ps_wr_pay_i",
-            "ps_rd_hf_i",
-            "ps_rd_pay_i",
-            "nb_cfg_credit_period_i",
-            "nb_cfg_max_interval_i",
-            "nb_cfg_tred_i",
-            "nb_cfg_usedword_i",
-            "nb_cfg_after_pkt_i",
-            "nb_cfg_gearbox_en_i",
-            "nb_cfg_cc_en_i",
-        ]
-        .iter()
-        .map(|s| format!("TOP.{s}"))
-        .collect();
-        n.extend(names("ps_wdata_i", ni));
-        for s in [
-            "link_err_mask_i",
-            "nb_err_mask_i",
-            "nb_tx_wr_hf_i",
-            "nb_tx_wr_pay_i",
-            "nb_tx_wdata_i",
-            "nb_rx_rd_hf_i",
-            "nb_rx_rd_pay_i",
-        ] {
-            n.extend(names(s, nq));
-        }
-        n
+        node_input_names(&self.top)
     }
 
     fn input_values(&self) -> Vec<u128> {
-        let i = self.inputs();
-        let rp = &self.top.node.p.router;
-        let (ni, nq) = (rp.n_intra as usize, rp.inter.len());
-        let ps = &i.node.ps;
-        let mask =
-            |f: &dyn Fn(usize) -> bool| (0..ni).fold(0u128, |m, k| m | ((f(k) as u128) << k));
-        let c = &self.top.nb_p.cfg;
-        let r = &i.node.reg;
-        let mut v = vec![
-            r.wr as u128,
-            r.rd as u128,
-            r.addr as u128,
-            r.wdata as u128,
-            mask(&|k| ps[k].wr_hf),
-            mask(&|k| ps[k].wr_pay),
-            mask(&|k| ps[k].rd_hf),
-            mask(&|k| ps[k].rd_pay),
-            c.credit_period as u128,
-            c.max_interval as u128,
-            c.tred as u128,
-            c.usedword as u128,
-            c.after_pkt as u128,
-            self.top.nb_p.phy_cfg.gearbox_en as u128,
-            self.top.nb_p.phy_cfg.cc_en as u128,
-        ];
-        v.extend((0..ni).map(|k| ps[k].wdata));
-        v.extend((0..nq).map(|q| i.node.err_mask[q] as u128));
-        v.extend((0..nq).map(|q| i.nb_err_mask[q] as u128));
-        v.extend((0..nq).map(|q| i.nb[q].tx_wr_hf as u128));
-        v.extend((0..nq).map(|q| i.nb[q].tx_wr_pay as u128));
-        v.extend((0..nq).map(|q| i.nb[q].tx_wdata));
-        v.extend((0..nq).map(|q| i.nb[q].rx_rd_hf as u128));
-        v.extend((0..nq).map(|q| i.nb[q].rx_rd_pay as u128));
+        let mut v = Vec::new();
+        node_input_values(&self.top, &self.inputs(), &mut v);
         v
     }
 

@@ -120,9 +120,7 @@ impl InSlot {
         let mut n = g.clone();
         let f = &self.fifo;
         let hf_avail = !f.hf.empty();
-        let pay_avail = !f.pay.empty();
-        let mut rd_hf = false;
-        let mut rd_pay = false;
+        let fi = self.fifo_in(i);
         n.xin_valid = false;
         n.xin_last = false;
         match g.state {
@@ -161,18 +159,12 @@ impl InSlot {
             }
             S_XFER | S_DROP => {
                 let xfer = g.state == S_XFER;
-                let (take, word, hf) = match g.kind {
-                    K_HDR => (
-                        hf_avail,
-                        rewrite_header(f.hf.rdata(), p, g.out, g.ovc),
-                        true,
-                    ),
-                    K_PAY => (pay_avail, f.pay.rdata(), false),
-                    _ => (hf_avail, f.hf.rdata(), true),
+                let (word, hf) = match g.kind {
+                    K_HDR => (rewrite_header(f.hf.rdata(), p, g.out, g.ovc), true),
+                    K_PAY => (f.pay.rdata(), false),
+                    _ => (f.hf.rdata(), true),
                 };
-                if take {
-                    rd_hf = hf;
-                    rd_pay = !hf;
+                if fi.rd_hf || fi.rd_pay {
                     let last = g.kind == K_FTR;
                     match g.kind {
                         K_HDR => n.kind = if g.left > 0 { K_PAY } else { K_FTR },
@@ -207,13 +199,6 @@ impl InSlot {
             }
             _ => unreachable!("gate state is one of the seven"),
         }
-        let fi = PktFifoIn {
-            wr_hf: i.wr_hf,
-            wr_pay: i.wr_pay,
-            wdata: i.wdata,
-            rd_hf,
-            rd_pay,
-        };
         InSlotNext {
             gate: n,
             fifo: f.eval(&fi),
@@ -225,18 +210,15 @@ impl InSlot {
         self.fifo.commit(n.fifo);
     }
 
-    /// The FIFO strobes the gate drives this cycle (for probes; the same logic as `eval`).
-    fn fifo_in(&self, p: &RouterParams, i: &GateIn) -> PktFifoIn {
-        let g = &self.gate;
-        let f = &self.fifo;
-        let (mut rd_hf, mut rd_pay) = (false, false);
-        if g.state == S_XFER || g.state == S_DROP {
-            match g.kind {
-                K_PAY => rd_pay = !f.pay.empty(),
-                _ => rd_hf = !f.hf.empty(),
-            }
-        }
-        let _ = p;
+    /// The FIFO's strobes this cycle: the writer's write port, and the gate's pop of the word
+    /// its stage needs (header, payload or footer) when the FIFO shows one (XFER and DROP).
+    fn fifo_in(&self, i: &GateIn) -> PktFifoIn {
+        let (g, f) = (&self.gate, &self.fifo);
+        let popping = g.state == S_XFER || g.state == S_DROP;
+        let (rd_hf, rd_pay) = match g.kind {
+            K_PAY => (false, popping && !f.pay.empty()),
+            _ => (popping && !f.hf.empty(), false),
+        };
         PktFifoIn {
             wr_hf: i.wr_hf,
             wr_pay: i.wr_pay,
@@ -246,7 +228,7 @@ impl InSlot {
         }
     }
 
-    pub fn probe(&self, p: &RouterParams, i: &GateIn, v: &mut dyn Visitor) {
+    pub fn probe(&self, i: &GateIn, v: &mut dyn Visitor) {
         let g = &self.gate;
         clk_rst(v);
         v.sig("wr_hf_i", 1, b(i.wr_hf));
@@ -273,7 +255,7 @@ impl InSlot {
         v.sig("stat_words_q", 32, g.stat_words as u128);
         v.sig("stat_drops_q", 32, g.stat_drops as u128);
         v.enter("u_fifo");
-        self.fifo.probe(&self.fifo_in(p, i), v);
+        self.fifo.probe(&self.fifo_in(i), v);
         v.leave();
     }
 }

@@ -221,7 +221,7 @@ impl Router {
         for s in 0..self.p.slots() {
             v.enter(GEN_IN[s as usize]);
             v.enter("u_in");
-            self.ins[s as usize].probe(&self.p, &self.gate_in(s, i), v);
+            self.ins[s as usize].probe(&self.gate_in(s, i), v);
             v.leave();
             v.leave();
         }

@@ -6,10 +6,11 @@
 //! on a torus the shorter way round (a tie goes the Plus way). The packet leaves by the inter-tile
 //! port of that dimension and direction (or the port of that dimension marked `Both`), on the
 //! upper VC (1) when the offset between destination and current coordinate is greater than zero
-//! and on the lower VC (0) otherwise. On a torus this switches a packet from VC 0 to VC 1 when it
-//! crosses the wrap-around link going up (and keeps packets going down on VC 0 until they wrap,
-//! then VC 1), which removes the cycles of each ring's channel dependency graph (seed 000
-//! §2.7.1; `src/router/cdg.rs` checks it). When all coordinates match, the packet goes to the
+//! and on the lower VC (0) otherwise. On a torus a packet that goes the wrap-around way therefore
+//! changes VC right after the wrap-around link: going up it travels on VC 0 up to and across the
+//! wrap link and on VC 1 after it; going down, on VC 1 up to and across the wrap link and on VC 0
+//! after it. No chain of channel dependencies closes around a ring on one VC, so the channel
+//! dependency graph is acyclic (seed 000 §2.7.1; `src/router/cdg.rs` checks it). When all coordinates match, the packet goes to the
 //! intra-tile port its header names (`dst_port`).
 //!
 //! A packet that cannot be routed is dropped by its gate and counted, with the reason.

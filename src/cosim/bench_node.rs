@@ -1,0 +1,194 @@
+//! `exanet bench node`: simulated cycles per second of the ExaNet Network IP node (router, two
+//! APElinks, Target Controller, self-test IPs) and its two neighbour link ends, for the Rust
+//! model, the Verilated RTL, and the two in lockstep.
+//!
+//! Saturating self-test traffic: the software (register writes through the Target Controller)
+//! starts the Traffic Generators of all intra-tile ports, sending 4096-byte packets without end
+//! to the X neighbour, so the router's send path and the X link run flat out; both neighbours
+//! send 4096-byte packets to the node's intra-tile port 0, where the self-test Consumer drains
+//! them (receive path, both links the other way); the neighbours drain whatever arrives. One run
+//! of that test bench records the top's inputs for every cycle; the trace is replayed into a
+//! fresh Rust node and into the Verilated node, which simulate exactly the same cycles. Lockstep
+//! is timed as `exanet cosim --design node` runs it.
+
+use super::bench::BenchReport;
+use super::lockstep::{Options, TopInputs};
+use super::node_design::{check_structural, node_input_names, node_input_values, run_node};
+use super::rtl::{RtlModel, RtlTop};
+use crate::config::Config;
+use crate::link::system::EndTbIn;
+use crate::node::regs::*;
+use crate::node::target::RegReq;
+use crate::node::top::{NodeTop, NodeTopIn};
+use crate::pktfifo::PktFifo;
+use crate::stimulus::{PacketGen, SizeDist, Source, SourceMode, TrafficSpec};
+use std::collections::VecDeque;
+use std::time::Instant;
+
+/// The register writes that start the self-test, one every other cycle.
+fn program(cfg: &Config) -> VecDeque<RegReq> {
+    let ni = cfg.router.intra_ports;
+    let w = |addr, wdata| RegReq {
+        wr: true,
+        addr,
+        wdata,
+        ..Default::default()
+    };
+    let mut x = cfg.node.coord;
+    x[0] = (x[0] + 1) % cfg.node.lattice[0];
+    let nb = x[0] as u32 | (x[1] as u32) << 8 | (x[2] as u32) << 16;
+    VecDeque::from([
+        w(ST_PKT, 4096),
+        w(ST_DEST, nb),
+        w(ST_COUNT, u32::MAX),
+        w(ST_CONS_EN, 0b1),
+        w(ST_GEN_EN, (1 << ni) - 1),
+        w(ST_CTRL, 1),
+    ])
+}
+
+/// The saturating test bench: records the top's inputs of `cycles` cycles, and counts the
+/// payload words delivered (self-test consumer and neighbours).
+fn record(cfg: &Config, cycles: u64) -> Result<(Vec<NodeTopIn>, NodeTop, u64), String> {
+    let mut top = NodeTop::new(cfg);
+    let rp = top.node.p.router.clone();
+    let nq = rp.inter.len();
+    let me = cfg.node.coord;
+    let traffic =
+        TrafficSpec::new(SizeDist::Fixed(4096), rp.num_vcs, rp.size_in_words).to(vec![(me, 0)]);
+    let mut nb_src: Vec<Source> = (0..nq)
+        .map(|q| {
+            let gen = PacketGen::with_base(traffic.clone(), cfg.sim.seed + q as u64, 0);
+            let mut s = Source::new(gen, SourceMode::Saturate, true);
+            s.keep_packets = false;
+            s
+        })
+        .collect();
+    let mut prog = program(cfg);
+    let mut req = RegReq::default();
+    let mut trace = Vec::with_capacity(cycles as usize);
+    let mut nb_words = 0u64;
+    for c in 0..cycles {
+        let mut i = NodeTopIn::default();
+        i.node.reg = req;
+        for (q, s) in nb_src.iter().enumerate() {
+            // the neighbour pops every word its RX FIFOs show
+            let e = &top.nbs[q];
+            let mut tb = EndTbIn {
+                tx_wr_hf: s.wr_hf,
+                tx_wr_pay: s.wr_pay,
+                tx_wdata: s.wdata,
+                ..Default::default()
+            };
+            for (v, f) in e.rx_fifos.iter().enumerate() {
+                tb.rx_rd_hf |= (!f.hf.empty() as u8) << v;
+                tb.rx_rd_pay |= (!f.pay.empty() as u8) << v;
+            }
+            nb_words += tb.rx_rd_pay.count_ones() as u64;
+            i.nb[q] = tb;
+        }
+        for (q, s) in nb_src.iter_mut().enumerate() {
+            let f: Vec<&PktFifo> = top.nbs[q].tx_fifos.iter().collect();
+            s.step(c, &f);
+        }
+        let (ack, _, err) = top.node.reg_response();
+        if ack && err {
+            return Err("the node refused a self-test register write".into());
+        }
+        req = if req.wr || req.rd {
+            RegReq::default()
+        } else {
+            prog.pop_front().unwrap_or_default()
+        };
+        top.step(&i);
+        trace.push(i);
+    }
+    // payload words delivered: popped by the neighbours, and by the node's self-test consumers
+    let cons: u64 = top
+        .node
+        .cons
+        .iter()
+        .map(|c| c.words as u64 - 2 * c.pkts as u64)
+        .sum();
+    Ok((trace, top, nb_words + cons))
+}
+
+pub fn bench_node(cfg: &Config, cycles: u64) -> Result<BenchReport, String> {
+    check_structural(cfg)?;
+    // Record (and time the model with its test bench).
+    let t = Instant::now();
+    let (trace, recorded, payload) = record(cfg, cycles)?;
+    let with_bench = cycles as f64 / t.elapsed().as_secs_f64();
+    if recorded.node.gens.iter().all(|g| g.sent == 0) {
+        return Err("the self-test did not start".into());
+    }
+
+    // The Rust node alone, replaying the trace.
+    let mut top = NodeTop::new(cfg);
+    let t = Instant::now();
+    for i in &trace {
+        top.step(i);
+    }
+    let model = cycles as f64 / t.elapsed().as_secs_f64();
+    let sent = |t: &NodeTop| t.node.tx.iter().map(|x| x.stat_pkts).collect::<Vec<_>>();
+    if sent(&top) != sent(&recorded) {
+        return Err("the replayed node did not follow the recorded run".into());
+    }
+
+    // The Verilated node alone, same inputs.
+    let names = node_input_names(&top);
+    let mut rtl = RtlModel::new(RtlTop::Node).map_err(|e| e.to_string())?;
+    let inputs = TopInputs::new(&rtl, &names)?;
+    let fresh = NodeTop::new(cfg);
+    let mut values = Vec::with_capacity(names.len());
+    node_input_values(&fresh, &trace[0], &mut values);
+    inputs.set(&mut rtl, &values)?;
+    inputs.reset(&mut rtl)?;
+    let t = Instant::now();
+    for i in &trace {
+        node_input_values(&fresh, i, &mut values);
+        inputs.set(&mut rtl, &values)?;
+        inputs.clk(&mut rtl, false)?;
+        rtl.eval();
+        inputs.clk(&mut rtl, true)?;
+        rtl.eval();
+    }
+    let rtl_cps = cycles as f64 / t.elapsed().as_secs_f64();
+    let name = "TOP.exanet_node_top.u_node.gen_link[0].u_tcl.u_tx.stat_pkts_q";
+    let pkts = rtl.find(name).map(|id| rtl.get(id));
+    if pkts != Some(top.node.tx[0].stat_pkts as u128) {
+        return Err(format!(
+            "the Verilated node did not follow the recorded run ({name} = {pkts:?}, model {})",
+            top.node.tx[0].stat_pkts
+        ));
+    }
+    drop(trace);
+
+    // Lockstep, as `exanet cosim --design node` runs it.
+    let lock_cycles = cycles.min(200_000);
+    let t = Instant::now();
+    run_node(
+        cfg,
+        &Options {
+            cycles: lock_cycles,
+            ..Default::default()
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    let lockstep_cps = lock_cycles as f64 / t.elapsed().as_secs_f64();
+
+    Ok(BenchReport {
+        design: "node".into(),
+        traffic: "saturating self-test traffic (4096-byte packets from every intra-tile port to \
+                  the X neighbour; both neighbours to intra-tile port 0)"
+            .into(),
+        cycles,
+        model_cycles_per_s: model,
+        rtl_cycles_per_s: rtl_cps,
+        lockstep_cycles_per_s: lockstep_cps,
+        model_with_bench_cycles_per_s: with_bench,
+        model_over_rtl: model / rtl_cps,
+        goal_model_over_rtl: 5.0,
+        payload_beats_per_cycle: payload as f64 / cycles as f64,
+    })
+}
