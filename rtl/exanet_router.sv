@@ -108,7 +108,7 @@ module exanet_router
 );
 
   // Crossbar slots with an output, as a mask (intra-tile ports' RX sides, every inter-tile VC).
-  localparam logic [63:0] HAS_OUT = {{(64 - N_INTRA){1'b1}}, INTRA_RX};
+  localparam logic [63:0] HAS_OUT = 64'(INTRA_RX) | ~((64'd1 << N_INTRA) - 64'd1);
   // Credit units of a header/footer word in a neighbour's RX packet FIFO.
   localparam int unsigned REMOTE_SCALE = INTER_RX_DEPTH / INTER_RX_HF_DEPTH;
 
