@@ -18,7 +18,8 @@
 // the stages). Every signal between slots is a register: a gate sees its grant (granted_i) and
 // its footer's write (eop_i) as the OR over the outputs' grant_*_q and owr_*_q registers.
 //
-// Model twin: src/router/mod.rs (Router), with src/router/gate.rs, output.rs, route.rs.
+// Pipeline, routing, room check, drops: docs/router.md. Model twin: src/router/mod.rs (Router),
+// with src/router/gate.rs, output.rs, route.rs.
 
 module exanet_router
   import exanet_router_pkg::*;

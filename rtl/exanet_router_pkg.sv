@@ -13,8 +13,8 @@
 // The router's structure is passed as function arguments (a package has no parameters); each
 // call site passes its module's parameters, so synthesis folds them.
 //
-// Model twin: src/router/route.rs (route_to), src/router/gate.rs (states, rewrite_header),
-// src/packet/builder.rs (payload_words).
+// docs/router.md describes the routing function. Model twin: src/router/route.rs (route_to),
+// src/router/gate.rs (states, rewrite_header), src/packet/builder.rs (payload_words).
 
 package exanet_router_pkg;
 

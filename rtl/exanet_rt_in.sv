@@ -20,8 +20,8 @@
 // The FIFO's read strobes are driven by the gate within the cycle (the FIFO is inside this
 // block), so a word leaves every cycle.
 //
-// Model twin: src/router/gate.rs (InSlot, Gate), which documents every rule; keep the two line
-// for line. The routing function is src/router/route.rs.
+// Pipeline, stage by stage: docs/router.md. Model twin: src/router/gate.rs (InSlot, Gate), which
+// documents every rule; keep the two line for line. The routing function is src/router/route.rs.
 
 module exanet_rt_in
   import exanet_pkg::*;

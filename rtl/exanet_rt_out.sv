@@ -19,8 +19,8 @@
 // first eligible gate at or after rr_q; fixed priority the lowest. The output is released in the
 // cycle its owner's footer is in the owner's xin register, so another gate can be granted then.
 //
-// Model twin: src/router/output.rs (OutSlot), which documents every rule; keep the two line for
-// line.
+// Pipeline and room check: docs/router.md, decisions 0006 and 0007. Model twin:
+// src/router/output.rs (OutSlot), which documents every rule; keep the two line for line.
 
 module exanet_rt_out
   import exanet_router_pkg::*;
