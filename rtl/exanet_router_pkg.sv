@@ -174,8 +174,8 @@ package exanet_router_pkg;
           dir = plus ? DIR_PLUS : DIR_MINUS;
           vc  = (to > cur && num_vcs > 1) ? 3'd1 : 3'd0;
           for (int unsigned q = 0; q < MAX_INTER; q++) begin
-            if (!found && q < n_inter && inter_dim[2*q +: 2] == d &&
-                (inter_dir[2*q +: 2] == dir || inter_dir[2*q +: 2] == DIR_BOTH) && inter_en[q]) begin
+            if (!found && q < n_inter && inter_dim[2*q +: 2] == d && inter_en[q] &&
+                (inter_dir[2*q +: 2] == dir || inter_dir[2*q +: 2] == DIR_BOTH)) begin
               found  = 1'b1;
               r.slot = 8'(n_intra + q * num_vcs + 32'(vc));
               r.vc   = vc;

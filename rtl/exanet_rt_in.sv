@@ -4,9 +4,9 @@
 // intra-tile port's TX side (written by the processing system) or one VC of an inter-tile port's
 // RX side (written by the TCL RX).
 //
-//   wr_hf_i/wr_pay_i/wdata_i --> u_fifo --> gate: IDLE -> ROUTE -> REQ -> WAIT -> XFER -> EOP -> IDLE
-//                                  ^          hdr_q    out_q     req_o   granted_i  xin_*_o   eop_i
-//                                  +-- rd_hf/rd_pay (combinational, the gate's own FIFO)   (DROP)
+//   wr_*_i, wdata_i --> u_fifo --> gate: IDLE -> ROUTE -> REQ -> WAIT -> XFER -> EOP -> IDLE
+//                         ^          hdr_q    out_q     req_o   granted_i  xin_*_o   eop_i
+//                         +-- rd_hf/rd_pay (combinational: the gate's own FIFO)    (DROP)
 //
 // One packet at a time (cycle numbers for a header written into the FIFO in cycle 0 of an idle
 // router): 3 the header at the show-ahead FIFO head is copied into hdr_q; 4 routing of hdr_q
