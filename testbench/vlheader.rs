@@ -8,7 +8,8 @@
 //! Name rules (checked against Verilator 5.006's own VCD, see
 //! `docs/decisions/0001-verilator-integration.md`):
 //! - a root member declared with `VL_IN*` / `VL_OUT*` / `VL_INOUT*` is a top-level port,
-//!   named `TOP.<port>`;
+//!   named `TOP.<port>`; an unpacked array port is a C array whose dimensions Verilator writes
+//!   into the name (`VL_INW(d_i[4],127,0,4)`): its elements are `TOP.d_i[0]` ... `TOP.d_i[3]`;
 //! - a root member whose name contains `__DOT__` is a design signal, named `TOP.` followed by
 //!   the decoded member name (`__DOT__` -> `.`, `__BRA__` -> `[`, `__KET__` -> `]`,
 //!   `__0XX` -> the character with hex code `XX`, so `__05F` -> `_` and `__024` -> `$`);
@@ -191,9 +192,23 @@ pub fn parse_type(t: &str) -> Option<(Storage, u32, Vec<u32>)> {
     Some((storage, width, Vec::new()))
 }
 
-/// Parses a port line `VL_IN8(clk_i,0,0);` / `VL_OUTW(sum_o,127,0,4);` into
-/// (name, storage, width, is_input).
-fn parse_port(line: &str) -> Option<(String, Storage, u32, bool)> {
+/// A top-level port as its `VL_IN*` / `VL_OUT*` line declares it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Port {
+    /// The C++ member name, without array dimensions.
+    name: String,
+    storage: Storage,
+    /// Bits per element.
+    width: u32,
+    /// Unpacked dimensions, outermost first; empty for a scalar port.
+    dims: Vec<u32>,
+    is_input: bool,
+}
+
+/// Parses a port line `VL_IN8(clk_i,0,0);` / `VL_OUTW(sum_o,127,0,4);`. An unpacked array port
+/// (`input logic [127:0] d_i [4]`) is a C array member, its dimensions in the name:
+/// `VL_INW(d_i[4],127,0,4);`, `VL_IN8(m_i[2][3],2,0);`.
+fn parse_port(line: &str) -> Option<Port> {
     let rest = line.strip_prefix("VL_")?;
     let open = rest.find('(')?;
     let (dir_size, args) = (&rest[..open], rest[open + 1..].strip_suffix(");")?);
@@ -216,7 +231,29 @@ fn parse_port(line: &str) -> Option<(String, Storage, u32, bool)> {
         "W" => Storage::Wide(args.get(3)?.parse().ok()?),
         _ => return None,
     };
-    Some((args[0].to_string(), storage, msb + 1 - lsb, is_input))
+    let (name, dims) = split_dims(args[0])?;
+    Some(Port {
+        name,
+        storage,
+        width: msb + 1 - lsb,
+        dims,
+        is_input,
+    })
+}
+
+/// Splits `d_i[4][2]` into (`d_i`, [4, 2]); a name without brackets has no dimensions.
+fn split_dims(decl: &str) -> Option<(String, Vec<u32>)> {
+    let (name, mut rest) = match decl.find('[') {
+        Some(at) => (&decl[..at], &decl[at..]),
+        None => (decl, ""),
+    };
+    let mut dims = Vec::new();
+    while !rest.is_empty() {
+        let (depth, tail) = rest.strip_prefix('[')?.split_once(']')?;
+        dims.push(depth.trim().parse().ok()?);
+        rest = tail;
+    }
+    (!name.is_empty()).then(|| (name.to_string(), dims))
 }
 
 /// Why a signal of this shape cannot be in the table, if it cannot.
@@ -296,17 +333,17 @@ pub fn parse_class(text: &str, class: &str, scope: &Scope, prefix: &str) -> Resu
         if line.starts_with("//") || !(line.ends_with(';') || wide_param) {
             continue;
         }
-        if let Some((name, storage, width, is_input)) = parse_port(line) {
-            let vcd_name = format!("{}{}", scope.name, decode(&name));
-            match exclusion(width, &[]) {
+        if let Some(port) = parse_port(line) {
+            let vcd_name = format!("{}{}", scope.name, decode(&port.name));
+            match exclusion(port.width, &port.dims) {
                 Some(reason) => parsed.excluded.push(Excluded { vcd_name, reason }),
                 None => parsed.members.push(Member {
-                    access: format!("{}{name}", scope.access),
+                    access: format!("{}{}", scope.access, port.name),
                     vcd_name,
-                    width,
-                    storage,
-                    dims: Vec::new(),
-                    is_input: is_input && scope.is_root,
+                    width: port.width,
+                    storage: port.storage,
+                    dims: port.dims,
+                    is_input: port.is_input && scope.is_root,
                 }),
             }
             continue;
@@ -425,21 +462,82 @@ mod tests {
         assert_eq!(parse_type("VlTriggerVec<1>"), None);
     }
 
+    fn port(name: &str, storage: Storage, width: u32, dims: &[u32], is_input: bool) -> Port {
+        Port {
+            name: name.into(),
+            storage,
+            width,
+            dims: dims.to_vec(),
+            is_input,
+        }
+    }
+
     #[test]
     fn parses_ports() {
         assert_eq!(
             parse_port("VL_INW(data100_i,99,0,4);"),
-            Some(("data100_i".into(), Storage::Wide(4), 100, true))
+            Some(port("data100_i", Storage::Wide(4), 100, &[], true))
         );
         assert_eq!(
             parse_port("VL_OUT16(pipe_o,15,0);"),
-            Some(("pipe_o".into(), Storage::S, 16, false))
+            Some(port("pipe_o", Storage::S, 16, &[], false))
         );
         assert_eq!(
             parse_port("VL_IN(wr_data_i,31,0);"),
-            Some(("wr_data_i".into(), Storage::I, 32, true))
+            Some(port("wr_data_i", Storage::I, 32, &[], true))
         );
         assert_eq!(parse_port("VL_UNCOPYABLE(Vx___024root);"), None);
+    }
+
+    #[test]
+    fn parses_unpacked_array_ports() {
+        // As Verilator 5.006 declares `input logic [127:0] d_i [4]` and friends.
+        assert_eq!(
+            parse_port("VL_INW(d_i[4],127,0,4);"),
+            Some(port("d_i", Storage::Wide(4), 128, &[4], true))
+        );
+        assert_eq!(
+            parse_port("VL_IN8(v_i[2],2,0);"),
+            Some(port("v_i", Storage::C, 3, &[2], true))
+        );
+        assert_eq!(
+            parse_port("VL_IN8(m_i[2][3],2,0);"),
+            Some(port("m_i", Storage::C, 3, &[2, 3], true))
+        );
+        assert_eq!(
+            parse_port("VL_OUT64(q_o[1],40,0);"),
+            Some(port("q_o", Storage::Q, 41, &[1], false))
+        );
+        assert_eq!(parse_port("VL_IN8(bad_i[x],2,0);"), None);
+        assert_eq!(parse_port("VL_IN8(bad_i[2,2,0);"), None);
+
+        let text = r#"
+class Vx___024root final : public VerilatedModule {
+  public:
+    struct {
+        VL_IN8(clk_i,0,0);
+        VL_INW(d_i[3],127,0,4);
+        VL_OUT16(u_o[2],15,0);
+        VL_IN8(deep_i[65],0,0);
+        VlUnpacked<VlWide<4>/*127:0*/, 3> t__DOT__d_i;
+    };
+} VL_ATTR_ALIGNED(VL_CACHE_LINE_BYTES);
+"#;
+        let p = parse_class(text, "Vx___024root", &Scope::root(), "Vx").unwrap();
+        let m = |n: &str| p.members.iter().find(|m| m.vcd_name == n).unwrap();
+        assert_eq!(m("TOP.d_i").access, "d_i");
+        assert_eq!(m("TOP.d_i").dims, vec![3]);
+        assert_eq!(m("TOP.d_i").width, 128);
+        assert!(m("TOP.d_i").is_input);
+        assert_eq!(m("TOP.u_o").dims, vec![2]);
+        assert!(!m("TOP.u_o").is_input);
+        assert_eq!(m("TOP.t.d_i").dims, vec![3]);
+        assert!(!m("TOP.t.d_i").is_input);
+        assert_eq!(
+            element_names("TOP.d_i", &m("TOP.d_i").dims),
+            ["TOP.d_i[0]", "TOP.d_i[1]", "TOP.d_i[2]"]
+        );
+        assert_eq!(p.excluded[0].vcd_name, "TOP.deep_i");
     }
 
     #[test]

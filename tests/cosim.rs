@@ -1,10 +1,11 @@
-//! Lockstep co-simulation of the link, model against Verilated RTL, and the wave tooling on the
-//! waves both sides write. These tests need the RTL: a binary built without Verilator fails
-//! them with the reason (never skips them).
+//! Lockstep co-simulation of the link and the router, model against Verilated RTL, and the wave
+//! tooling on the waves both sides write. These tests need the RTL: a binary built without
+//! Verilator fails them with the reason (never skips them).
 
 use exanet::config::{Config, CreditFlavour};
 use exanet::cosim::link_design::run_link;
-use exanet::cosim::lockstep::{CosimError, Options};
+use exanet::cosim::lockstep::{CosimError, CosimReport, Options};
+use exanet::cosim::router_design::run_router;
 use exanet::wave::{diff_files, DiffOptions};
 use std::path::{Path, PathBuf};
 
@@ -224,4 +225,85 @@ fn the_command_prints_cycles_identical_and_rejects_bad_input() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(needle), "{args:?}: {err}");
     }
+}
+
+fn run_r(cfg: &Config, opts: &Options) -> Result<CosimReport, CosimError> {
+    match run_router(cfg, opts) {
+        Err(CosimError::Setup(m)) => panic!("co-simulation could not start: {m}"),
+        other => other,
+    }
+}
+
+#[test]
+fn the_router_is_identical_with_both_credit_flavours() {
+    for (flavour, seed) in [(CreditFlavour::StartStop, 3), (CreditFlavour::Usedword, 4)] {
+        let mut cfg = Config::default();
+        cfg.link.credit.flavour = flavour;
+        cfg.sim.seed = seed;
+        let rep = run_r(
+            &cfg,
+            &Options {
+                cycles: 200_000,
+                ..Default::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("{flavour:?}: {e}"));
+        assert_eq!(rep.cycles, 200_000);
+        // every gate, arbiter, crossbar and FIFO register of the 7 slots, and the ports
+        assert!(rep.signals_compared > 1000, "{rep:?}");
+        // the run must really exercise the paths it claims to
+        assert!(rep.stat("packets_delivered") > 800, "{flavour:?}: {rep:?}");
+        assert!(rep.stat("packets_dropped") > 100, "{flavour:?}: {rep:?}");
+        assert!(rep.stat("arbiter_mode_changes") > 5, "{flavour:?}: {rep:?}");
+        assert!(
+            rep.stat("dimension_order_changes") > 5,
+            "{flavour:?}: {rep:?}"
+        );
+    }
+}
+
+#[test]
+fn a_difference_in_the_router_model_is_reported() {
+    let e = run_r(
+        &Config::default(),
+        &Options {
+            cycles: 3000,
+            fault_at: Some(777),
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
+    let CosimError::Mismatch(m) = e else {
+        panic!("expected a mismatch, got {e}")
+    };
+    assert_eq!(m.cycle, 777);
+    assert_eq!(
+        m.signal,
+        "TOP.exanet_router_top.u_router.gen_in[0].u_in.stat_words_q"
+    );
+    assert_ne!(m.model, m.rtl);
+}
+
+#[test]
+fn the_router_waves_have_the_same_names_on_both_sides() {
+    let dir = tmp("router-waves");
+    run_r(
+        &Config::default(),
+        &Options {
+            cycles: 3000,
+            vcd_dir: Some(dir.clone()),
+            ..Default::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let (m, r) = (dir.join("model.vcd"), dir.join("rtl.vcd"));
+    let rep = diff_files(&m, &r, &DiffOptions { strict: false }).unwrap();
+    assert!(rep.identical(false), "{rep}");
+    assert!(rep.compared > 1000, "{rep}");
+    assert!(
+        rep.only_in_a.is_empty(),
+        "signals only in the model's waves: {:?}",
+        rep.only_in_a
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -52,6 +52,9 @@ struct Inputs {
     wr_addr: u8,
     wr_data: u32,
     rd_addr: u8,
+    /// `vec_i[0..3]` (100 bits each) and `sel_i[0..2]`: unpacked array ports.
+    vec: [u128; 3],
+    sel: [u8; 2],
 }
 
 impl Inputs {
@@ -68,6 +71,12 @@ impl Inputs {
             wr_addr: (r >> 24) as u8 & 7,
             wr_data: (r >> 32) as u32,
             rd_addr: (r >> 28) as u8 & 7,
+            vec: [
+                wide(rng) & mask(100),
+                wide(rng) & mask(100),
+                wide(rng) & mask(100),
+            ],
+            sel: [(r >> 40) as u8 & 7, (r >> 44) as u8 & 7],
         };
         if i.wr_data == FORBIDDEN_DATA {
             i.wr_data ^= 1;
@@ -76,7 +85,7 @@ impl Inputs {
     }
 
     /// (port, value) pairs, port names without `TOP.`.
-    fn ports(&self) -> [(&'static str, u128); 9] {
+    fn ports(&self) -> [(&'static str, u128); 14] {
         [
             ("en_i", u128::from(self.en)),
             ("step_i", u128::from(self.step)),
@@ -87,6 +96,11 @@ impl Inputs {
             ("wr_addr_i", u128::from(self.wr_addr)),
             ("wr_data_i", u128::from(self.wr_data)),
             ("rd_addr_i", u128::from(self.rd_addr)),
+            ("vec_i[0]", self.vec[0]),
+            ("vec_i[1]", self.vec[1]),
+            ("vec_i[2]", self.vec[2]),
+            ("sel_i[0]", u128::from(self.sel[0])),
+            ("sel_i[1]", u128::from(self.sel[1])),
         ]
     }
 }
@@ -127,6 +141,7 @@ struct SelfTestRef {
     mem: [u32; 8],
     rd_data: u32,
     grid: [[u8; 3]; 2],
+    vec: [u128; 2],
 }
 
 const LANE_WIDTH: u32 = 6;
@@ -159,6 +174,9 @@ impl SelfTestRef {
                 *g = self.grid[r][c].wrapping_add((8 * r + c + 1) as u8);
             }
         }
+        for k in 0..2 {
+            n.vec[k] = (i.vec[k] ^ (i.vec[2] << i.sel[k])) & mask(100);
+        }
         n
     }
 
@@ -182,6 +200,8 @@ impl SelfTestRef {
             ("cnt_b_o", u128::from(self.u_b.cnt)),
             ("lane_cnt_o", lane_cnt),
             ("lane_prev_o", lane_prev),
+            ("vec_o[0]", self.vec[0]),
+            ("vec_o[1]", self.vec[1]),
         ]);
         for (p, v) in ports {
             put(format!("TOP.{p}"), v);
@@ -262,6 +282,9 @@ impl SelfTestRef {
                 let (q, n) = (self.grid[r][c], d.grid[r][c]);
                 reg("grid", format!("[{r}][{c}]"), q.into(), n.into());
             }
+        }
+        for k in 0..2 {
+            reg("vec", format!("[{k}]"), self.vec[k], d.vec[k]);
         }
         e
     }
@@ -444,6 +467,14 @@ fn the_table_has_the_expected_shapes() {
     assert_eq!(width(&format!("{TOP}.mem_q[7]")), 32);
     assert_eq!(width(&format!("{TOP}.grid_q[1][2]")), 8);
     assert_eq!(width("TOP.data128_i"), 128);
+    assert_eq!(width("TOP.vec_i[2]"), 100);
+    assert_eq!(width("TOP.sel_i[1]"), 3);
+    assert_eq!(width("TOP.vec_o[1]"), 100);
+    assert!(
+        m.find("TOP.vec_i").is_none(),
+        "array ports are element-wise"
+    );
+    assert!(m.find("TOP.vec_i[3]").is_none());
     assert!(m.find(&format!("{TOP}.mem_q[8]")).is_none());
     assert!(
         m.find(&format!("{TOP}.mem_q")).is_none(),
@@ -483,6 +514,8 @@ fn set_refuses_non_inputs_and_masks_inputs() {
         format!("{TOP}.u_a.cnt_q"),
         format!("{TOP}.clk_i"), // the top module's copy of a port is not the input
         "TOP.sum_o".to_string(),
+        "TOP.vec_o[0]".to_string(),
+        format!("{TOP}.vec_i[0]"),
         format!("{TOP}.mem_q[0]"),
     ] {
         let id = m.find(&name).unwrap();
@@ -491,7 +524,13 @@ fn set_refuses_non_inputs_and_masks_inputs() {
             other => panic!("set({name}) gave {other:?}"),
         }
     }
-    for (name, width) in [("TOP.data100_i", 100), ("TOP.step_i", 10), ("TOP.en_i", 1)] {
+    for (name, width) in [
+        ("TOP.data100_i", 100),
+        ("TOP.step_i", 10),
+        ("TOP.en_i", 1),
+        ("TOP.vec_i[1]", 100),
+        ("TOP.sel_i[0]", 3),
+    ] {
         let id = m.find(name).unwrap();
         m.set(id, u128::MAX).unwrap();
         assert_eq!(m.get(id), mask(width), "{name}");
@@ -507,6 +546,15 @@ fn set_refuses_non_inputs_and_masks_inputs() {
     let v = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210_u128;
     m.set(id, v).unwrap();
     assert_eq!(m.get(id), v);
+    // Each element of an array input is its own storage: writing one leaves its neighbours.
+    let e: Vec<SignalId> = (0..3)
+        .map(|k| m.find(&format!("TOP.vec_i[{k}]")).unwrap())
+        .collect();
+    for (k, &id) in e.iter().enumerate() {
+        m.set(id, k as u128 + 1).unwrap();
+    }
+    m.set(e[1], mask(100)).unwrap();
+    assert_eq!([m.get(e[0]), m.get(e[1]), m.get(e[2])], [1, mask(100), 3]);
 }
 
 #[test]

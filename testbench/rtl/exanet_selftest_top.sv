@@ -16,10 +16,14 @@
 //   mem_q[wr_addr_i] = wr_data_i      when wr_en_i
 //   rd_data_q       = mem_q[rd_addr_i]   (the memory before this edge's write)
 //   grid_q[r][c]   += 8 * r + c + 1   (a 2-D unpacked array)
+//   vec_q[k]        = vec_i[k] ^ (vec_i[2] << sel_i[k])   (unpacked array ports, k = 0, 1)
 // Assertion: never `wr_en_i` with `wr_data_i == ForbiddenData`.
 // Outputs: sum_o = sum_q, pipe_o = pipe_q[PipeDepth-1], rd_data_o = rd_data_q,
 //          cnt_a_o = u_a.cnt_q, cnt_b_o = u_b.cnt_q,
-//          lane_cnt_o[i] = gen_vc[i].u_lane.u_cnt.cnt_q, lane_prev_o[i] = gen_vc[i].u_lane.u_delay.q_q.
+//          lane_cnt_o[i] = gen_vc[i].u_lane.u_cnt.cnt_q, lane_prev_o[i] = gen_vc[i].u_lane.u_delay.q_q,
+//          vec_o[k] = vec_q[k].
+// Unpacked array ports are C arrays in Verilator's root class (`VL_INW(vec_i[3],99,0,4)`); the
+// bridge must expose each element (`TOP.vec_i[2]`) as a writable input of its own.
 // The tool inlines u_a, u_b and the top's own registers into its root class; gen_vc[i].u_lane
 // and u_lane.u_delay stay separate classes (see exanet_selftest_lane.sv): both paths are tested.
 module exanet_selftest_top
@@ -36,13 +40,16 @@ module exanet_selftest_top
   input  logic [2:0]   wr_addr_i,
   input  logic [31:0]  wr_data_i,
   input  logic [2:0]   rd_addr_i,
+  input  logic [99:0]  vec_i [3],
+  input  logic [2:0]   sel_i [2],
   output logic [127:0] sum_o,
   output logic [15:0]  pipe_o,
   output logic [31:0]  rd_data_o,
   output logic [9:0]   cnt_a_o,
   output logic [9:0]   cnt_b_o,
   output logic [NumLanes-1:0][5:0] lane_cnt_o,
-  output logic [NumLanes-1:0][5:0] lane_prev_o
+  output logic [NumLanes-1:0][5:0] lane_prev_o,
+  output logic [99:0]  vec_o [2]
 );
   logic         flag_d, flag_q;
   logic [63:0]  acc_d, acc_q;
@@ -55,6 +62,8 @@ module exanet_selftest_top
   logic [31:0]  rd_data_d, rd_data_q;
   logic [7:0]   grid_d [2][3];
   logic [7:0]   grid_q [2][3];
+  logic [99:0]  vec_d [2];
+  logic [99:0]  vec_q [2];
 
   exanet_selftest_cnt #(
     .Width(10)
@@ -108,6 +117,9 @@ module exanet_selftest_top
         grid_d[r][c] = grid_q[r][c] + 8'(8 * r + c + 1);
       end
     end
+    for (int unsigned k = 0; k < 2; k++) begin
+      vec_d[k] = vec_i[k] ^ (vec_i[2] << sel_i[k]);
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -120,6 +132,7 @@ module exanet_selftest_top
       mem_q     <= '{default: '0};
       rd_data_q <= '0;
       grid_q    <= '{default: '{default: '0}};
+      vec_q     <= '{default: '0};
     end else begin
       flag_q    <= flag_d;
       acc_q     <= acc_d;
@@ -129,12 +142,14 @@ module exanet_selftest_top
       mem_q     <= mem_d;
       rd_data_q <= rd_data_d;
       grid_q    <= grid_d;
+      vec_q     <= vec_d;
     end
   end
 
   assign sum_o     = sum_q;
   assign pipe_o    = pipe_q[PipeDepth-1];
   assign rd_data_o = rd_data_q;
+  assign vec_o     = vec_q;
 
   // The self-test's one forbidden input, driven on purpose by tests/rtl_ffi.rs to check that a
   // failed assertion reaches `RtlModel::got_error`.
