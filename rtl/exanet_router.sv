@@ -18,6 +18,9 @@
 // the stages). Every signal between slots is a register: a gate sees its grant (granted_i) and
 // its footer's write (eop_i) as the OR over the outputs' grant_*_q and owr_*_q registers.
 //
+// The gates' and outputs' statistics and FIFO fills come out as stat_*_o, for the node's
+// SLOT_* status registers (src/node/mod.rs, Node::status).
+//
 // Pipeline, routing, room check, drops: docs/router.md. Model twin: src/router/mod.rs (Router),
 // with src/router/gate.rs, output.rs, route.rs.
 
@@ -105,7 +108,19 @@ module exanet_router
   output logic [NUM_VCS-1:0]     inter_tx_pay_empty_o [NQ],
   output logic [127:0]           inter_tx_hf_rdata_o [NQ*NUM_VCS],
   output logic [127:0]           inter_tx_pay_rdata_o [NQ*NUM_VCS],
-  output logic [NUM_VCS*16-1:0]  inter_rx_units_o [NQ]
+  output logic [NUM_VCS*16-1:0]  inter_rx_units_o [NQ],
+  // Statistics and FIFO fill of every slot, for the node's status registers (SLOT_* block;
+  // zero for the output of a TX-only port).
+  output logic [31:0]            stat_in_pkts_o [N_SLOTS],        // through the gate
+  output logic [31:0]            stat_in_words_o [N_SLOTS],
+  output logic [31:0]            stat_in_drops_o [N_SLOTS],       // dropped by the gate
+  output logic [1:0]             stat_in_reason_o [N_SLOTS],      // the last drop's reason
+  output logic [15:0]            stat_in_hf_usedw_o [N_SLOTS],    // input FIFO, write side
+  output logic [15:0]            stat_in_pay_usedw_o [N_SLOTS],
+  output logic [31:0]            stat_out_pkts_o [N_SLOTS],       // into the output FIFO
+  output logic [31:0]            stat_out_words_o [N_SLOTS],
+  output logic [15:0]            stat_out_hf_usedw_o [N_SLOTS],   // output FIFO, write side
+  output logic [15:0]            stat_out_pay_usedw_o [N_SLOTS]
 );
 
   // Crossbar slots with an output, as a mask (intra-tile ports' RX sides, every inter-tile VC).
@@ -193,9 +208,11 @@ module exanet_router
       assign wdata   = inter_wr_data_i[Q];
       assign enabled = cfg_inter_en_i[Q];
       assign inter_rx_units_o[Q][16*V +: 16] = units;
-      logic unused_usedw;  // the TCL RX writes without looking (credits keep it from overflowing)
-      assign unused_usedw = ^{hf_usedw, pay_usedw};
     end
+    // The input FIFO's write-side fill, status of every slot (the TCL RX writes without looking:
+    // its credits keep the FIFO from overflowing).
+    assign stat_in_hf_usedw_o[s]  = 16'(hf_usedw);
+    assign stat_in_pay_usedw_o[s] = 16'(pay_usedw);
 
     exanet_rt_in #(
       .N_INTRA       (N_INTRA),
@@ -234,7 +251,11 @@ module exanet_router
       .xin_out_o      (gate_xin_out[s]),
       .hf_usedw_o     (hf_usedw),
       .pay_usedw_o    (pay_usedw),
-      .units_o        (units)
+      .units_o        (units),
+      .stat_pkts_o    (stat_in_pkts_o[s]),
+      .stat_words_o   (stat_in_words_o[s]),
+      .stat_drops_o   (stat_in_drops_o[s]),
+      .drop_reason_o  (stat_in_reason_o[s])
     );
   end
 
@@ -252,6 +273,8 @@ module exanet_router
     logic [$clog2(HF_DEPTH):0]  hf_rdusedw;
     logic [$clog2(PAY_DEPTH):0] pay_rdusedw;
     logic [127:0]               hf_rdata, pay_rdata;
+    logic [$clog2(HF_DEPTH):0]  hf_usedw;
+    logic [$clog2(PAY_DEPTH):0] pay_usedw;
 
     if (!INTER) begin : gen_intra
       assign rd_hf       = intra_rd_hf_i[s];
@@ -314,8 +337,14 @@ module exanet_router
       .hf_rdata_o       (hf_rdata),
       .pay_empty_o      (pay_empty),
       .pay_rdusedw_o    (pay_rdusedw),
-      .pay_rdata_o      (pay_rdata)
+      .pay_rdata_o      (pay_rdata),
+      .stat_pkts_o      (stat_out_pkts_o[s]),
+      .stat_words_o     (stat_out_words_o[s]),
+      .hf_usedw_o       (hf_usedw),
+      .pay_usedw_o      (pay_usedw)
     );
+    assign stat_out_hf_usedw_o[s]  = 16'(hf_usedw);
+    assign stat_out_pay_usedw_o[s] = 16'(pay_usedw);
   end
 
   // A TX-only intra-tile port: no output; its RX side reads as an empty FIFO.
@@ -331,6 +360,10 @@ module exanet_router
       assign intra_rx_pay_rdusedw_o[p] = '0;
       assign intra_rx_hf_rdata_o[p]    = '0;
       assign intra_rx_pay_rdata_o[p]   = '0;
+      assign stat_out_pkts_o[p]        = '0;
+      assign stat_out_words_o[p]       = '0;
+      assign stat_out_hf_usedw_o[p]    = '0;
+      assign stat_out_pay_usedw_o[p]   = '0;
       logic unused_rd;  // nobody reads a missing FIFO
       assign unused_rd = intra_rd_hf_i[p] ^ intra_rd_pay_i[p];
     end

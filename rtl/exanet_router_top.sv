@@ -146,7 +146,17 @@ module exanet_router_top
     .inter_tx_pay_empty_o   (inter_tx_pay_empty_o),
     .inter_tx_hf_rdata_o    (inter_tx_hf_rdata_o),
     .inter_tx_pay_rdata_o   (inter_tx_pay_rdata_o),
-    .inter_rx_units_o       (inter_rx_units_o)
+    .inter_rx_units_o       (inter_rx_units_o),
+    .stat_in_pkts_o         (),
+    .stat_in_words_o        (),
+    .stat_in_drops_o        (),
+    .stat_in_reason_o       (),
+    .stat_in_hf_usedw_o     (),
+    .stat_in_pay_usedw_o    (),
+    .stat_out_pkts_o        (),
+    .stat_out_words_o       (),
+    .stat_out_hf_usedw_o    (),
+    .stat_out_pay_usedw_o   ()
   );
 
 endmodule

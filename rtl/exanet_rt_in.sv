@@ -76,7 +76,12 @@ module exanet_rt_in
   output logic [7:0]         xin_out_o,
   output logic [HF_AW:0]     hf_usedw_o,      // FIFO write side, for the port's writer
   output logic [PAY_AW:0]    pay_usedw_o,
-  output logic [15:0]        units_o          // FIFO occupancy in credit units
+  output logic [15:0]        units_o,         // FIFO occupancy in credit units
+  // Statistics, for the node's status registers (SLOT_IN_* block).
+  output logic [31:0]        stat_pkts_o,     // packets through the gate
+  output logic [31:0]        stat_words_o,    // words through the gate
+  output logic [31:0]        stat_drops_o,    // packets dropped
+  output logic [1:0]         drop_reason_o    // reason of the last drop
 );
 
   // Word of the packet the gate moves next (src/router/gate.rs K_*).
@@ -114,6 +119,10 @@ module exanet_rt_in
   assign xin_hf_o    = xin_hf_q;
   assign xin_last_o  = xin_last_q;
   assign xin_out_o   = xin_out_q;
+  assign stat_pkts_o   = stat_pkts_q;
+  assign stat_words_o  = stat_words_q;
+  assign stat_drops_o  = stat_drops_q;
+  assign drop_reason_o = drop_reason_q;
 
   route_t             rt;
   logic [WORDS_W-1:0] hdr_words;

@@ -69,7 +69,12 @@ module exanet_rt_out
   output logic [127:0]       hf_rdata_o,
   output logic               pay_empty_o,
   output logic [PAY_AW:0]    pay_rdusedw_o,
-  output logic [127:0]       pay_rdata_o
+  output logic [127:0]       pay_rdata_o,
+  // Statistics and FIFO write side, for the node's status registers (SLOT_OUT_* block).
+  output logic [31:0]        stat_pkts_o,                // packets written into the FIFO
+  output logic [31:0]        stat_words_o,               // words written into the FIFO
+  output logic [HF_AW:0]     hf_usedw_o,
+  output logic [PAY_AW:0]    pay_usedw_o
 );
 
   logic         busy_q, busy_d;
@@ -101,6 +106,10 @@ module exanet_rt_out
   assign grant_in_o    = grant_in_q;
   assign eop_o         = owr_valid_q && owr_last_q;
   assign owr_src_o     = owr_src_q;
+  assign stat_pkts_o   = stat_pkts_q;
+  assign stat_words_o  = stat_words_q;
+  assign hf_usedw_o    = hf_usedw;
+  assign pay_usedw_o   = pay_usedw;
 
   localparam logic [7:0] ME = 8'(SLOT);
 
