@@ -1,10 +1,11 @@
-//! Lockstep co-simulation of the link and the router, model against Verilated RTL, and the wave
-//! tooling on the waves both sides write. These tests need the RTL: a binary built without
+//! Lockstep co-simulation of the link, the router and the node, model against Verilated RTL, and
+//! the wave tooling on the waves both sides write. These tests need the RTL: a binary built without
 //! Verilator fails them with the reason (never skips them).
 
 use exanet::config::{Config, CreditFlavour};
 use exanet::cosim::link_design::run_link;
 use exanet::cosim::lockstep::{CosimError, CosimReport, Options};
+use exanet::cosim::node_design::run_node;
 use exanet::cosim::router_design::run_router;
 use exanet::wave::{diff_files, DiffOptions};
 use std::path::{Path, PathBuf};
@@ -306,4 +307,69 @@ fn the_router_waves_have_the_same_names_on_both_sides() {
         rep.only_in_a
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+fn run_n(cfg: &Config, opts: &Options) -> Result<CosimReport, CosimError> {
+    match run_node(cfg, opts) {
+        Err(CosimError::Setup(m)) => panic!("co-simulation could not start: {m}"),
+        other => other,
+    }
+}
+
+#[test]
+fn the_node_is_identical_under_register_traffic_self_tests_and_bit_errors() {
+    let mut cfg = Config::default();
+    cfg.link.phy.ber = 1e-5;
+    cfg.sim.seed = 5;
+    let rep = run_n(
+        &cfg,
+        &Options {
+            cycles: 200_000,
+            ..Default::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(rep.cycles, 200_000);
+    // router, TCLs, lanes, Target Controller, self-test IPs and the neighbours' link ends
+    assert!(rep.signals_compared > 2000, "{rep:?}");
+    // the run must really exercise the paths it claims to
+    assert!(rep.stat("packets_delivered") > 500, "{rep:?}");
+    assert!(rep.stat("packets_crc_bad") > 10, "{rep:?}");
+    assert!(rep.stat("packets_dropped") > 50, "{rep:?}");
+    assert!(rep.stat("selftest_runs") > 50, "{rep:?}");
+    assert!(rep.stat("invalid_writes") > 10, "{rep:?}");
+    assert!(rep.stat("read_only_writes") > 10, "{rep:?}");
+    assert!(rep.stat("unknown_address_reads") > 10, "{rep:?}");
+    assert!(rep.stat("status_reads") > 100, "{rep:?}");
+    assert!(rep.stat("register_errors") > 100, "{rep:?}");
+}
+
+#[test]
+fn a_difference_in_the_node_model_is_reported() {
+    let e = run_n(
+        &Config::default(),
+        &Options {
+            cycles: 3000,
+            fault_at: Some(555),
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
+    let CosimError::Mismatch(m) = e else {
+        panic!("expected a mismatch, got {e}")
+    };
+    assert_eq!(m.cycle, 555);
+    assert_eq!(m.signal, "TOP.exanet_node_top.u_node.u_tc.err_count_q");
+    assert_ne!(m.model, m.rtl);
+}
+
+#[test]
+fn the_node_refuses_run_time_settings_its_rtl_does_not_reset_to() {
+    let mut cfg = Config::default();
+    cfg.link.credit.flavour = CreditFlavour::Usedword;
+    match run_node(&cfg, &Options::default()) {
+        Err(CosimError::Setup(m)) => assert!(m.contains("link.credit.flavour"), "{m}"),
+        Err(e) => panic!("expected a setup error, got {e}"),
+        Ok(r) => panic!("expected a setup error, got {r:?}"),
+    }
 }
