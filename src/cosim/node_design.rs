@@ -280,15 +280,29 @@ impl NodeDesign {
             _ => {
                 self.count("status_reads");
                 let slots = self.top.node.p.router.slots();
+                let links = self.top.node.p.router.inter.len() as u32;
+                // any register of a slot or link block, now and then unaligned (an error)
+                let off = |k: u32| {
+                    ((x >> k) as u16 % 8) * 4 + u16::from((x >> (k + 3)).is_multiple_of(16))
+                };
                 let choices = [
                     DROPS,
                     PERF_CYCLES,
                     PERF_STATUS,
                     ST_CONS_PKTS,
+                    ST_CONS_WORDS,
+                    ST_GEN_PKTS,
                     IRQ_STATUS,
                     CYCLE_LO,
-                    slot_reg((x >> 8) as u32 % slots, 0x04),
-                    link_reg(0, 0x14),
+                    NUM_PORTS,
+                    ERR_STATUS,
+                    ERR_ADDR,
+                    ERR_COUNT,
+                    slot_reg((x >> 8) as u32 % slots, off(24)),
+                    // one slot or link beyond the node's (an error)
+                    slot_reg((x >> 8) as u32 % (slots + 1), off(32)),
+                    link_reg((x >> 40) as u32 % links.max(1), off(48)),
+                    link_reg((x >> 40) as u32 % (links + 1), off(56)),
                 ];
                 rd(choices[(x >> 16) as usize % choices.len()])
             }
