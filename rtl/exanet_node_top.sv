@@ -1,8 +1,9 @@
 // exanet_node_top: the node co-simulation top: one node (u_node) and, on each inter-tile port, a
 // neighbour's link end (its per-VC packet FIFOs and TCL, gen_nb[q].u_end) with the neighbour's
-// outgoing lane towards the node (gen_nb[q].u_lane).
+// outgoing lane towards the node (gen_nb[q].u_lane): the node of seed 002 §5.4 with the APElink
+// peers of §5.3.4 it talks to.
 //
-//   test bench --reg_*, ps_*--> u_node --link_out[q]--> gen_nb[q].u_end --> test bench (nb RX FIFOs)
+//   test bench --reg_*, ps_*--> u_node --link_out[q]--> gen_nb[q].u_end --> tb (nb RX FIFOs)
 //   test bench (nb TX FIFOs) --> gen_nb[q].u_end --> gen_nb[q].u_lane --link_in[q]--> u_node
 //
 // The neighbours' link configuration (nb_cfg_*) is the test bench's, fixed; the node's comes from

@@ -1,9 +1,10 @@
 // exanet_target_ctrl: the Target Controller, the node's register file on an AXI-lite-like
 // interface (seed 002 §5.4). Register map: exanet_regs_pkg, docs/registers.md.
 //
-//   reg_wr_i/reg_rd_i, reg_addr_i, reg_wdata_i --> +--------------+ --> reg_ack_o, reg_rdata_o, reg_err_o (next cycle)
-//   status_hit_i, status_rdata_i (node's status mux) | target ctrl  | --> cfg_*_o (router, TCLs, PHY, self-test)
-//   st_busy_i (a generator is active) ------------> +--------------+ --> st_start_o (one-cycle pulse)
+//   reg_wr_i/reg_rd_i, reg_addr_i, reg_wdata_i -->+-------------+--> reg_ack_o, reg_rdata_o,
+//   status_hit_i, status_rdata_i (status mux) ---->| target ctrl |    reg_err_o (next cycle)
+//   st_busy_i (a generator is active) ------------>+-------------+--> cfg_*_o, st_*_o
+//                                                                 --> st_start_o (one-cycle pulse)
 //
 // Cycle contract: a request in cycle c (one at a time: a write, or a read; a write wins if both
 // are high) is answered in cycle c + 1 (ack_q, rdata_q, err_q); a written configuration register
