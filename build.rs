@@ -48,6 +48,7 @@ fn verilator_flags() -> Vec<String> {
         "--public-flat-rw",
         "--trace",
         "--assert",
+        "+define+EXANET_ASSERT",
         "--x-assign",
         "0",
         "--x-initial",

@@ -16,7 +16,7 @@ done
 status=0
 lint() { # top, files...
   local top=$1; shift
-  if ! out=$(verilator --lint-only -Wall rtl/lint_waivers.vlt "$@" --top-module "$top" 2>&1); then
+  if ! out=$(verilator --lint-only -Wall +define+EXANET_ASSERT rtl/lint_waivers.vlt "$@" --top-module "$top" 2>&1); then
     echo "verilator lint failed for $top:"; echo "$out"; status=1
   elif [ -n "$out" ]; then
     echo "verilator lint reported for $top:"; echo "$out"; status=1

@@ -185,7 +185,26 @@ enum BenchCmd {
     },
 }
 
+/// A closed pipe on stdout (`exanet ... | head`) ends the process quietly, as for any Unix
+/// tool, instead of making `println!` panic: restore the default action of SIGPIPE, which the
+/// Rust runtime sets to "ignore".
+#[cfg(unix)]
+fn default_sigpipe() {
+    extern "C" {
+        fn signal(signum: i32, handler: usize) -> usize;
+    }
+    const SIGPIPE: i32 = 13;
+    const SIG_DFL: usize = 0;
+    // SAFETY: `signal` from the C library, with the default disposition for SIGPIPE (13 on
+    // Linux and the BSDs); no Rust state depends on the previous disposition.
+    unsafe {
+        signal(SIGPIPE, SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    #[cfg(unix)]
+    default_sigpipe();
     let args = Cli::parse();
     let r = match args.cmd {
         Cmd::Demo { common, vcd } => cli::demo(common.config.as_deref(), common.json, &vcd),

@@ -87,8 +87,10 @@ pub fn check_structural(cfg: &Config) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "the Verilated node's Target Controller resets to the default run-time settings \
-             (write them through its registers instead); this configuration changes {}",
+            "the Verilated node's Target Controller resets to the default run-time settings, \
+             so the node co-simulation starts from them (it changes the arbiter mode and the \
+             dimension order through the registers; the credit flavours are co-simulated by \
+             --design link and --design router); this configuration changes {}",
             diffs.join(", ")
         ))
     }
@@ -486,7 +488,7 @@ impl Design for NodeDesign {
             n.status(DROPS).unwrap_or(0) as u64,
         );
         s.insert(
-            "selftest_packets".into(),
+            "selftest_packets_last_run".into(),
             n.cons.iter().map(|c| c.pkts as u64).sum(),
         );
         s.insert(
