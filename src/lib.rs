@@ -6,6 +6,7 @@
 
 pub mod cli;
 pub mod config;
+pub mod conststr;
 pub mod cosim;
 pub mod fifo;
 pub mod link;

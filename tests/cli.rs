@@ -34,7 +34,15 @@ fn tmp_file(name: &str, text: &str) -> std::path::PathBuf {
 fn help_lists_the_subcommands() {
     let o = exanet(&["--help"]);
     let s = stdout(&o);
-    for sub in ["demo", "link", "cosim", "wave-diff", "config", "bench"] {
+    for sub in [
+        "demo",
+        "link",
+        "router",
+        "cosim",
+        "wave-diff",
+        "config",
+        "bench",
+    ] {
         assert!(s.contains(sub), "{sub} missing from --help:\n{s}");
     }
 }
@@ -414,5 +422,31 @@ fn router_bad_input_exits_2_and_names_what_is_wrong() {
             stderr(&o)
         );
         assert!(!stderr(&o).contains("panicked"), "{a:?}");
+    }
+}
+
+#[test]
+fn the_benches_run_and_print_their_fields() {
+    for design in ["link", "node"] {
+        let v = json(&["bench", design, "--cycles", "20000", "--json"]);
+        assert_eq!(v["design"], design);
+        assert_eq!(v["cycles"], 20000);
+        for f in [
+            "model_cycles_per_s",
+            "rtl_cycles_per_s",
+            "lockstep_cycles_per_s",
+            "model_with_bench_cycles_per_s",
+            "model_over_rtl",
+        ] {
+            assert!(v[f].as_f64().unwrap() > 0.0, "{design}: {f}: {v}");
+        }
+        // the saturating traffic really flows
+        assert!(
+            v["payload_beats_per_cycle"].as_f64().unwrap() > 0.3,
+            "{design}: {v}"
+        );
+        let o = exanet(&["bench", design, "--cycles", "0"]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("--cycles"));
     }
 }

@@ -7,12 +7,8 @@ use exanet::packet::layout::{Field, Word, FIELDS};
 use exanet::packet::{wire, PacketType};
 use std::collections::BTreeMap;
 
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-
-fn read(rel: &str) -> String {
-    let path = format!("{ROOT}/{rel}");
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
-}
+mod common;
+use common::{read, sv_number};
 
 /// The cells of every row of the first Markdown table after the line `heading`, header row
 /// included, separator row dropped.
@@ -76,39 +72,11 @@ fn docs_tables_equal_the_rust_table() {
     }
 }
 
-/// A SystemVerilog localparam's value: a plain decimal or a sized literal (`64'hB5A5_5AA5`,
-/// `2'b11`, `2'd0`).
-fn sv_number(text: &str) -> Option<u64> {
-    let t = text.replace('_', "");
-    match t.split_once('\'') {
-        None => t.parse().ok(),
-        Some((_, lit)) => {
-            let (radix, digits) = lit.split_at(1);
-            let radix = match radix {
-                "h" | "H" => 16,
-                "b" | "B" => 2,
-                "d" | "D" => 10,
-                _ => return None,
-            };
-            u64::from_str_radix(digits, radix).ok()
-        }
-    }
-}
-
 /// Every `localparam <type> NAME = VALUE;` of the package whose value is a number.
 fn sv_localparams() -> BTreeMap<String, u64> {
-    let pkg = read("rtl/exanet_pkg.sv");
     let mut out = BTreeMap::new();
-    for line in pkg.lines() {
-        let code = line.split("//").next().unwrap_or("").trim();
-        let Some(decl) = code.strip_prefix("localparam ") else {
-            continue;
-        };
-        let Some((lhs, rhs)) = decl.split_once('=') else {
-            continue;
-        };
-        let name = lhs.split_whitespace().last().unwrap_or("").to_string();
-        if let Some(v) = sv_number(rhs.trim().trim_end_matches(';').trim()) {
+    for (name, value, _) in common::sv_localparams("rtl/exanet_pkg.sv") {
+        if let Some(v) = value {
             assert!(
                 out.insert(name.clone(), v).is_none(),
                 "{name} declared twice"

@@ -8,10 +8,8 @@ use exanet::node::regs::{
 };
 use std::collections::BTreeMap;
 
-fn read(path: &str) -> String {
-    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
+mod common;
+use common::{read, sv_localparams};
 
 /// The row the documentation must carry for register `k` of `REGS`.
 fn doc_row(k: usize) -> String {
@@ -84,49 +82,12 @@ fn addresses_are_unique_aligned_and_inside_their_blocks() {
     assert_eq!(REGS.len() - FIRST_LINK_REG, (LINK_STRIDE / 4) as usize);
 }
 
-/// A SystemVerilog sized literal (`12'h07C`, `5'h1C`, `32'h4558_4E31`) or a decimal.
-fn sv_number(text: &str) -> Option<u64> {
-    let t = text.replace('_', "");
-    match t.split_once('\'') {
-        None => t.parse().ok(),
-        Some((_, lit)) => {
-            let (radix, digits) = lit.split_at(1);
-            let radix = match radix {
-                "h" | "H" => 16,
-                "d" | "D" => 10,
-                "b" | "B" => 2,
-                _ => return None,
-            };
-            u64::from_str_radix(digits, radix).ok()
-        }
-    }
-}
-
-/// Every `localparam <type> NAME = VALUE;  // comment` of the package: (name, value, comment).
-fn sv_localparams() -> Vec<(String, Option<u64>, String)> {
-    let pkg = read("rtl/exanet_regs_pkg.sv");
-    let mut out = Vec::new();
-    for line in pkg.lines() {
-        let (code, comment) = line.split_once("//").unwrap_or((line, ""));
-        let Some(decl) = code.trim().strip_prefix("localparam ") else {
-            continue;
-        };
-        let Some((lhs, rhs)) = decl.split_once('=') else {
-            continue;
-        };
-        let name = lhs.split_whitespace().last().unwrap_or("").to_string();
-        let value = sv_number(rhs.trim().trim_end_matches(';').trim());
-        out.push((name, value, comment.trim().to_string()));
-    }
-    out
-}
-
 /// `REG_<NAME>` of the RTL package, in order, is every register of `REGS` with its address (the
 /// offset in its block for slot and link registers) and, in its comment, its access kind; the
 /// block constants, the ID value and the error bits are the model's.
 #[test]
 fn the_rtl_package_carries_every_register() {
-    let sv = sv_localparams();
+    let sv = sv_localparams("rtl/exanet_regs_pkg.sv");
     let got: Vec<(String, u64, String)> = sv
         .iter()
         .filter(|(n, _, _)| n.starts_with("REG_") && n != "REG_ADDR_W")

@@ -101,6 +101,34 @@ fn saturating_bench(cfg: &Config) -> LinkBench {
     b
 }
 
+/// Reset a fresh Verilated `top` and clock it through `n` cycles, `values(k, v)` giving the
+/// inputs `names` of cycle `k`; the model after the last cycle and the cycles per second.
+pub fn replay_rtl(
+    top: RtlTop,
+    names: &[String],
+    n: usize,
+    mut values: impl FnMut(usize, &mut Vec<u128>),
+) -> Result<(RtlModel, f64), String> {
+    let mut rtl = RtlModel::new(top).map_err(|e| e.to_string())?;
+    let inputs = TopInputs::new(&rtl, names)?;
+    let mut v = Vec::with_capacity(names.len());
+    if n > 0 {
+        values(0, &mut v);
+        inputs.set(&mut rtl, &v)?;
+    }
+    inputs.reset(&mut rtl)?;
+    let t = Instant::now();
+    for k in 0..n {
+        values(k, &mut v);
+        inputs.set(&mut rtl, &v)?;
+        inputs.clk(&mut rtl, false)?;
+        rtl.eval();
+        inputs.clk(&mut rtl, true)?;
+        rtl.eval();
+    }
+    Ok((rtl, n as f64 / t.elapsed().as_secs_f64()))
+}
+
 pub fn bench_link(cfg: &Config, cycles: u64) -> Result<BenchReport, String> {
     check_structural(cfg)?;
     // Record the inputs (and time the model with its test bench).
@@ -131,22 +159,9 @@ pub fn bench_link(cfg: &Config, cycles: u64) -> Result<BenchReport, String> {
     }
 
     // The Verilated link alone, same inputs.
-    let mut rtl = RtlModel::new(RtlTop::Link).map_err(|e| e.to_string())?;
-    let inputs = TopInputs::new(&rtl, &names)?;
-    let mut values = Vec::with_capacity(names.len());
-    link_input_values(&p, &trace[0], &mut values);
-    inputs.set(&mut rtl, &values)?;
-    inputs.reset(&mut rtl)?;
-    let t = Instant::now();
-    for tb in &trace {
-        link_input_values(&p, tb, &mut values);
-        inputs.set(&mut rtl, &values)?;
-        inputs.clk(&mut rtl, false)?;
-        rtl.eval();
-        inputs.clk(&mut rtl, true)?;
-        rtl.eval();
-    }
-    let rtl_cps = cycles as f64 / t.elapsed().as_secs_f64();
+    let (rtl, rtl_cps) = replay_rtl(RtlTop::Link, &names, trace.len(), |k, v| {
+        link_input_values(&p, &trace[k], v)
+    })?;
     let pkts = rtl
         .find("TOP.exanet_link_top.u_b.u_tcl.u_rx.stat_pkts_q")
         .map(|id| rtl.get(id));

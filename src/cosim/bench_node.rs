@@ -11,10 +11,10 @@
 //! fresh Rust node and into the Verilated node, which simulate exactly the same cycles. Lockstep
 //! is timed as `exanet cosim --design node` runs it.
 
-use super::bench::BenchReport;
-use super::lockstep::{Options, TopInputs};
+use super::bench::{replay_rtl, BenchReport};
+use super::lockstep::Options;
 use super::node_design::{check_structural, node_input_names, node_input_values, run_node};
-use super::rtl::{RtlModel, RtlTop};
+use super::rtl::RtlTop;
 use crate::config::Config;
 use crate::link::system::EndTbIn;
 use crate::node::regs::*;
@@ -137,23 +137,10 @@ pub fn bench_node(cfg: &Config, cycles: u64) -> Result<BenchReport, String> {
 
     // The Verilated node alone, same inputs.
     let names = node_input_names(&top);
-    let mut rtl = RtlModel::new(RtlTop::Node).map_err(|e| e.to_string())?;
-    let inputs = TopInputs::new(&rtl, &names)?;
     let fresh = NodeTop::new(cfg);
-    let mut values = Vec::with_capacity(names.len());
-    node_input_values(&fresh, &trace[0], &mut values);
-    inputs.set(&mut rtl, &values)?;
-    inputs.reset(&mut rtl)?;
-    let t = Instant::now();
-    for i in &trace {
-        node_input_values(&fresh, i, &mut values);
-        inputs.set(&mut rtl, &values)?;
-        inputs.clk(&mut rtl, false)?;
-        rtl.eval();
-        inputs.clk(&mut rtl, true)?;
-        rtl.eval();
-    }
-    let rtl_cps = cycles as f64 / t.elapsed().as_secs_f64();
+    let (rtl, rtl_cps) = replay_rtl(RtlTop::Node, &names, trace.len(), |k, v| {
+        node_input_values(&fresh, &trace[k], v)
+    })?;
     let name = "TOP.exanet_node_top.u_node.gen_link[0].u_tcl.u_tx.stat_pkts_q";
     let pkts = rtl.find(name).map(|id| rtl.get(id));
     if pkts != Some(top.node.tx[0].stat_pkts as u128) {

@@ -466,10 +466,10 @@ impl Node {
     }
 
     /// The ports of `exanet_node`.
-    pub fn probe_ports(&self, i: &NodeIn, v: &mut dyn Visitor) {
-        let rp = &self.p.router;
-        let ni = rp.n_intra as usize;
-        let nq = rp.inter.len();
+    /// The ports the node shares with `exanet_node_top`: the register interface and the
+    /// processing system's side of the intra-tile ports (strobes, write data, RX empty flags).
+    pub fn probe_host_ports(&self, i: &NodeIn, v: &mut dyn Visitor) {
+        let ni = self.p.router.n_intra as usize;
         v.sig("reg_wr_i", 1, b(i.reg.wr));
         v.sig("reg_rd_i", 1, b(i.reg.rd));
         v.sig("reg_addr_i", 12, i.reg.addr as u128);
@@ -498,6 +498,17 @@ impl Node {
             ni as u32,
             mask(&|k| rx(k).is_none_or(|f| f.pay.empty()), ni),
         );
+    }
+
+    pub fn probe_ports(&self, i: &NodeIn, v: &mut dyn Visitor) {
+        let rp = &self.p.router;
+        let ni = rp.n_intra as usize;
+        let nq = rp.inter.len();
+        self.probe_host_ports(i, v);
+        let rx = |k: usize| self.router.intra_rx(k as u32);
+        let mask = |f: &dyn Fn(usize) -> bool, n: usize| {
+            (0..n).fold(0u128, |m, k| m | ((f(k) as u128) << k))
+        };
         for k in 0..ni {
             v.sig_idx(
                 "ps_rx_hf_rdata_o",

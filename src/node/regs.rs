@@ -123,27 +123,12 @@ pub const FIRST_LINK_REG: usize = 40;
 pub const fn addr(name: &str) -> u16 {
     let mut k = 0;
     while k < FIRST_SLOT_REG {
-        if eq(REGS[k].name, name) {
+        if crate::conststr::str_eq(REGS[k].name, name) {
             return REGS[k].addr;
         }
         k += 1;
     }
     panic!("no such register")
-}
-
-const fn eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 pub const ID_VALUE: u32 = 0x4558_4E31;

@@ -128,38 +128,9 @@ impl NodeTop {
     fn probe_ports(&self, i: &NodeTopIn, v: &mut dyn Visitor) {
         let node = &self.node;
         let rp = &node.p.router;
-        let (ni, nq, nv) = (rp.n_intra as usize, rp.inter.len(), rp.num_vcs);
+        let (nq, nv) = (rp.inter.len(), rp.num_vcs);
         clk_rst(v);
-        let r = &i.node.reg;
-        v.sig("reg_wr_i", 1, b(r.wr));
-        v.sig("reg_rd_i", 1, b(r.rd));
-        v.sig("reg_addr_i", 12, r.addr as u128);
-        v.sig("reg_wdata_i", 32, r.wdata as u128);
-        v.sig("reg_ack_o", 1, b(node.tc.ack));
-        v.sig("reg_rdata_o", 32, node.tc.rdata as u128);
-        v.sig("reg_err_o", 1, b(node.tc.err));
-        let mask = |f: &dyn Fn(usize) -> bool, n: usize| {
-            (0..n).fold(0u128, |m, k| m | ((f(k) as u128) << k))
-        };
-        let ps = &i.node.ps;
-        v.sig("ps_wr_hf_i", ni as u32, mask(&|k| ps[k].wr_hf, ni));
-        v.sig("ps_wr_pay_i", ni as u32, mask(&|k| ps[k].wr_pay, ni));
-        for (k, p) in ps.iter().enumerate().take(ni) {
-            v.sig_idx("ps_wdata_i", k, 128, p.wdata);
-        }
-        v.sig("ps_rd_hf_i", ni as u32, mask(&|k| ps[k].rd_hf, ni));
-        v.sig("ps_rd_pay_i", ni as u32, mask(&|k| ps[k].rd_pay, ni));
-        let rx = |k: usize| node.router.intra_rx(k as u32);
-        v.sig(
-            "ps_rx_hf_empty_o",
-            ni as u32,
-            mask(&|k| rx(k).is_none_or(|f| f.hf.empty()), ni),
-        );
-        v.sig(
-            "ps_rx_pay_empty_o",
-            ni as u32,
-            mask(&|k| rx(k).is_none_or(|f| f.pay.empty()), ni),
-        );
+        node.probe_host_ports(&i.node, v);
         let c = &self.nb_p.cfg;
         v.sig("nb_cfg_credit_period_i", 16, c.credit_period as u128);
         v.sig("nb_cfg_max_interval_i", 16, c.max_interval as u128);

@@ -136,21 +136,6 @@ pub const FIELDS: [Field; 20] = [
     f(F, "crc", 96, 32, "CRC-32C of the message (see below)"),
 ];
 
-const fn str_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
 const fn same_word(a: Word, b: Word) -> bool {
     matches!(
         (a, b),
@@ -163,7 +148,7 @@ pub const fn find(word: Word, name: &str) -> Option<Field> {
     let mut i = 0;
     while i < FIELDS.len() {
         let fd = FIELDS[i];
-        if same_word(fd.word, word) && str_eq(fd.name, name) {
+        if same_word(fd.word, word) && crate::conststr::str_eq(fd.name, name) {
             return Some(fd);
         }
         i += 1;

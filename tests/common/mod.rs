@@ -1,0 +1,51 @@
+//! Helpers shared by the tests that hold a Rust table against its documentation and its
+//! SystemVerilog package.
+
+#![allow(dead_code)] // each test binary uses its own subset
+
+use std::path::Path;
+
+/// A file of the repository, by its path from the root.
+pub fn read(rel: &str) -> String {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display()))
+}
+
+/// A SystemVerilog number: a plain decimal or a sized literal (`64'hB5A5_5AA5`, `2'b11`,
+/// `2'd0`, `12'h07C`).
+pub fn sv_number(text: &str) -> Option<u64> {
+    let t = text.replace('_', "");
+    match t.split_once('\'') {
+        None => t.parse().ok(),
+        Some((_, lit)) => {
+            let (radix, digits) = lit.split_at(1);
+            let radix = match radix {
+                "h" | "H" => 16,
+                "b" | "B" => 2,
+                "d" | "D" => 10,
+                _ => return None,
+            };
+            u64::from_str_radix(digits, radix).ok()
+        }
+    }
+}
+
+/// Every `localparam <type> NAME = VALUE;  // comment` of a package, in order: the name, the
+/// value when it is a number, and the comment.
+pub fn sv_localparams(rel: &str) -> Vec<(String, Option<u64>, String)> {
+    let pkg = read(rel);
+    let mut out = Vec::new();
+    for line in pkg.lines() {
+        let (code, comment) = line.split_once("//").unwrap_or((line, ""));
+        let Some(decl) = code.trim().strip_prefix("localparam ") else {
+            continue;
+        };
+        let Some((lhs, rhs)) = decl.split_once('=') else {
+            continue;
+        };
+        let name = lhs.split_whitespace().last().unwrap_or("").to_string();
+        let value = sv_number(rhs.trim().trim_end_matches(';').trim());
+        out.push((name, value, comment.trim().to_string()));
+    }
+    out
+}
