@@ -28,6 +28,7 @@ const TOPS: &[(&str, &str, &str)] = &[
     ("link", "Link", "exanet_link_top"),
     ("router", "Router", "exanet_router_top"),
     ("node", "Node", "exanet_node_top"),
+    ("karma", "Karma", "exanet_karma_top"),
     ("selftest", "SelfTest", "exanet_selftest_top"),
     ("units", "Units", "exanet_units_top"),
 ];

@@ -133,7 +133,7 @@ module exanet_node
   // Target Controller.
   // -----------------------------------------------------------------------------------------------
 
-  logic [31:0] coord, lattice, torus, order, port_en, credit_period, max_interval, tred;
+  logic [31:0] coord, lattice, torus, dim_order, port_en, credit_period, max_interval, tred;
   logic [31:0] credit_mode, phy_ctrl;
   logic        arb_fixed;
   logic [31:0] st_gen_en, st_pkt, st_dest, st_count, st_cons_en, st_expect;
@@ -173,7 +173,7 @@ module exanet_node
     .cfg_coord_o         (coord),
     .cfg_lattice_o       (lattice),
     .cfg_torus_o         (torus),
-    .cfg_order_o         (order),
+    .cfg_order_o         (dim_order),
     .cfg_port_en_o       (port_en),
     .cfg_arb_fixed_o     (arb_fixed),
     .cfg_credit_period_o (credit_period),
@@ -203,7 +203,7 @@ module exanet_node
 
   // u_tc accepts only values whose other bits are zero (the router takes the fields it needs).
   logic unused_cfg;
-  assign unused_cfg = ^{coord[31:24], lattice[31:24], torus[31:3], order[31:6], port_en[31:16],
+  assign unused_cfg = ^{coord[31:24], lattice[31:24], torus[31:3], dim_order[31:6], port_en[31:16],
                         credit_period[31:16], max_interval[31:16], tred[31:16],
                         st_cons_en[31:N_INTRA]};
 
@@ -268,7 +268,7 @@ module exanet_node
     .cfg_coord_i            (coord[23:0]),
     .cfg_size_i             (lattice[23:0]),
     .cfg_torus_i            (torus[2:0]),
-    .cfg_order_i            (order[5:0]),
+    .cfg_order_i            (dim_order[5:0]),
     .cfg_intra_en_i         (port_en[PORT_EN_INTRA_LSB +: 8]),
     .cfg_inter_en_i         (port_en[PORT_EN_INTER_LSB +: 8]),
     .cfg_arb_fixed_i        (arb_fixed),
@@ -514,8 +514,8 @@ module exanet_node
       gen_sent_sum   = gen_sent_sum + gen_sent[p];
     end
     gen_en_count = '0;
-    for (int unsigned k = 0; k < 32; k++) begin
-      gen_en_count = gen_en_count + 6'(st_gen_en[k]);
+    for (int unsigned b = 0; b < 32; b++) begin
+      gen_en_count = gen_en_count + 6'(st_gen_en[b]);
     end
     // ST_EXPECT, or 0: ST_COUNT x enabled generators.
     expected = (st_expect != '0) ? st_expect : st_count * 32'(gen_en_count);

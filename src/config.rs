@@ -37,6 +37,7 @@ pub struct Config {
     pub link: LinkConfig,
     pub router: RouterConfig,
     pub node: NodeConfig,
+    pub karma: KarmaConfig,
     pub sim: SimConfig,
 }
 
@@ -51,6 +52,135 @@ pub struct ClockConfig {
 impl Default for ClockConfig {
     fn default() -> Self {
         ClockConfig { freq_mhz: 156.25 }
+    }
+}
+
+/// The emulated processing system of the KARMA test bed: the ARM Cortex-A53 of each Trenz board
+/// reaching its node through AXI, and the costs of the ping-pong software (seed 002 §5.4,
+/// §5.4.1; decision 0009 gives the source of every default).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct KarmaConfig {
+    /// Cycles of one AXI write of a word (FIFO or register), from the store's issue to the
+    /// write strobe; a store follows every this many cycles. Default 4 (seed 002 §5.4.1).
+    pub axi_write_cycles: u32,
+    /// Cycles of one AXI read (FIFO word or register), from the load's issue to the data in the
+    /// CPU, when the data is there. Default 20 (seed 002 §5.4.1, "about 20 clock cycles per
+    /// word").
+    pub axi_read_cycles: u32,
+    /// Cycles from a load's issue to its request at the slave; the rest of `axi_read_cycles` is
+    /// the way back. Default 10 (decision 0009).
+    pub axi_request_cycles: u32,
+    /// User space, sending: building the header and footer and the loop around the stores, ns.
+    /// Default 100.
+    pub user_send_ns: f64,
+    /// User space, sending: CRC-32C of the payload for the footer, bytes per ns. Default 3.2.
+    pub user_crc_bytes_per_ns: f64,
+    /// User space, receiving: software between two polls of the RX status register, ns.
+    /// Default 20.
+    pub user_poll_ns: f64,
+    /// User space, receiving: checking the footer after its read, ns. Default 50.
+    pub user_recv_ns: f64,
+    /// Kernel space: entering plus leaving a system call (`write`, `read`), ns. Default 1000.
+    pub kernel_syscall_ns: f64,
+    /// Kernel space: the driver preparing header and footer (with the payload's CRC), ns.
+    /// Default 300.
+    pub kernel_prep_ns: f64,
+    /// Kernel space: from the interrupt line to the handler's first instruction, ns.
+    /// Default 2000.
+    pub kernel_irq_ns: f64,
+    /// Kernel space: from the handler waking the reading process to the process running, ns.
+    /// Default 8000.
+    pub kernel_wakeup_ns: f64,
+    /// Kernel space: bounce-buffer copy (user to kernel and back), bytes per ns (GB/s).
+    /// Default 1.0.
+    pub kernel_copy_bytes_per_ns: f64,
+    /// Time after which the ping-pong software gives a message up as lost, us. Default 200.
+    pub timeout_us: f64,
+}
+
+impl Default for KarmaConfig {
+    fn default() -> Self {
+        KarmaConfig {
+            axi_write_cycles: 4,
+            axi_read_cycles: 20,
+            axi_request_cycles: 10,
+            user_send_ns: 100.0,
+            user_crc_bytes_per_ns: 3.2,
+            user_poll_ns: 20.0,
+            user_recv_ns: 50.0,
+            kernel_syscall_ns: 1000.0,
+            kernel_prep_ns: 300.0,
+            kernel_irq_ns: 2000.0,
+            kernel_wakeup_ns: 8000.0,
+            kernel_copy_bytes_per_ns: 1.0,
+            timeout_us: 200.0,
+        }
+    }
+}
+
+impl KarmaConfig {
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        range(
+            "karma.axi_write_cycles",
+            self.axi_write_cycles,
+            1,
+            1000,
+            "cycles",
+        )?;
+        range(
+            "karma.axi_request_cycles",
+            self.axi_request_cycles,
+            2,
+            1000,
+            "cycles",
+        )?;
+        if self.axi_read_cycles < self.axi_request_cycles + 2 || self.axi_read_cycles > 1000 {
+            return Err(err(
+                "karma.axi_read_cycles",
+                format!(
+                    "{} cycles: must be at least karma.axi_request_cycles + 2 ({}: the request, \
+                     the slave's answer, the way back) and at most 1000",
+                    self.axi_read_cycles,
+                    self.axi_request_cycles + 2
+                ),
+            ));
+        }
+        for (f, v) in [
+            ("karma.user_send_ns", self.user_send_ns),
+            ("karma.user_poll_ns", self.user_poll_ns),
+            ("karma.user_recv_ns", self.user_recv_ns),
+            ("karma.kernel_syscall_ns", self.kernel_syscall_ns),
+            ("karma.kernel_prep_ns", self.kernel_prep_ns),
+            ("karma.kernel_irq_ns", self.kernel_irq_ns),
+            ("karma.kernel_wakeup_ns", self.kernel_wakeup_ns),
+        ] {
+            if !(v.is_finite() && (0.0..=1.0e6).contains(&v)) {
+                return Err(err(f, format!("{v} ns: must be between 0 and 1e6")));
+            }
+        }
+        for (f, v) in [
+            ("karma.user_crc_bytes_per_ns", self.user_crc_bytes_per_ns),
+            (
+                "karma.kernel_copy_bytes_per_ns",
+                self.kernel_copy_bytes_per_ns,
+            ),
+        ] {
+            if !(v.is_finite() && v > 0.0 && v <= 1.0e3) {
+                return Err(err(
+                    f,
+                    format!("{v} bytes/ns: must be positive and at most 1000"),
+                ));
+            }
+        }
+        let t = self.timeout_us;
+        if !(t.is_finite() && (1.0..=1.0e6).contains(&t)) {
+            return Err(err(
+                "karma.timeout_us",
+                format!("{t} us: must be between 1 and 1e6"),
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -361,7 +491,8 @@ impl Config {
         }
         self.link.validate()?;
         self.router.validate()?;
-        self.node.validate(self.router.dims)
+        self.node.validate(self.router.dims)?;
+        self.karma.validate()
     }
 }
 

@@ -9,6 +9,7 @@ pub mod config;
 pub mod conststr;
 pub mod cosim;
 pub mod fifo;
+pub mod karma;
 pub mod link;
 pub mod measure;
 pub mod node;

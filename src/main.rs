@@ -48,6 +48,11 @@ enum Cmd {
         #[command(subcommand)]
         cmd: RouterCmd,
     },
+    /// The KARMA test bed: four nodes in a 2x2 mesh driven by emulated ARM processors.
+    Karma {
+        #[command(subcommand)]
+        cmd: KarmaCmd,
+    },
     /// Run the model and the Verilated RTL in lockstep and compare every cycle.
     Cosim {
         #[command(flatten)]
@@ -165,6 +170,40 @@ enum RouterCmd {
 }
 
 #[derive(Subcommand)]
+enum KarmaCmd {
+    /// Ping-pong latency between node (0,0) and a node 1 or 2 hops away (the main job).
+    Pingpong {
+        #[command(flatten)]
+        common: Common,
+        /// Hops, 1 or 2 (default: both).
+        #[arg(long)]
+        hops: Option<String>,
+        /// Software: user (polling, /dev/mem) or kernel (driver, interrupt, bounce buffer).
+        #[arg(long, default_value = "user")]
+        mode: String,
+        /// Payload sizes in bytes, comma separated.
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "16,32,64,128,256,512,1024,2048,4096"
+        )]
+        sizes: Vec<String>,
+        /// Round trips per size (they sweep the polling phase evenly: docs/karma.md).
+        #[arg(long, default_value_t = 16)]
+        iterations: u32,
+        /// What simulates the nodes: model (Rust) or rtl (Verilated).
+        #[arg(long, default_value = "model")]
+        backend: String,
+        /// Bit error rate on every lane.
+        #[arg(long)]
+        ber: Option<f64>,
+        /// Write the waves of the first round trip to this VCD file.
+        #[arg(long, value_name = "FILE")]
+        vcd: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
 enum BenchCmd {
     /// Simulated cycles per second of the link: Rust model, Verilated RTL, lockstep.
     Link {
@@ -243,6 +282,28 @@ fn main() -> ExitCode {
                 topology,
                 no_vc_rule,
             } => cli::router_cdg(common.config.as_deref(), common.json, &topology, no_vc_rule),
+        },
+        Cmd::Karma { cmd } => match cmd {
+            KarmaCmd::Pingpong {
+                common,
+                hops,
+                mode,
+                sizes,
+                iterations,
+                backend,
+                ber,
+                vcd,
+            } => cli::karma::pingpong(&cli::karma::PingPongArgs {
+                config: common.config.as_deref(),
+                json: common.json,
+                hops: hops.as_deref(),
+                mode: &mode,
+                sizes: &sizes,
+                iterations,
+                backend: &backend,
+                ber,
+                vcd: vcd.as_deref(),
+            }),
         },
         Cmd::Cosim {
             common,

@@ -85,6 +85,16 @@ impl Clock {
         self.ns(cycles) / 1000.0
     }
 
+    /// Whole cycles that cover `ns` nanoseconds (rounded up; a positive time takes at least one
+    /// cycle, zero takes none).
+    pub fn cycles_for_ns(&self, ns: f64) -> u64 {
+        if ns <= 0.0 {
+            return 0;
+        }
+        // the small tolerance keeps an exact multiple of the period from rounding up
+        (ns * self.freq_mhz / 1000.0 - 1e-9).ceil().max(1.0) as u64
+    }
+
     /// Clock period in picoseconds, rounded to an integer (VCD timescale is 1 ps).
     pub fn period_ps(&self) -> u64 {
         (1.0e6 / self.freq_mhz).round() as u64
@@ -107,6 +117,11 @@ mod tests {
         assert_eq!(c.period_ps(), 6400);
         assert!((c.ns(51.0) - 326.4).abs() < 1e-9);
         assert!((c.bus_bps(64) - 10.0e9).abs() < 1.0);
+        assert_eq!(c.cycles_for_ns(0.0), 0);
+        assert_eq!(c.cycles_for_ns(0.1), 1);
+        assert_eq!(c.cycles_for_ns(6.4), 1);
+        assert_eq!(c.cycles_for_ns(6.5), 2);
+        assert_eq!(c.cycles_for_ns(1000.0), 157);
     }
 
     #[test]

@@ -13,11 +13,10 @@
 
 use crate::cosim::rtl::{RtlModel, RtlTop, SignalId};
 use crate::probe::{Declarer, Sampler, Visitor};
-use crate::wave::{SignalDecl, VcdWriter};
+use crate::wave::ProbedVcd;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::io::Write;
 use std::path::PathBuf;
 
 /// A model with its test bench, as the lockstep driver sees it.
@@ -201,23 +200,6 @@ fn hex(v: u128) -> String {
     format!("0x{v:x}")
 }
 
-/// The model's side of the waves.
-struct ModelWave {
-    writer: VcdWriter<std::io::BufWriter<std::fs::File>>,
-    sampler: Sampler,
-}
-
-impl ModelWave {
-    fn sample<D: Design>(&mut self, d: &D, time: u64, after_edge: bool) -> Result<(), String> {
-        self.sampler.clear();
-        self.sampler.clk = after_edge;
-        d.probe(after_edge, &mut self.sampler);
-        self.writer
-            .sample(time, &self.sampler.values)
-            .map_err(|e| e.to_string())
-    }
-}
-
 /// Run `d` in lockstep with its Verilated top for `opts.cycles` cycles.
 pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimError> {
     let setup = CosimError::Setup;
@@ -233,21 +215,7 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
     if let Some(dir) = &opts.vcd_dir {
         std::fs::create_dir_all(dir).map_err(|e| run_err(format!("{}: {e}", dir.display())))?;
         let (m, r) = (dir.join("model.vcd"), dir.join("rtl.vcd"));
-        let decls: Vec<SignalDecl> = decl
-            .names
-            .iter()
-            .map(|(p, w)| SignalDecl {
-                path: p.clone(),
-                width: *w,
-            })
-            .collect();
-        let f = std::fs::File::create(&m).map_err(|e| run_err(format!("{}: {e}", m.display())))?;
-        let writer = VcdWriter::new(std::io::BufWriter::new(f), 1, &decls)
-            .map_err(|e| run_err(e.to_string()))?;
-        wave = Some(ModelWave {
-            writer,
-            sampler: Sampler::default(),
-        });
+        wave = Some(ProbedVcd::create(&m, |v| d.probe(false, v)).map_err(run_err)?);
         rtl.trace_open(&r).map_err(|e| run_err(e.to_string()))?;
         vcd = Some((m.display().to_string(), r.display().to_string()));
     }
@@ -262,7 +230,8 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
             rtl.eval();
             if let Some(w) = wave.as_mut() {
                 rtl.trace_dump(period * c);
-                w.sample(d, period * c, false).map_err(run_err)?;
+                w.sample(period * c, false, |v| d.probe(false, v))
+                    .map_err(run_err)?;
             }
             d.step();
             if opts.fault_at == Some(c) {
@@ -272,7 +241,7 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
             rtl.eval();
             if let Some(w) = wave.as_mut() {
                 rtl.trace_dump(period * c + period / 2);
-                w.sample(d, period * c + period / 2, true)
+                w.sample(period * c + period / 2, true, |v| d.probe(true, v))
                     .map_err(run_err)?;
             }
             sampler.clear();
@@ -303,8 +272,7 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
     })();
     if let Some(w) = wave.take() {
         rtl.trace_close();
-        let mut out = w.writer.finish().map_err(|e| run_err(e.to_string()))?;
-        out.flush().map_err(|e| run_err(e.to_string()))?;
+        w.finish().map_err(run_err)?;
     }
     result?;
     Ok(CosimReport {

@@ -55,11 +55,13 @@
 mod diff;
 mod error;
 mod path;
+mod probed;
 mod reader;
 mod writer;
 
 pub use diff::{diff_files, diff_readers, DiffOptions, DiffReport, Difference};
 pub use error::WaveError;
+pub use probed::ProbedVcd;
 pub use reader::{list_signals, list_signals_in_file};
 pub use writer::{SignalDecl, VcdWriter};
 

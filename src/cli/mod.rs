@@ -46,6 +46,8 @@ impl From<crate::config::ConfigError> for CliError {
     }
 }
 
+pub mod karma;
+
 type R = Result<ExitCode, CliError>;
 
 /// The configuration of a run: the file, or the defaults, validated.
@@ -77,7 +79,7 @@ pub fn parse_payload(opt: &str, s: &str) -> Result<u32, CliError> {
     Ok(v)
 }
 
-fn json_out<T: serde::Serialize>(v: &T) -> R {
+pub(crate) fn json_out<T: serde::Serialize>(v: &T) -> R {
     println!(
         "{}",
         serde_json::to_string_pretty(v).map_err(|e| CliError::failed(e.to_string()))?

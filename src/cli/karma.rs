@@ -1,0 +1,162 @@
+//! `exanet karma ...`: the KARMA test bed (docs/karma.md).
+
+use super::{json_out, load_config, parse_payload, CliError, R};
+use crate::karma::pingpong::{Backend, PingPong, Report};
+use crate::karma::software::Mode;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// The command line of `exanet karma pingpong`.
+pub struct PingPongArgs<'a> {
+    pub config: Option<&'a Path>,
+    pub json: bool,
+    pub hops: Option<&'a str>,
+    pub mode: &'a str,
+    pub sizes: &'a [String],
+    pub iterations: u32,
+    pub backend: &'a str,
+    pub ber: Option<f64>,
+    pub vcd: Option<&'a Path>,
+}
+
+pub fn pingpong(a: &PingPongArgs) -> R {
+    let cfg = load_config(a.config)?;
+    crate::karma::mesh::check_config(&cfg).map_err(CliError::input)?;
+    let hops = match a.hops {
+        None => vec![1, 2],
+        Some("1") => vec![1],
+        Some("2") => vec![2],
+        Some(x) => {
+            return Err(CliError::input(format!(
+                "--hops: '{x}': the 2x2 mesh has paths of 1 or 2 hops"
+            )))
+        }
+    };
+    let mode: Mode = a
+        .mode
+        .parse()
+        .map_err(|e| CliError::input(format!("--mode: {e}")))?;
+    let backend: Backend = a
+        .backend
+        .parse()
+        .map_err(|e| CliError::input(format!("--backend: {e}")))?;
+    let sizes = a
+        .sizes
+        .iter()
+        .map(|s| parse_payload("--sizes", s))
+        .collect::<Result<Vec<_>, _>>()?;
+    if a.iterations == 0 {
+        return Err(CliError::input("--iterations: must be at least 1"));
+    }
+    let ber = a.ber.unwrap_or(0.0);
+    if !(0.0..=1e-2).contains(&ber) {
+        return Err(CliError::input(format!(
+            "--ber: {ber}: a bit error rate between 0 and 0.01"
+        )));
+    }
+    for (opt, p) in [("--vcd", a.vcd)] {
+        if let Some(p) = p {
+            let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
+            if let Some(d) = dir.filter(|d| !d.is_dir()) {
+                return Err(CliError::input(format!(
+                    "{opt}: {}: the directory {} does not exist",
+                    p.display(),
+                    d.display()
+                )));
+            }
+        }
+    }
+    let run = PingPong {
+        hops,
+        mode,
+        sizes,
+        iterations: a.iterations,
+        backend,
+        ber,
+        vcd: a.vcd.map(PathBuf::from),
+    };
+    let r = run.run(&cfg).map_err(CliError::failed)?;
+    if a.json {
+        return json_out(&r);
+    }
+    print_table(&cfg, &r);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_table(cfg: &crate::config::Config, r: &Report) {
+    let clock = cfg.clock();
+    let ns = |c: f64| clock.ns(c);
+    let mode = r.rows.first().map_or("user", |x| match x.mode {
+        Mode::User => "user space",
+        Mode::Kernel => "kernel space",
+    });
+    println!(
+        "KARMA ping-pong, {mode}, 2x2 mesh of ExaNet nodes ({:?} backend), {} MHz",
+        r.backend, r.clock_mhz
+    );
+    println!("one-way breakdown in ns (mean of both directions), parts sum to the half round trip");
+    println!(
+        "{:>4} {:>7} {:>9} {:>9} | {:>7} {:>6} {:>7} {:>6} {:>7} {:>7} {:>7}",
+        "hops",
+        "payload",
+        "RTT us",
+        "half us",
+        "sw",
+        "write",
+        "router",
+        "link",
+        "detect",
+        "read",
+        "lost"
+    );
+    for x in &r.rows {
+        let b = &x.breakdown;
+        println!(
+            "{:>4} {:>6}B {:>9.3} {:>9.3} | {:>7.1} {:>6.1} {:>7.1} {:>6.1} {:>7.1} {:>7.1} {:>7}",
+            x.hops,
+            x.payload_bytes,
+            x.rtt_us,
+            x.one_way_us,
+            ns(b.software_cycles),
+            ns(b.arm_write_cycles),
+            ns(b.router_cycles),
+            ns(b.link_cycles),
+            ns(b.detect_cycles),
+            ns(b.arm_read_cycles),
+            x.lost
+        );
+    }
+    if let Some(x) = r.rows.first() {
+        println!(
+            "ARM, measured: a word stored every {:.1} cycles ({:.1} ns), loaded every {:.1} cycles \
+             ({:.1} ns); a {} B message written in {:.0} ns, read in {:.0} ns",
+            x.write_cycles_per_word,
+            ns(x.write_cycles_per_word),
+            x.read_cycles_per_word,
+            ns(x.read_cycles_per_word),
+            x.payload_bytes,
+            ns(x.write_message_cycles),
+            ns(x.read_message_cycles)
+        );
+    }
+    if !r.hop_difference.is_empty() {
+        let d: Vec<String> = r
+            .hop_difference
+            .iter()
+            .map(|h| format!("{}B {:.3}", h.payload_bytes, h.one_way_us))
+            .collect();
+        println!("2 hops - 1 hop, one way (us): {}", d.join(", "));
+    }
+    let (lost, crc, stale): (u32, u32, u32) = r.rows.iter().fold((0, 0, 0), |a, x| {
+        (a.0 + x.lost, a.1 + x.crc_errors, a.2 + x.stale)
+    });
+    if lost + crc + stale > 0 {
+        println!(
+            "link errors: {lost} round trips lost (timed out), {crc} messages with a bad CRC, \
+             {stale} late replies dropped"
+        );
+    }
+    if let Some(v) = &r.vcd {
+        println!("waves of the first round trip: {v}");
+    }
+}

@@ -1,0 +1,61 @@
+//! The model's VCD file, written from a probe walk (`src/probe.rs`): the walk declares every
+//! signal once, then samples them all at each instant (docs/architecture.md, "Time in waves and
+//! in lockstep"). Used by the co-simulation's `model.vcd` and the KARMA test bed's waves.
+
+use super::{SignalDecl, VcdWriter};
+use crate::probe::{Declarer, Sampler, Visitor};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+pub struct ProbedVcd {
+    path: PathBuf,
+    writer: VcdWriter<BufWriter<File>>,
+    sampler: Sampler,
+}
+
+impl ProbedVcd {
+    /// Creates `path` (timescale 1 ps) and declares the signals `probe` visits.
+    pub fn create(path: &Path, probe: impl FnOnce(&mut dyn Visitor)) -> Result<ProbedVcd, String> {
+        let mut decl = Declarer::default();
+        probe(&mut decl);
+        let decls: Vec<SignalDecl> = decl
+            .names
+            .iter()
+            .map(|(p, w)| SignalDecl::new(p.clone(), *w))
+            .collect();
+        let f = File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let writer = VcdWriter::new(BufWriter::new(f), 1, &decls)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(ProbedVcd {
+            path: path.to_path_buf(),
+            writer,
+            sampler: Sampler::default(),
+        })
+    }
+
+    /// Records the values `probe` visits at `time_ps`, with the clock at `clk`.
+    pub fn sample(
+        &mut self,
+        time_ps: u64,
+        clk: bool,
+        probe: impl FnOnce(&mut dyn Visitor),
+    ) -> Result<(), String> {
+        self.sampler.clear();
+        self.sampler.clk = clk;
+        probe(&mut self.sampler);
+        self.writer
+            .sample(time_ps, &self.sampler.values)
+            .map_err(|e| format!("{}: {e}", self.path.display()))
+    }
+
+    /// Writes out and closes the file.
+    pub fn finish(self) -> Result<(), String> {
+        let path = self.path;
+        let mut out = self
+            .writer
+            .finish()
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        out.flush().map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
