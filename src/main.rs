@@ -201,6 +201,17 @@ enum KarmaCmd {
         #[arg(long, value_name = "FILE")]
         vcd: Option<PathBuf>,
     },
+    /// Router and link bandwidth measured by the nodes' self-test IPs on the mesh.
+    Selftest {
+        #[command(flatten)]
+        common: Common,
+        /// Payload sizes in bytes, comma separated.
+        #[arg(long, value_delimiter = ',', default_value = "128,512,2048")]
+        payload: Vec<String>,
+        /// What simulates the nodes: model (Rust) or rtl (Verilated).
+        #[arg(long, default_value = "model")]
+        backend: String,
+    },
 }
 
 #[derive(Subcommand)]
@@ -304,6 +315,11 @@ fn main() -> ExitCode {
                 ber,
                 vcd: vcd.as_deref(),
             }),
+            KarmaCmd::Selftest {
+                common,
+                payload,
+                backend,
+            } => cli::karma::selftest(common.config.as_deref(), common.json, &payload, &backend),
         },
         Cmd::Cosim {
             common,

@@ -155,8 +155,64 @@ fn print_table(cfg: &crate::config::Config, r: &Report) {
             "link errors: {lost} round trips lost (timed out), {crc} messages with a bad CRC, \
              {stale} late replies dropped"
         );
+        for l in &r.links {
+            println!(
+                "  {} hop(s): the links counted {} headers lost (LINK_LOST: uncorrectable) and {} \
+                 packets with a bad CRC (LINK_CRC_ERR); a packet whose MAGIC or START was hit is \
+                 dropped beat by beat (docs/link.md), which only the software's timeout sees",
+                l.hops, l.lost_packets, l.crc_errors
+            );
+        }
     }
     if let Some(v) = &r.vcd {
         println!("waves of the first round trip: {v}");
     }
+}
+
+/// `exanet karma selftest`: router and link bandwidth with the self-test IPs on the mesh.
+pub fn selftest(config: Option<&Path>, json: bool, payloads: &[String], backend: &str) -> R {
+    use crate::karma::selftest::{measure, Path as P};
+    let cfg = load_config(config)?;
+    crate::karma::mesh::check_config(&cfg).map_err(CliError::input)?;
+    let backend: Backend = backend
+        .parse()
+        .map_err(|e| CliError::input(format!("--backend: {e}")))?;
+    let sizes = payloads
+        .iter()
+        .map(|s| parse_payload("--payload", s))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut rows = Vec::new();
+    for (path, senders) in [(P::Router, 1), (P::Router, 2), (P::Link, 1)] {
+        for &s in &sizes {
+            rows.push(measure(&cfg, backend, path, s, senders).map_err(CliError::failed)?);
+        }
+    }
+    if json {
+        #[derive(serde::Serialize)]
+        struct Out<'a> {
+            rows: &'a [crate::karma::selftest::SelftestRow],
+        }
+        return json_out(&Out { rows: &rows });
+    }
+    println!(
+        "KARMA self-test bandwidth ({backend:?} backend): router = 128 bit x {} MHz, link = 64 bit x {} MHz",
+        cfg.clock.freq_mhz, cfg.clock.freq_mhz
+    );
+    println!(
+        "{:>6} {:>7} {:>8} {:>8} {:>8} {:>8} {:>10}",
+        "path", "payload", "senders", "packets", "cycles", "Gb/s", "efficiency"
+    );
+    for r in &rows {
+        println!(
+            "{:>6} {:>6}B {:>8} {:>8} {:>8} {:>8.2} {:>9.1}%",
+            format!("{:?}", r.path).to_lowercase(),
+            r.payload_bytes,
+            r.senders,
+            r.packets,
+            r.cycles,
+            r.gbps,
+            100.0 * r.efficiency
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -13,4 +13,5 @@ pub mod arm;
 pub mod mesh;
 pub mod pingpong;
 pub mod rtl_mesh;
+pub mod selftest;
 pub mod software;

@@ -141,12 +141,22 @@ pub struct HopDifference {
     pub one_way_us: f64,
 }
 
+/// What the links of the mesh counted during the runs of one hop count (the boards' LINK_LOST
+/// and LINK_CRC_ERR registers, summed).
+#[derive(Debug, Clone, Serialize)]
+pub struct LinkCounters {
+    pub hops: u32,
+    pub lost_packets: u32,
+    pub crc_errors: u32,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
     pub backend: Backend,
     pub clock_mhz: f64,
     pub rows: Vec<Row>,
     pub hop_difference: Vec<HopDifference>,
+    pub links: Vec<LinkCounters>,
     /// Cycles simulated in all.
     pub cycles: u64,
     pub vcd: Option<String>,
@@ -346,6 +356,45 @@ impl Bed {
         Ok(())
     }
 
+    /// Every board reads its links' counters of lost packets and bad CRCs (LINK_LOST,
+    /// LINK_CRC_ERR): (lost, bad CRC) summed over the mesh.
+    pub fn link_counters(&mut self) -> Result<(u32, u32), String> {
+        let now = self.now();
+        for s in self.sw.iter_mut() {
+            if s.busy() {
+                return Err("karma: a board is busy; its counters cannot be read now".into());
+            }
+            s.reads.clear();
+            let script: Vec<Script> = (0..LINKS as u32)
+                .flat_map(|q| {
+                    [
+                        Script::Read {
+                            addr: link_reg(q, 0x1C),
+                        },
+                        Script::Read {
+                            addr: link_reg(q, 0x0C),
+                        },
+                    ]
+                })
+                .collect();
+            s.start_script(&script, now);
+        }
+        while self.sw.iter().any(|s| s.busy()) {
+            self.step()?;
+        }
+        let (mut lost, mut crc) = (0, 0);
+        for s in &self.sw {
+            for (k, &(_, v)) in s.reads.iter().enumerate() {
+                if k % 2 == 0 {
+                    lost += v;
+                } else {
+                    crc += v;
+                }
+            }
+        }
+        Ok((lost, crc))
+    }
+
     /// Boot every board: set its coordinates, wait for both links up.
     pub fn boot(&mut self) -> Result<(), String> {
         for k in 0..NODES {
@@ -434,6 +483,7 @@ impl PingPong {
         let mut cycles = 0;
         let mut vcd = None;
         let mut seq = 0u32;
+        let mut links = Vec::new();
         for (g, &hops) in self.hops.iter().enumerate() {
             let mut bed = Bed::new(cfg, self.backend, self.mode, self.ber)?;
             bed.boot()?;
@@ -477,6 +527,21 @@ impl PingPong {
                 let stale = bed.sw[a].stale + bed.sw[b].stale - stale_before;
                 rows.push(row(cfg, hops, self.mode, size, &acc, stale)?);
             }
+            // the responder stops listening; every board reads its link counters
+            bed.sw[b].request_stop();
+            let limit = bed.cycle + 100_000;
+            while bed.sw.iter().any(|s| s.busy()) {
+                bed.step()?;
+                if bed.cycle > limit {
+                    return Err("karma: the boards did not go idle after the ping-pong".into());
+                }
+            }
+            let (lost, crc) = bed.link_counters()?;
+            links.push(LinkCounters {
+                hops,
+                lost_packets: lost,
+                crc_errors: crc,
+            });
             cycles += bed.cycle;
         }
         let mut hop_difference = Vec::new();
@@ -496,6 +561,7 @@ impl PingPong {
             clock_mhz: cfg.clock.freq_mhz,
             rows,
             hop_difference,
+            links,
             cycles,
             vcd,
         })

@@ -149,6 +149,10 @@ pub enum Script {
         addr: u16,
         mask: u32,
     },
+    /// Read `addr` once; the value goes to `Software::reads`.
+    Read {
+        addr: u16,
+    },
 }
 
 /// When the parts of sending a message happened (cycles).
@@ -240,6 +244,10 @@ pub struct Software {
     script: VecDeque<Script>,
     /// Network cycles the software is owed (+) or has used in advance (-), below one.
     carry: f64,
+    /// What `Script::Read` steps read: (address, value).
+    pub reads: Vec<(u16, u32)>,
+    /// Stop waiting for a message at the next chance (a receive in progress completes).
+    stop: bool,
 }
 
 impl Software {
@@ -263,6 +271,8 @@ impl Software {
             stale: 0,
             script: VecDeque::new(),
             carry: 0.0,
+            reads: Vec::new(),
+            stop: false,
         }
     }
 
@@ -285,7 +295,9 @@ impl Software {
                 self.script.pop_front();
                 self.arm.issue(Op::WriteReg { addr, data }, now);
             }
-            Some(&Script::WaitSet { addr, .. }) => self.arm.issue(Op::ReadReg { addr }, now),
+            Some(&Script::WaitSet { addr, .. }) | Some(&Script::Read { addr }) => {
+                self.arm.issue(Op::ReadReg { addr }, now)
+            }
         }
     }
 
@@ -324,6 +336,12 @@ impl Software {
         }
     }
 
+    /// Stop a receive that is only waiting (polling, or asleep until the interrupt) at the next
+    /// chance; a message already being loaded is loaded whole first, and is not reported.
+    pub fn request_stop(&mut self) {
+        self.stop = true;
+    }
+
     /// The finished send, if one finished.
     pub fn take_sent(&mut self) -> Option<(Message, SendStamps)> {
         self.sent.take()
@@ -336,7 +354,7 @@ impl Software {
     /// One cycle: the ARM's operation that completed in it, if any, decides the next one.
     pub fn on_done(&mut self, d: Option<Done>, now: u64) {
         // a kernel-space wait for the interrupt gives up at the deadline
-        if self.stage == Stage::Irq && d.is_none() && now >= self.deadline {
+        if self.stage == Stage::Irq && d.is_none() && (now >= self.deadline || self.stop) {
             self.arm.cancel_wait();
             self.give_up(now);
             return;
@@ -346,12 +364,17 @@ impl Software {
         match self.stage {
             Stage::Idle => {}
             Stage::Script => {
-                if let (Op::ReadReg { .. }, Some(&Script::WaitSet { mask, .. })) =
-                    (d.op, self.script.front())
-                {
-                    if d.data as u32 & mask == mask {
+                match (d.op, self.script.front()) {
+                    (Op::ReadReg { .. }, Some(&Script::WaitSet { mask, .. }))
+                        if d.data as u32 & mask == mask =>
+                    {
                         self.script.pop_front();
                     }
+                    (Op::ReadReg { addr }, Some(&Script::Read { .. })) => {
+                        self.reads.push((addr, d.data as u32));
+                        self.script.pop_front();
+                    }
+                    _ => {}
                 }
                 self.next_script(now);
             }
@@ -377,13 +400,14 @@ impl Software {
             Stage::Poll => {
                 if d.data >> port & 1 == 1 {
                     self.load_header(now);
-                } else if now >= self.deadline {
+                } else if now >= self.deadline || self.stop {
                     self.give_up(now);
                 } else {
                     self.stage = Stage::PollGap;
                     self.compute(self.costs.user_poll_ns, now);
                 }
             }
+            Stage::PollGap if self.stop => self.give_up(now),
             Stage::PollGap => {
                 self.stage = Stage::Poll;
                 self.arm.issue(Op::ReadReg { addr: IRQ_STATUS }, now);
@@ -442,6 +466,10 @@ impl Software {
                     // a late reply to a message given up: drop it, wait on
                     self.stale += 1;
                     self.wait_for_header(now);
+                } else if self.stop {
+                    // loaded whole while stopping: the caller no longer waits for it
+                    self.stop = false;
+                    self.stage = Stage::Idle;
                 } else {
                     self.stage = Stage::Idle;
                     self.received = Some(RecvEnd::Got(self.recv));
@@ -488,7 +516,11 @@ impl Software {
 
     fn give_up(&mut self, now: u64) {
         self.stage = Stage::Idle;
-        self.received = Some(RecvEnd::TimedOut { at: now });
+        if self.stop {
+            self.stop = false;
+        } else {
+            self.received = Some(RecvEnd::TimedOut { at: now });
+        }
     }
 }
 
