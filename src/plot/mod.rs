@@ -377,10 +377,15 @@ mod tests {
             let mut f = good();
             f.panels[0].series[0].points.insert(0, bad);
             let (e, msg) = err(&f);
-            assert!(
-                matches!(e, PlotError::NonPositiveOnLog { point: 0, axis: a, scale: Scale::Log2, .. } if a == axis),
-                "{e:?}"
-            );
+            match e {
+                PlotError::NonPositiveOnLog {
+                    point,
+                    axis: a,
+                    scale,
+                    ..
+                } => assert_eq!((point, a, scale), (0, axis, Scale::Log2)),
+                ref other => panic!("{other:?}"),
+            }
             assert!(msg.contains(r#"series[0] "1 hop""#), "{msg}");
             assert!(msg.contains("log2 x axis"), "{msg}");
         }
@@ -534,7 +539,7 @@ mod tests {
         use rand_mt::Mt64;
         let seed = 0x91_07_u64;
         let mut rng = Mt64::new(seed);
-        let mut value = |rng: &mut Mt64| -> f64 {
+        let value = |rng: &mut Mt64| -> f64 {
             let r = rng.next_u64();
             let sign = if r & 1 == 0 { 1.0 } else { -1.0 };
             match (r >> 1) % 6 {
@@ -548,10 +553,10 @@ mod tests {
         };
         let scales = [Scale::Linear, Scale::Log2, Scale::Log10];
         for case in 0..3000 {
-            let mut axis = |rng: &mut Mt64, name: &str| {
+            let axis = |rng: &mut Mt64, name: &str| {
                 let scale = scales[(rng.next_u64() % 3) as usize];
                 let a = Axis::new(name, scale);
-                if rng.next_u64() % 3 == 0 {
+                if rng.next_u64().is_multiple_of(3) {
                     let (lo, hi) = (value(rng), value(rng));
                     a.with_range(lo.min(hi), lo.max(hi))
                 } else {
