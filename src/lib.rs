@@ -15,6 +15,7 @@ pub mod measure;
 pub mod node;
 pub mod packet;
 pub mod pktfifo;
+pub mod plot;
 pub mod probe;
 pub mod router;
 pub mod stimulus;
