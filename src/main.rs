@@ -197,6 +197,9 @@ enum KarmaCmd {
         /// Bit error rate on every lane.
         #[arg(long)]
         ber: Option<f64>,
+        /// Write a plot of round-trip time against payload size (SVG).
+        #[arg(long, value_name = "FILE")]
+        plot: Option<PathBuf>,
         /// Write the waves of the first round trip to this VCD file.
         #[arg(long, value_name = "FILE")]
         vcd: Option<PathBuf>,
@@ -303,6 +306,7 @@ fn main() -> ExitCode {
                 iterations,
                 backend,
                 ber,
+                plot,
                 vcd,
             } => cli::karma::pingpong(&cli::karma::PingPongArgs {
                 config: common.config.as_deref(),
@@ -313,6 +317,7 @@ fn main() -> ExitCode {
                 iterations,
                 backend: &backend,
                 ber,
+                plot: plot.as_deref(),
                 vcd: vcd.as_deref(),
             }),
             KarmaCmd::Selftest {

@@ -16,6 +16,7 @@ pub struct PingPongArgs<'a> {
     pub iterations: u32,
     pub backend: &'a str,
     pub ber: Option<f64>,
+    pub plot: Option<&'a Path>,
     pub vcd: Option<&'a Path>,
 }
 
@@ -54,7 +55,15 @@ pub fn pingpong(a: &PingPongArgs) -> R {
             "--ber: {ber}: a bit error rate between 0 and 0.01"
         )));
     }
-    for (opt, p) in [("--vcd", a.vcd)] {
+    if let Some(p) = a.plot {
+        if p.extension().and_then(|e| e.to_str()) != Some("svg") {
+            return Err(CliError::input(format!(
+                "--plot: {}: the plot is written as SVG; give a file name ending in .svg",
+                p.display()
+            )));
+        }
+    }
+    for (opt, p) in [("--plot", a.plot), ("--vcd", a.vcd)] {
         if let Some(p) = p {
             let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
             if let Some(d) = dir.filter(|d| !d.is_dir()) {
@@ -76,11 +85,70 @@ pub fn pingpong(a: &PingPongArgs) -> R {
         vcd: a.vcd.map(PathBuf::from),
     };
     let r = run.run(&cfg).map_err(CliError::failed)?;
+    if let Some(p) = a.plot {
+        crate::plot::write_svg(p, &latency_figure(&r))
+            .map_err(|e| CliError::failed(e.to_string()))?;
+    }
     if a.json {
         return json_out(&r);
     }
     print_table(&cfg, &r);
     Ok(ExitCode::SUCCESS)
+}
+
+/// Round-trip time against payload size, one curve per hop count, in the manner of seed 002
+/// Figures 5.16-5.18: every size, and a zoom on the small packets (up to 128 bytes) when the run
+/// has two or more of them.
+fn latency_figure(r: &Report) -> crate::plot::Figure {
+    use crate::plot::{Axis, Figure, Panel, Scale, Series};
+    let mut hops: Vec<u32> = r.rows.iter().map(|x| x.hops).collect();
+    hops.dedup();
+    let series = |max: u32| -> Vec<Series> {
+        hops.iter()
+            .map(|&h| {
+                Series::new(
+                    if h == 1 {
+                        "1 hop".to_string()
+                    } else {
+                        format!("{h} hops")
+                    },
+                    r.rows
+                        .iter()
+                        .filter(|x| x.hops == h && x.payload_bytes <= max)
+                        .map(|x| (x.payload_bytes as f64, x.rtt_us))
+                        .collect(),
+                )
+            })
+            .collect()
+    };
+    let panel = |title: &str, max: u32| {
+        Panel::new(
+            title,
+            Axis::new("payload (bytes)", Scale::Log2),
+            Axis::new("round-trip time (us)", Scale::Linear),
+            series(max),
+        )
+    };
+    let mode = match r.rows.first().map(|x| x.mode) {
+        Some(Mode::Kernel) => "kernel space",
+        _ => "user space",
+    };
+    let mut panels = vec![panel("all sizes", u32::MAX)];
+    if r.rows
+        .iter()
+        .filter(|x| x.payload_bytes <= 128 && x.hops == hops[0])
+        .count()
+        >= 2
+    {
+        panels.push(panel("small packets (up to 128 B)", 128));
+    }
+    Figure::new(
+        format!(
+            "KARMA ping-pong, {mode}, {} backend",
+            format!("{:?}", r.backend).to_lowercase()
+        ),
+        panels,
+    )
 }
 
 fn print_table(cfg: &crate::config::Config, r: &Report) {
