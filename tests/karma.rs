@@ -241,41 +241,31 @@ fn the_main_job_runs_and_writes_its_plot_and_waves() {
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.contains("round-trip time (us)") && text.contains("2 hops"));
     // the model's waves and the Verilated mesh's waves of the same ping-pong are identical
-    let rtl_vcd = dir.join("pp_rtl.vcd");
-    let o = exanet(&[
-        "karma",
-        "pingpong",
-        "--sizes",
-        "16",
-        "--iterations",
-        "1",
-        "--hops",
-        "1",
-        "--backend",
-        "rtl",
-        "--vcd",
-        rtl_vcd.to_str().unwrap(),
-    ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let model_vcd = dir.join("pp_model.vcd");
-    let o = exanet(&[
-        "karma",
-        "pingpong",
-        "--sizes",
-        "16",
-        "--iterations",
-        "1",
-        "--hops",
-        "1",
-        "--vcd",
-        model_vcd.to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(0));
+    let waves = |backend: &str| {
+        let path = dir.join(format!("pp_{backend}.vcd"));
+        let o = exanet(&[
+            "karma",
+            "pingpong",
+            "--sizes",
+            "16",
+            "--iterations",
+            "1",
+            "--hops",
+            "1",
+            "--backend",
+            backend,
+            "--vcd",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        path
+    };
+    let (model_vcd, rtl_vcd) = (waves("model"), waves("rtl"));
     let rep = exanet::wave::diff_files(
         &model_vcd,
         &rtl_vcd,
