@@ -37,8 +37,10 @@ package exanet_pkg;
   localparam int unsigned HDR_DST_ADDR_W   = 48;
   localparam int unsigned HDR_DST_PORT_LSB = 102;  // intra-tile port at the destination node
   localparam int unsigned HDR_DST_PORT_W   = 3;
-  localparam int unsigned HDR_RSVD_LSB     = 105;  // reserved, zero
-  localparam int unsigned HDR_RSVD_W       = 15;
+  localparam int unsigned HDR_ROUTE_LSB    = 105;  // routing state of network-scale algorithms
+  localparam int unsigned HDR_ROUTE_W      = 8;
+  localparam int unsigned HDR_RSVD_LSB     = 113;  // reserved, zero
+  localparam int unsigned HDR_RSVD_W       = 7;
   localparam int unsigned HDR_ECC_LSB      = 120;  // SECDED check bits over bits 119:0
   localparam int unsigned HDR_ECC_W        = 8;
 

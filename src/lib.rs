@@ -12,6 +12,7 @@ pub mod fifo;
 pub mod karma;
 pub mod link;
 pub mod measure;
+pub mod net;
 pub mod node;
 pub mod packet;
 pub mod pktfifo;

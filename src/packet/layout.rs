@@ -71,7 +71,7 @@ const fn f(
 use Word::{Footer as F, Header as H};
 
 /// The layout table: header fields, then footer fields, each in ascending bit order.
-pub const FIELDS: [Field; 20] = [
+pub const FIELDS: [Field; 21] = [
     f(H, "vc", 0, 3, "virtual channel"),
     f(
         H,
@@ -105,7 +105,14 @@ pub const FIELDS: [Field; 20] = [
         3,
         "intra-tile port at the destination node",
     ),
-    f(H, "rsvd", 105, 15, "reserved, zero"),
+    f(
+        H,
+        "route",
+        105,
+        8,
+        "routing state of the network-scale routing algorithms (dateline crossings, misroute, group; src/net/routing); zero from the source; the APErouter's DOR keeps it",
+    ),
+    f(H, "rsvd", 113, 7, "reserved, zero"),
     f(H, "ecc", 120, 8, "SECDED check bits over header bits 119:0"),
     f(
         F,
@@ -209,6 +216,7 @@ pub const HDR_PDID: Field = field(H, "pdid");
 pub const HDR_DST_ADDR: Field = field(H, "dst_addr");
 /// Intra-tile port at the destination node.
 pub const HDR_DST_PORT: Field = field(H, "dst_port");
+pub const HDR_ROUTE: Field = field(H, "route");
 /// Header: reserved.
 pub const HDR_RSVD: Field = field(H, "rsvd");
 /// Header: SECDED check bits.

@@ -1,0 +1,85 @@
+//! Topologies (seed 000 §2.2, §3.4.3-3.4.4; seed 002 Ch. 2 for the ExaNeSt configurations): which
+//! node's inter-tile port is wired to which, each node's address, and the numbering of
+//! endpoints. One algorithm per file; `parse` turns a command-line name into one.
+//!
+//! Port numbering (every node of a topology has the same ports; some may be unconnected):
+//! - torus / mesh of dimensions 0..N: inter-tile port `2d` leads along dimension `d` towards
+//!   increasing coordinates (`d+`), port `2d + 1` towards decreasing ones (`d-`); one intra-tile
+//!   port (terminal 0).
+//! - dragonfly (p terminals, a routers a group, h global channels a router, g groups): intra-tile
+//!   ports 0..p are the terminals; inter-tile ports `0..a-1` are the local channels (port `j`
+//!   leads to router `j` of the group if `j` < this router's index, else to router `j + 1`, seed
+//!   000 §3.4.4), ports `a-1 .. a-1+h` the global channels: global channel `t = r h + k` of a
+//!   group (router `r`, its `k`-th global port) leads to group `t` if `t` < this group's index,
+//!   else to group `t + 1` (the fully connected arrangement of seed 000 Listings 3.3-3.4).
+
+/// A node's address as the packet header carries it (`dst_x`, `dst_y`, `dst_z`): a torus or mesh
+/// node's coordinates; a dragonfly router's (router index within its group, group, 0).
+pub type Addr = [u8; 3];
+
+/// What an inter-tile port leads to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PortClass {
+    /// Torus / mesh: along dimension `dim`, towards increasing coordinates when `plus`.
+    Dim { dim: u8, plus: bool },
+    /// Dragonfly: a local channel to router `router` of the same group.
+    Local { router: u16 },
+    /// Dragonfly: a global channel to group `group`.
+    Global { group: u16 },
+}
+
+/// The shape of a torus or mesh: a size per dimension (1 to 3 dimensions: the header carries
+/// three coordinates; sizes 1..=255), all wrapping (torus) or none (mesh).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shape {
+    pub size: Vec<u8>,
+    pub wrap: bool,
+}
+
+/// Dragonfly parameters (seed 000 §2.2.2): `p` terminals a router, `a` routers a group, `h`
+/// global channels a router, `g` groups.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DragonflyParams {
+    pub p: u32,
+    pub a: u32,
+    pub h: u32,
+    pub g: u32,
+}
+
+/// A network topology. Implementations are pure and cheap to query.
+pub trait Topology: Send + Sync + std::fmt::Debug {
+    /// Canonical name, as `parse` accepts it (`torus:10x10`, `dragonfly:p=2,a=4,h=2,g=9`).
+    fn name(&self) -> String;
+    /// Nodes (routers).
+    fn nodes(&self) -> usize;
+    /// Intra-tile ports (terminals) of every node.
+    fn terminals(&self) -> usize;
+    /// Inter-tile ports of every node.
+    fn ports(&self) -> usize;
+    /// What inter-tile port `q` of `node` leads to.
+    fn port_class(&self, node: usize, q: usize) -> PortClass;
+    /// The node and its port at the other end of inter-tile port `q` of `node`; None when the
+    /// port is not wired (a mesh's border).
+    fn link(&self, node: usize, q: usize) -> Option<(usize, usize)>;
+    /// The header address of `node`.
+    fn addr(&self, node: usize) -> Addr;
+    /// The node at an address; None outside the network.
+    fn node_at(&self, a: Addr) -> Option<usize>;
+    /// Endpoints: nodes x terminals.
+    fn endpoints(&self) -> usize {
+        self.nodes() * self.terminals()
+    }
+    /// Endpoint `index` as (node, terminal): torus index = node = x + y X + z X Y (seed 000
+    /// eq. 3.1-3.4); dragonfly index = p + n P + g P A (eq. 3.6-3.9).
+    fn endpoint(&self, index: usize) -> (usize, usize);
+    /// The inverse of `endpoint`.
+    fn endpoint_index(&self, node: usize, terminal: usize) -> usize;
+    /// The torus / mesh shape, if the topology is one.
+    fn shape(&self) -> Option<&Shape> {
+        None
+    }
+    /// The dragonfly parameters, if the topology is one.
+    fn dragonfly(&self) -> Option<DragonflyParams> {
+        None
+    }
+}
