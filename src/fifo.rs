@@ -128,6 +128,12 @@ impl Fifo {
     pub fn underflow_cnt(&self) -> u32 {
         self.underflow_cnt
     }
+    /// Every write has reached the read side: with no write or read, the next cycle changes
+    /// nothing (the engine may skip it).
+    pub fn settled(&self) -> bool {
+        let stages = self.p.latency as usize - 1;
+        self.wr_ptr_vis[..stages].iter().all(|&v| v == self.wr_ptr)
+    }
 
     // ---- next state ----
 

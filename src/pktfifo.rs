@@ -115,6 +115,11 @@ impl PktFifo {
         self.pay.commit(n.pay);
     }
 
+    /// Both FIFOs settled (`Fifo::settled`).
+    pub fn settled(&self) -> bool {
+        self.hf.settled() && self.pay.settled()
+    }
+
     /// Writes while full plus reads while empty, both halves (zero in a correct design).
     pub fn errors(&self) -> u32 {
         self.hf.overflow_cnt()

@@ -49,6 +49,9 @@ pub struct RouterBench {
     pub credit_cnt: Vec<[u32; 8]>,
     pub credit_stop: Vec<u8>,
     pub cycle: u64,
+    /// Clock the router with `eval` and `commit` instead of its in-place `step` (a test holds
+    /// the two equal).
+    pub pure: bool,
 }
 
 impl RouterBench {
@@ -102,6 +105,7 @@ impl RouterBench {
             router: Router::new(p),
             cfg,
             cycle: 0,
+            pure: false,
         }
     }
 
@@ -157,7 +161,12 @@ impl RouterBench {
             let f: Vec<&PktFifo> = (0..nv).map(|v| r.inter_tx(q as u32, v)).collect();
             c.step(self.cycle, &f);
         }
-        self.router.step(&i);
+        if self.pure {
+            let n = self.router.eval(&i);
+            self.router.commit(n);
+        } else {
+            self.router.step(&i);
+        }
         self.account();
         self.cycle += 1;
         i

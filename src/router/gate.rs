@@ -29,7 +29,8 @@
 //! RTL twin: `rtl/exanet_rt_in.sv`.
 
 use super::params::{RouterCfg, RouterParams, Slot};
-use super::route::{route, Route};
+use super::route::{route, Route, RouteFn};
+use crate::packet::layout::HDR_ROUTE;
 use crate::packet::{payload_words, secded_encode};
 use crate::pktfifo::{PktFifo, PktFifoIn, PktFifoNext};
 use crate::probe::{b, clk_rst, Visitor};
@@ -89,6 +90,9 @@ pub struct GateIn {
     pub granted: bool,
     /// This slot's footer is in an output's write register this cycle.
     pub eop: bool,
+    /// Bit s: output slot s is free this cycle (not owned, no grant pending); only routing
+    /// functions that adapt look at it.
+    pub free: u64,
 }
 
 pub struct InSlotNext {
@@ -96,11 +100,15 @@ pub struct InSlotNext {
     fifo: PktFifoNext,
 }
 
-/// The header as it leaves through `out`: an inter-tile output carries the VC of the route,
-/// with its SECDED code computed again.
-pub fn rewrite_header(hdr: u128, p: &RouterParams, out: u32, ovc: u8) -> u128 {
+/// The header as it leaves through `out`: an inter-tile output carries the VC of the route and
+/// the `route` field the routing function left in the gate's header register (the word's own
+/// with the APErouter's DOR), with its SECDED code computed again.
+pub fn rewrite_header(hdr: u128, p: &RouterParams, out: u32, ovc: u8, routed: u128) -> u128 {
     match p.slot(out) {
-        Slot::Inter(..) => secded_encode((hdr & !0x7) | ovc as u128),
+        Slot::Inter(..) => {
+            let keep = !(0x7 | HDR_ROUTE.mask());
+            secded_encode((hdr & keep) | ovc as u128 | (routed & HDR_ROUTE.mask()))
+        }
         Slot::Intra(_) => hdr,
     }
 }
@@ -114,8 +122,26 @@ impl InSlot {
         }
     }
 
-    /// Next state. Pure.
-    pub fn eval(&self, p: &RouterParams, cfg: &RouterCfg, i: &GateIn) -> InSlotNext {
+    /// Nothing in flight and no header to take: with no write into the FIFO, the next cycle
+    /// changes nothing (the engine may skip it).
+    pub fn quiet(&self, enabled: bool) -> bool {
+        let g = &self.gate;
+        g.state == S_IDLE
+            && !g.xin_valid
+            && !g.xin_last
+            && (!enabled || self.fifo.hf.empty())
+            && self.fifo.settled()
+    }
+
+    /// Next state. Pure. `routing`: the network's routing function, or None for the APErouter's
+    /// dimension-order routing (`route.rs`).
+    pub fn eval(
+        &self,
+        p: &RouterParams,
+        cfg: &RouterCfg,
+        routing: Option<&dyn RouteFn>,
+        i: &GateIn,
+    ) -> InSlotNext {
         let g = &self.gate;
         let mut n = g.clone();
         let f = &self.fifo;
@@ -130,14 +156,20 @@ impl InSlot {
                     n.state = S_ROUTE;
                 }
             }
-            S_ROUTE => match route(g.hdr, p, cfg, true) {
-                Route::Out { slot, vc } => {
+            S_ROUTE => match routing.map_or_else(
+                || (route(g.hdr, p, cfg, true), None),
+                |f| f.route(g.hdr, self.index, i.free),
+            ) {
+                (Route::Out { slot, vc }, state) => {
+                    if let Some(st) = state {
+                        n.hdr = HDR_ROUTE.set(g.hdr, st as u64);
+                    }
                     n.out = slot;
                     n.ovc = vc;
                     n.words = payload_words(g.hdr, p.size_in_words);
                     n.state = S_REQ;
                 }
-                Route::Drop(r) => {
+                (Route::Drop(r), _) => {
                     n.drop_reason = r as u8;
                     n.kind = K_HDR;
                     n.left = payload_words(g.hdr, p.size_in_words);
@@ -160,7 +192,7 @@ impl InSlot {
             S_XFER | S_DROP => {
                 let xfer = g.state == S_XFER;
                 let (word, hf) = match g.kind {
-                    K_HDR => (rewrite_header(f.hf.rdata(), p, g.out, g.ovc), true),
+                    K_HDR => (rewrite_header(f.hf.rdata(), p, g.out, g.ovc, g.hdr), true),
                     K_PAY => (f.pay.rdata(), false),
                     _ => (f.hf.rdata(), true),
                 };

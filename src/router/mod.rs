@@ -68,6 +68,12 @@ pub struct Router {
     pub ins: Vec<InSlot>,
     /// `None` for the RX side of a TX-only intra-tile port.
     pub outs: Vec<Option<OutSlot>>,
+    /// A network routing function replacing the APErouter's dimension-order routing.
+    pub routing: Option<std::sync::Arc<dyn route::RouteFn>>,
+    /// Skip slots whose next cycle changes nothing (`step` only; results are identical).
+    pub skip_quiet: bool,
+    /// Scratch for `step`: each output's next state.
+    out_next: Vec<Option<OutSlotNext>>,
 }
 
 pub struct RouterNext {
@@ -86,7 +92,34 @@ impl Router {
         let outs = (0..n)
             .map(|s| p.has_output(s).then(|| OutSlot::new(s, &p)))
             .collect();
-        Router { p, ins, outs }
+        Router {
+            p,
+            ins,
+            outs,
+            routing: None,
+            skip_quiet: true,
+            out_next: Vec::new(),
+        }
+    }
+
+    /// A router whose ROUTE stage asks `f` instead of the APErouter's dimension-order routing.
+    pub fn with_routing(p: RouterParams, f: std::sync::Arc<dyn route::RouteFn>) -> Router {
+        let mut r = Router::new(p);
+        r.routing = Some(f);
+        r
+    }
+
+    /// Bit s: output slot s is free (not owned, no grant pending). Only a routing function that
+    /// adapts needs it.
+    fn free_outputs(&self) -> u64 {
+        if self.routing.is_none() {
+            return 0;
+        }
+        self.outs
+            .iter()
+            .flatten()
+            .filter(|o| !o.r.busy && !o.r.grant_valid)
+            .fold(0u64, |m, o| m | 1 << o.index)
     }
 
     /// The RX packet FIFO of intra-tile port `p` (None if TX-only).
@@ -144,6 +177,7 @@ impl Router {
             enabled,
             granted,
             eop,
+            free: 0,
         }
     }
 
@@ -171,19 +205,26 @@ impl Router {
 
     /// Next state of every slot. Pure.
     pub fn eval(&self, i: &RouterIn) -> RouterNext {
-        let gates: Vec<gate::Gate> = self.ins.iter().map(|s| s.gate.clone()).collect();
+        let free = self.free_outputs();
+        let rf = self.routing.as_deref();
         RouterNext {
             ins: self
                 .ins
                 .iter()
-                .map(|s| s.eval(&self.p, &i.cfg, &self.gate_in(s.index, i)))
+                .map(|s| {
+                    let gi = GateIn {
+                        free,
+                        ..self.gate_in(s.index, i)
+                    };
+                    s.eval(&self.p, &i.cfg, rf, &gi)
+                })
                 .collect(),
             outs: self
                 .outs
                 .iter()
                 .map(|o| {
                     o.as_ref()
-                        .map(|o| o.eval(&self.p, &i.cfg, &gates, &self.out_in(o.index, i)))
+                        .map(|o| o.eval(&self.p, &i.cfg, &self.ins, &self.out_in(o.index, i)))
                 })
                 .collect(),
         }
@@ -200,9 +241,53 @@ impl Router {
         }
     }
 
+    /// One cycle, in place: the same next state as `eval` then `commit` (a test holds them
+    /// equal), without building the whole next state, and skipping the slots whose next cycle
+    /// changes nothing when `skip_quiet` is set.
     pub fn step(&mut self, i: &RouterIn) {
-        let n = self.eval(i);
-        self.commit(n);
+        let free = self.free_outputs();
+        let n = self.p.slots() as usize;
+        // Outputs first: they read the gates' registers of this cycle.
+        let mut out_next = std::mem::take(&mut self.out_next);
+        out_next.clear();
+        // Requests per output, from the gates' registers (a quiet output without one is skipped).
+        let mut wanted = 0u64;
+        for s in &self.ins {
+            if s.gate.req {
+                wanted |= 1 << s.gate.out;
+            }
+        }
+        for o in &self.outs {
+            out_next.push(o.as_ref().and_then(|o| {
+                let oi = self.out_in(o.index, i);
+                let idle = self.skip_quiet
+                    && o.quiet()
+                    && wanted >> o.index & 1 == 0
+                    && !oi.rd_hf
+                    && !oi.rd_pay;
+                (!idle).then(|| o.eval(&self.p, &i.cfg, &self.ins, &oi))
+            }));
+        }
+        // Gates: each reads the outputs' registers of this cycle through its inputs.
+        let rf = self.routing.clone();
+        for s in 0..n {
+            let gi = GateIn {
+                free,
+                ..self.gate_in(s as u32, i)
+            };
+            let slot = &self.ins[s];
+            if self.skip_quiet && !gi.wr_hf && !gi.wr_pay && slot.quiet(gi.enabled) {
+                continue;
+            }
+            let next = slot.eval(&self.p, &i.cfg, rf.as_deref(), &gi);
+            self.ins[s].commit(next);
+        }
+        for (o, x) in self.outs.iter_mut().zip(out_next.drain(..)) {
+            if let (Some(o), Some(x)) = (o.as_mut(), x) {
+                o.commit(x);
+            }
+        }
+        self.out_next = out_next;
     }
 
     /// The inter-tile RX FIFOs' occupancies of port `q` in credit units, packed for the TCL TX.

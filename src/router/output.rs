@@ -26,7 +26,7 @@
 //!
 //! RTL twin: `rtl/exanet_rt_out.sv`.
 
-use super::gate::Gate;
+use super::gate::{Gate, InSlot};
 use super::params::{RouterCfg, RouterParams, Slot};
 use crate::pktfifo::{PktFifo, PktFifoIn, PktFifoNext};
 use crate::probe::{b, clk_rst, Visitor};
@@ -115,7 +115,7 @@ impl OutSlot {
         &self,
         p: &RouterParams,
         cfg: &RouterCfg,
-        gates: &[Gate],
+        ins: &[InSlot],
         i: &OutIn,
     ) -> OutSlotNext {
         let r = &self.r;
@@ -124,7 +124,7 @@ impl OutSlot {
         let is_inter = matches!(p.slot(me), Slot::Inter(..));
 
         // Crossbar: the owner's word, if it is one for this output.
-        let o = &gates[r.owner as usize];
+        let o = &ins[r.owner as usize].gate;
         let owner_word = r.busy && o.xin_valid && o.xin_out == me;
         n.xout_valid = owner_word;
         n.xout_data = if owner_word { o.xin_data } else { 0 };
@@ -155,9 +155,9 @@ impl OutSlot {
 
         // Arbitration.
         let free = !r.busy || (o.xin_valid && o.xin_last && o.xin_out == me);
-        let nin = gates.len() as u32;
+        let nin = ins.len() as u32;
         let eligible = |k: u32| {
-            let g = &gates[k as usize];
+            let g = &ins[k as usize].gate;
             g.req && g.out == me && self.room(p, cfg, i, g)
         };
         let winner = if cfg.arb_fixed {
@@ -169,7 +169,7 @@ impl OutSlot {
         n.grant_in = 0;
         match (free, winner) {
             (true, Some(w)) => {
-                let g = &gates[w as usize];
+                let g = &ins[w as usize].gate;
                 n.grant_valid = true;
                 n.grant_in = w;
                 n.busy = true;
@@ -199,6 +199,20 @@ impl OutSlot {
             r: n,
             fifo: self.fifo.eval(&fi),
         }
+    }
+
+    /// Nothing in flight and nothing to arbitrate: with no request for this output and no pop
+    /// by its reader, the next cycle changes nothing (the engine may skip it).
+    pub fn quiet(&self) -> bool {
+        let r = &self.r;
+        !r.busy
+            && !r.grant_valid
+            && !r.xout_valid
+            && !r.owr_valid
+            && r.resv_hf == 0
+            && r.resv_pay == 0
+            && r.inflight == 0
+            && self.fifo.settled()
     }
 
     pub fn commit(&mut self, n: OutSlotNext) {

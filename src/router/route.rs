@@ -42,6 +42,15 @@ pub enum Route {
     Drop(DropReason),
 }
 
+/// A routing function other than the APErouter's own: the network-scale algorithms
+/// (`src/net/routing/`), adapted to one router. Called at the ROUTE stage.
+pub trait RouteFn: Send + Sync {
+    /// Where header `hdr`, in input slot `from`, goes: the output slot and VC, and the new value
+    /// of the header's `route` field (None: unchanged). `free` bit s: output slot s is free this
+    /// cycle.
+    fn route(&self, hdr: u128, from: u32, free: u64) -> (Route, Option<u8>);
+}
+
 /// Destination coordinates and intra-tile port of a header word.
 pub fn destination(hdr: u128) -> ([u8; MAX_DIMS], u8) {
     (
