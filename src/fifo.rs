@@ -21,6 +21,13 @@
 //! - A write while full or a read while empty is ignored and counted (`overflow_cnt_q`,
 //!   `underflow_cnt_q`): nothing is ever lost silently.
 //!
+//! Memory is allocated in pages of `PAGE` words on the first write into a page (a never-written
+//! word reads 0, the memory's reset value), so a network of thousands of nodes holds only the
+//! pages its traffic touched. With `reclaim` set (network-scale runs), a page is given back once
+//! every word in it has been read and the write pointer has left it: the FIFO then shows 0
+//! instead of a stale word on `rdata_o` while empty, a value no reader uses (lock-step designs
+//! leave `reclaim` off and show the stale word, as the RTL's memory does).
+//!
 //! RTL twin: `rtl/exanet_fifo.sv` (same register names with `_q`).
 
 use crate::probe::{b, clk_rst, Visitor};
@@ -56,11 +63,17 @@ pub struct FifoNext {
     underflow_cnt: u32,
 }
 
+/// Words per memory page.
+pub const PAGE: usize = 64;
+
 #[derive(Debug, Clone)]
 pub struct Fifo {
     p: FifoParams,
     ptr_mask: u32,
-    mem: Vec<u128>,
+    /// Pages of the memory, allocated on first write.
+    mem: Vec<Option<Box<[u128; PAGE]>>>,
+    /// Give pages back once read out (see the module doc).
+    pub reclaim: bool,
     wr_ptr: u32,
     rd_ptr: u32,
     /// `wr_ptr_vis[0]` is the newest copy; `[latency - 2]` drives the read side.
@@ -83,7 +96,8 @@ impl Fifo {
         Fifo {
             p,
             ptr_mask: 2 * p.depth - 1,
-            mem: vec![0; p.depth as usize],
+            mem: vec![None; (p.depth as usize).div_ceil(PAGE)],
+            reclaim: false,
             wr_ptr: 0,
             rd_ptr: 0,
             wr_ptr_vis: [0; MAX_LATENCY as usize],
@@ -120,7 +134,13 @@ impl Fifo {
         self.vis().wrapping_sub(self.rd_ptr) & self.ptr_mask
     }
     pub fn rdata(&self) -> u128 {
-        self.mem[(self.rd_ptr & (self.p.depth - 1)) as usize]
+        let a = (self.rd_ptr & (self.p.depth - 1)) as usize;
+        self.mem[a / PAGE].as_ref().map_or(0, |pg| pg[a % PAGE])
+    }
+
+    /// Memory pages held now.
+    pub fn pages(&self) -> usize {
+        self.mem.iter().filter(|p| p.is_some()).count()
     }
     pub fn overflow_cnt(&self) -> u32 {
         self.overflow_cnt
@@ -154,7 +174,26 @@ impl Fifo {
 
     pub fn commit(&mut self, n: FifoNext) {
         if let Some((a, d)) = n.write {
-            self.mem[a as usize] = d;
+            let a = a as usize;
+            self.mem[a / PAGE].get_or_insert_with(|| Box::new([0; PAGE]))[a % PAGE] = d;
+        }
+        if self.reclaim && n.rd_ptr != self.rd_ptr {
+            // give back the page of the word just read if no unread word is left in it
+            let depth = self.p.depth as usize;
+            let page = (self.rd_ptr as usize & (depth - 1)) / PAGE;
+            let start = n.rd_ptr as usize & (depth - 1);
+            let used = (n.wr_ptr.wrapping_sub(n.rd_ptr) & self.ptr_mask) as usize;
+            let (lo, hi) = (page * PAGE, (page * PAGE + PAGE).min(depth));
+            // live words: `used` of them from `start`, wrapping at `depth`
+            let meets = |a: usize, b: usize| a < b && a < hi && b > lo;
+            let live_in_page = if start + used <= depth {
+                meets(start, start + used)
+            } else {
+                meets(start, depth) || meets(0, start + used - depth)
+            };
+            if !live_in_page {
+                self.mem[page] = None;
+            }
         }
         let stages = self.p.latency as usize - 1;
         self.wr_ptr_vis.copy_within(0..stages - 1, 1);
@@ -316,5 +355,65 @@ mod tests {
         assert_eq!(f.usedw(), 3);
         assert_eq!(f.rdata(), 1);
         assert_eq!(f.rdusedw(), 2, "the new word is not visible yet");
+    }
+}
+
+#[cfg(test)]
+mod page_tests {
+    use super::*;
+
+    /// A FIFO with and without page reclaim gives the same data for any traffic; the reclaiming
+    /// one holds no page once empty and only the pages with unread words.
+    #[test]
+    fn reclaim_changes_no_word_read_and_frees_pages() {
+        let p = FifoParams {
+            depth: 256,
+            latency: 3,
+        };
+        let (mut a, mut b) = (Fifo::new(p), Fifo::new(p));
+        b.reclaim = true;
+        let mut x = 12345u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut peak = 0;
+        for c in 0..200_000u64 {
+            // bursts of writes, then drains
+            let phase = (c / 3000) % 2 == 0;
+            let wr = next() % 100 < if phase { 70 } else { 20 };
+            let rd = next() % 100 < if phase { 30 } else { 80 };
+            let i = FifoIn {
+                wr: wr && !a.full(),
+                wdata: next() as u128,
+                rd: rd && !a.empty(),
+            };
+            if !a.empty() {
+                assert_eq!(a.rdata(), b.rdata(), "cycle {c}");
+            }
+            assert_eq!((a.usedw(), a.empty()), (b.usedw(), b.empty()));
+            let (na, nb) = (a.eval(&i), b.eval(&i));
+            a.commit(na);
+            b.commit(nb);
+            // pages needed: those holding unread words (plus the one being written)
+            let needed = (b.usedw() as usize).div_ceil(PAGE) + 1;
+            assert!(b.pages() <= needed + 1, "cycle {c}: {} pages", b.pages());
+            peak = peak.max(b.pages());
+        }
+        assert_eq!(a.pages(), 4, "without reclaim every page was touched");
+        assert!(peak >= 2, "the test never filled more than a page");
+        // drain completely: no page left
+        while !b.empty() || b.usedw() > 0 {
+            let i = FifoIn {
+                wr: false,
+                wdata: 0,
+                rd: !b.empty(),
+            };
+            let nb = b.eval(&i);
+            b.commit(nb);
+        }
+        assert_eq!(b.pages(), 0, "rd {} wr {} pages {:?}", b.rd_ptr, b.wr_ptr, b.mem.iter().map(|p| p.is_some()).collect::<Vec<_>>());
     }
 }
