@@ -10,8 +10,29 @@
 //!   ports 0..p are the terminals; inter-tile ports `0..a-1` are the local channels (port `j`
 //!   leads to router `j` of the group if `j` < this router's index, else to router `j + 1`, seed
 //!   000 §3.4.4), ports `a-1 .. a-1+h` the global channels: global channel `t = r h + k` of a
-//!   group (router `r`, its `k`-th global port) leads to group `t` if `t` < this group's index,
-//!   else to group `t + 1` (the fully connected arrangement of seed 000 Listings 3.3-3.4).
+//!   group (router `r`, its `k`-th global port) leads to group `t' = t mod (g - 1)` if `t'` <
+//!   this group's index, else to group `t' + 1` (the fully connected arrangement of seed 000
+//!   Listings 3.3-3.4; `t' = t` with the default `g = a h + 1`), and arrives on the far group's
+//!   channel of the same copy `t / (g - 1)` that leads back (`dragonfly.rs`,
+//!   docs/decisions/0010-dragonfly-wiring.md).
+//!
+//! Files: `lattice` (index <-> coordinates, eq. 3.1-3.4), `torus` (torus and mesh),
+//! `dragonfly`, `exanest` (the ExaNeSt Track-1 presets), `parse` (names and `describe`),
+//! `check` (`verify`: the consistency every topology must have).
+
+pub mod check;
+pub mod dragonfly;
+pub mod exanest;
+pub mod lattice;
+pub mod parse;
+pub mod torus;
+
+pub use check::verify;
+pub use dragonfly::Dragonfly;
+pub use exanest::{Exanest, Preset};
+pub use lattice::Lattice;
+pub use parse::{describe, parse};
+pub use torus::Torus;
 
 /// A node's address as the packet header carries it (`dst_x`, `dst_y`, `dst_z`): a torus or mesh
 /// node's coordinates; a dragonfly router's (router index within its group, group, 0).

@@ -27,7 +27,10 @@ pub trait Pattern: Send + Sync + std::fmt::Debug {
 pub enum SizeDist {
     Fixed(u32),
     /// Uniform in `min..=max`.
-    Uniform { min: u32, max: u32 },
+    Uniform {
+        min: u32,
+        max: u32,
+    },
 }
 
 /// When an endpoint generates packets. One instance per endpoint.
