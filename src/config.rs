@@ -38,6 +38,7 @@ pub struct Config {
     pub router: RouterConfig,
     pub node: NodeConfig,
     pub karma: KarmaConfig,
+    pub net: NetConfig,
     pub sim: SimConfig,
 }
 
@@ -178,6 +179,115 @@ impl KarmaConfig {
             return Err(err(
                 "karma.timeout_us",
                 format!("{t} us: must be between 1 and 1e6"),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A network-scale run (`exanet network run`, `exanet network sweep`; docs/network.md). The
+/// nodes and links are the `[router]` FIFO sizes and the `[link]` APElink of this same file;
+/// the VCs on every link are the routing algorithm's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct NetConfig {
+    /// Topology: `torus:10x10`, `mesh:4x4`, `torus:10x10x10`, `dragonfly:p=2,a=4,h=2`,
+    /// `exanest:torus6x6`... Default `torus:4x4`.
+    pub topology: String,
+    /// Routing algorithm: `ecube`, `star-channel`, `smart-dor`, `min`. Default `ecube`.
+    pub routing: String,
+    /// Destination pattern: `uniform`, `transpose`, `bitcomp`, `bitrev`, `shuffle`, `tornado`,
+    /// `neighbour`, `hotspot:node=K,frac=F`. Default `uniform`.
+    pub pattern: String,
+    /// Injection process: `bernoulli` (at `load`) or `constant:N` (N packets per endpoint in
+    /// flight). Default `bernoulli`.
+    pub injection: String,
+    /// Applied load, a fraction of an endpoint's injection bandwidth
+    /// (`injection_bytes_per_cycle`), in (0, 1]. Default 0.1.
+    pub load: f64,
+    /// Payload sizes, bytes: `64` or `16:256` (uniform). Default `64` (a 6-word packet: header,
+    /// four payload words, footer).
+    pub sizes: String,
+    /// Ping probe on top of the traffic: `src=A,dst=B,period=P` (endpoints, cycles); empty for
+    /// none. Default empty.
+    pub probe: String,
+    /// Injection bandwidth of an endpoint that a load of 1 means, payload bytes per cycle.
+    /// Default 8 (one APElink lane: 64 bits a cycle, 10 Gb/s; decision 0011).
+    pub injection_bytes_per_cycle: f64,
+    /// Warm-up cycles before the measurement window. Default 2000.
+    pub warmup_cycles: u64,
+    /// Measurement window, cycles. Default 10000.
+    pub measure_cycles: u64,
+    /// At most this many cycles of drain after the window. Default 50000.
+    pub drain_cycles: u64,
+    /// Partitions of the nodes (1: the serial engine). Default 1.
+    pub partitions: u32,
+    /// Cycles between partition exchanges, 1..=link.phy.latency_cycles; 0: the PHY latency.
+    /// Default 0.
+    pub window_cycles: u64,
+    /// Skip the router slots whose next cycle changes nothing (results are identical). Default
+    /// true.
+    pub idle_skip: bool,
+    /// Check every payload and, for deterministic routing, the order of every pair. Default
+    /// false.
+    pub check: bool,
+}
+
+impl Default for NetConfig {
+    fn default() -> Self {
+        NetConfig {
+            topology: "torus:4x4".into(),
+            routing: "ecube".into(),
+            pattern: "uniform".into(),
+            injection: "bernoulli".into(),
+            load: 0.1,
+            sizes: "64".into(),
+            probe: String::new(),
+            injection_bytes_per_cycle: 8.0,
+            warmup_cycles: 2000,
+            measure_cycles: 10_000,
+            drain_cycles: 50_000,
+            partitions: 1,
+            window_cycles: 0,
+            idle_skip: true,
+            check: false,
+        }
+    }
+}
+
+impl NetConfig {
+    /// The numeric fields; the names are checked where they are parsed (`src/net/setup.rs`).
+    pub fn validate(&self, phy_latency: u32) -> Result<(), ConfigError> {
+        if !(self.load > 0.0 && self.load <= 1.0) {
+            return Err(err("net.load", format!("{}: must be in (0, 1]", self.load)));
+        }
+        let b = self.injection_bytes_per_cycle;
+        if !(b.is_finite() && b > 0.0 && b <= 64.0) {
+            return Err(err(
+                "net.injection_bytes_per_cycle",
+                format!("{b}: must be positive and at most 64"),
+            ));
+        }
+        if self.measure_cycles == 0 || self.measure_cycles > 1_000_000_000 {
+            return Err(err(
+                "net.measure_cycles",
+                format!("{}: must be 1 to 1e9", self.measure_cycles),
+            ));
+        }
+        if self.warmup_cycles > 1_000_000_000 || self.drain_cycles > 1_000_000_000 {
+            return Err(err(
+                "net.warmup_cycles",
+                "warm-up and drain must be at most 1e9 cycles",
+            ));
+        }
+        range("net.partitions", self.partitions, 1, 1 << 20, "partitions")?;
+        if self.window_cycles > phy_latency as u64 {
+            return Err(err(
+                "net.window_cycles",
+                format!(
+                    "{} cycles: at most the PHY latency (link.phy.latency_cycles = {phy_latency})",
+                    self.window_cycles
+                ),
             ));
         }
         Ok(())
@@ -492,7 +602,8 @@ impl Config {
         self.link.validate()?;
         self.router.validate()?;
         self.node.validate(self.router.dims)?;
-        self.karma.validate()
+        self.karma.validate()?;
+        self.net.validate(self.link.phy.latency_cycles)
     }
 }
 

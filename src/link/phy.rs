@@ -107,6 +107,12 @@ impl PhyLane {
     pub fn rx_data(&self) -> u64 {
         self.stage(self.pipe.len() - 1).1
     }
+    /// What `rx_valid_o`/`rx_data_o` will show `k` cycles from now (`k` < latency), whatever the
+    /// lane accepts meanwhile: the delay line already holds it. A network split into partitions
+    /// exchanges these at the start of each window.
+    pub fn ahead(&self, k: usize) -> (bool, u64) {
+        self.stage(self.pipe.len() - 1 - k)
+    }
 
     pub fn eval(&self, i: &PhyIn) -> PhyNext {
         let p = &self.p;

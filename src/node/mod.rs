@@ -135,7 +135,7 @@ impl Node {
             torus: t.torus as u8,
             order: unpack_order(t.order),
             intra_en: t.port_en as u8,
-            inter_en: (t.port_en >> 8) as u8,
+            inter_en: (t.port_en >> 8) as u8 as u16,
             arb_fixed: t.arb_fixed,
             usedword: t.credit_mode & 1 == 1,
             tred: t.tred,

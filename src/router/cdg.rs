@@ -163,7 +163,7 @@ impl Lattice {
             torus: if self.torus { 0b111 } else { 0 },
             order: [0, 1, 2],
             intra_en: 1,
-            inter_en: ((1u32 << p.inter.len()) - 1) as u8,
+            inter_en: ((1u32 << p.inter.len()) - 1) as u16,
             ..Default::default()
         }
     }

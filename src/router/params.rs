@@ -25,8 +25,10 @@ pub struct InterPort {
 pub const MAX_DIMS: usize = 3;
 /// Maximum number of intra-tile ports.
 pub const MAX_INTRA: usize = 8;
-/// Maximum number of inter-tile ports.
-pub const MAX_INTER: usize = 6;
+/// Maximum number of inter-tile ports of the router model: network-scale runs need up to 11 (the
+/// 1056-node dragonfly, seed 000 §4.4.5). The node (its register map) and the RTL take at most 6,
+/// which the configuration enforces (`router.inter_ports`).
+pub const MAX_INTER: usize = 16;
 
 /// Synthesis parameters of a router.
 #[derive(Debug, Clone, PartialEq)]
@@ -35,7 +37,7 @@ pub struct RouterParams {
     pub n_intra: u32,
     /// Bit p set: intra-tile port p has an RX side (TX/RX); clear: TX-only.
     pub intra_rx: u8,
-    /// Inter-tile ports (to APElinks), 0..=6.
+    /// Inter-tile ports (to APElinks), 0..=`MAX_INTER` (6 for the node and the RTL).
     pub inter: Vec<InterPort>,
     /// Dimensions (coordinates), 1..=3.
     pub dims: u32,
@@ -127,7 +129,7 @@ pub struct RouterCfg {
     /// Bit p: intra-tile port p enabled.
     pub intra_en: u8,
     /// Bit q: inter-tile port q enabled.
-    pub inter_en: u8,
+    pub inter_en: u16,
     /// Fixed-priority arbitration (lowest input slot wins); clear: round robin.
     pub arb_fixed: bool,
     /// Credit flavour of the links: usedword (precise room) or start/stop.
@@ -192,7 +194,7 @@ impl RouterCfg {
             torus,
             order: n.dim_order,
             intra_en: ((1u32 << c.router.intra_ports) - 1) as u8,
-            inter_en: ((1u32 << c.router.inter_ports.len()) - 1) as u8,
+            inter_en: ((1u32 << c.router.inter_ports.len()) - 1) as u16,
             arb_fixed: n.arbiter == crate::config::Arbiter::Fixed,
             usedword: c.link.credit.flavour == crate::config::CreditFlavour::Usedword,
             tred: c.link.credit.tred_words,

@@ -52,6 +52,11 @@ pub trait Routing: Send + Sync + std::fmt::Debug {
     /// Every admissible next hop for `r`, most preferred first; the last is taken when none is
     /// free. At the destination node: the hop to the destination terminal.
     fn route(&self, t: &dyn Topology, r: &RouteIn, out: &mut Vec<Hop>);
+    /// Whether every packet between two endpoints takes the same path, so they arrive in the
+    /// order they left (deterministic algorithms); the engine's check mode then checks it.
+    fn in_order(&self) -> bool {
+        true
+    }
     /// The hops the deadlock argument rests on, for the channel dependency graph: all of
     /// `route`'s for a deterministic or partly adaptive algorithm, only the escape sub-function
     /// for a fully adaptive one.
