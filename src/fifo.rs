@@ -74,6 +74,8 @@ pub struct Fifo {
     mem: Vec<Option<Box<[u128; PAGE]>>>,
     /// Give pages back once read out (see the module doc).
     pub reclaim: bool,
+    /// `mem[rd_ptr]`, kept up to date by `commit`, so `rdata` needs no memory access.
+    head: u128,
     wr_ptr: u32,
     rd_ptr: u32,
     /// `wr_ptr_vis[0]` is the newest copy; `[latency - 2]` drives the read side.
@@ -98,6 +100,7 @@ impl Fifo {
             ptr_mask: 2 * p.depth - 1,
             mem: vec![None; (p.depth as usize).div_ceil(PAGE)],
             reclaim: false,
+            head: 0,
             wr_ptr: 0,
             rd_ptr: 0,
             wr_ptr_vis: [0; MAX_LATENCY as usize],
@@ -134,7 +137,11 @@ impl Fifo {
         self.vis().wrapping_sub(self.rd_ptr) & self.ptr_mask
     }
     pub fn rdata(&self) -> u128 {
-        let a = (self.rd_ptr & (self.p.depth - 1)) as usize;
+        self.head
+    }
+
+    fn word(&self, ptr: u32) -> u128 {
+        let a = (ptr & (self.p.depth - 1)) as usize;
         self.mem[a / PAGE].as_ref().map_or(0, |pg| pg[a % PAGE])
     }
 
@@ -198,8 +205,13 @@ impl Fifo {
         let stages = self.p.latency as usize - 1;
         self.wr_ptr_vis.copy_within(0..stages - 1, 1);
         self.wr_ptr_vis[0] = n.vis_in;
+        let head_moved = n.rd_ptr != self.rd_ptr
+            || n.write.is_some_and(|(a, _)| a == n.rd_ptr & (self.p.depth - 1));
         self.wr_ptr = n.wr_ptr;
         self.rd_ptr = n.rd_ptr;
+        if head_moved {
+            self.head = self.word(self.rd_ptr);
+        }
         self.overflow_cnt = n.overflow_cnt;
         self.underflow_cnt = n.underflow_cnt;
     }

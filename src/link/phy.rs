@@ -49,23 +49,25 @@ pub struct PhyIn {
 
 #[derive(Debug, Clone, Copy)]
 pub struct PhyNext {
-    up_cnt: u32,
-    gb_cnt: u32,
-    cc_cnt: u32,
     tx_ready: bool,
-    stage0: (bool, u64),
+    /// The beat accepted this cycle (bit errors applied).
+    accept: Option<u64>,
 }
 
+/// The lane's registers. The counters (`up_cnt_q`, `gb_cnt_q`, `cc_cnt_q`) count every cycle
+/// from reset, so they are functions of `now`, the cycles since reset; the delay line
+/// (`pipe_q`) holds at most `LATENCY` beats, kept as the beats in flight with the cycle each
+/// is presented at `rx_valid_o`. The same registers as the RTL's (the probes show them stage by
+/// stage), in a form a network-scale run can leave alone while the lane is idle
+/// (`catch_up`) and read at any cycle (`out_at`).
 #[derive(Debug, Clone)]
 pub struct PhyLane {
     p: PhyParams,
-    up_cnt: u32,
-    gb_cnt: u32,
-    cc_cnt: u32,
+    /// Cycles since reset (commits so far).
+    now: u64,
     tx_ready: bool,
-    /// Delay line as a ring: `pipe[head]` is stage 0, `pipe[head + 1]` (mod LATENCY) the last.
-    pipe: Vec<(bool, u64)>,
-    head: usize,
+    /// Beats in flight: (cycle presented at `rx_*_o`, data), oldest first.
+    beats: std::collections::VecDeque<(u64, u64)>,
 }
 
 impl PhyLane {
@@ -76,12 +78,9 @@ impl PhyLane {
         );
         PhyLane {
             p,
-            up_cnt: 0,
-            gb_cnt: 0,
-            cc_cnt: 0,
+            now: 0,
             tx_ready: false,
-            pipe: vec![(false, 0); p.latency as usize],
-            head: 0,
+            beats: std::collections::VecDeque::new(),
         }
     }
 
@@ -89,71 +88,104 @@ impl PhyLane {
         self.p
     }
 
-    /// Pipeline stage `s` (0 = newest).
+    fn up_cnt(&self) -> u32 {
+        self.now.min(self.p.lane_up_cycles as u64) as u32
+    }
+    fn gb_cnt(&self) -> u32 {
+        (self.now % self.p.gb_period as u64) as u32
+    }
+    fn cc_cnt(&self) -> u32 {
+        (self.now % self.p.cc_period as u64) as u32
+    }
+
+    /// TX ready in the cycle after `now` = `t - 1`, computed from the counters of `t`.
+    fn ready_at(&self, t: u64, cfg: PhyCfg) -> bool {
+        let p = &self.p;
+        let up = t.min(p.lane_up_cycles as u64) as u32;
+        let gb = (t % p.gb_period as u64) as u32;
+        let cc = (t % p.cc_period as u64) as u32;
+        let gb_pause = cfg.gearbox_en && gb == p.gb_period - 1;
+        let cc_pause = cfg.cc_en && cc >= p.cc_period - p.cc_len;
+        up == p.lane_up_cycles && !gb_pause && !cc_pause
+    }
+
+    /// Pipeline stage `s` (0 = newest): the beat accepted `s + 1` cycles ago.
     fn stage(&self, s: usize) -> (bool, u64) {
-        let l = self.pipe.len();
-        self.pipe[(self.head + l - s) % l]
+        let at = (self.now + self.p.latency as u64).checked_sub(1 + s as u64);
+        match at {
+            Some(at) => self.out_at(at),
+            None => (false, 0),
+        }
+    }
+
+    /// What `rx_valid_o`/`rx_data_o` show in cycle `t` (`t` at least `now`, less than `now` +
+    /// latency): a beat in flight presented then, or nothing.
+    pub fn out_at(&self, t: u64) -> (bool, u64) {
+        self.beats
+            .iter()
+            .find(|b| b.0 >= t)
+            .filter(|b| b.0 == t)
+            .map_or((false, 0), |b| (true, b.1))
     }
 
     pub fn tx_ready(&self) -> bool {
         self.tx_ready
     }
     pub fn lane_up(&self) -> bool {
-        self.up_cnt == self.p.lane_up_cycles
+        self.up_cnt() == self.p.lane_up_cycles
     }
     pub fn rx_valid(&self) -> bool {
-        self.stage(self.pipe.len() - 1).0
+        self.out_at(self.now).0
     }
     pub fn rx_data(&self) -> u64 {
-        self.stage(self.pipe.len() - 1).1
+        self.out_at(self.now).1
     }
     /// What `rx_valid_o`/`rx_data_o` will show `k` cycles from now (`k` < latency), whatever the
     /// lane accepts meanwhile: the delay line already holds it. A network split into partitions
     /// exchanges these at the start of each window.
     pub fn ahead(&self, k: usize) -> (bool, u64) {
-        self.stage(self.pipe.len() - 1 - k)
+        self.out_at(self.now + k as u64)
+    }
+    /// Cycles since reset.
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+    /// No beat in flight.
+    pub fn empty(&self) -> bool {
+        self.beats.iter().all(|b| b.0 < self.now)
+    }
+
+    /// Advance to cycle `t` (>= `now`) over cycles in which nothing was offered (`tx_valid_i`
+    /// low) with the run-time options `cfg`: exactly what `t - now` cycles of `eval` and
+    /// `commit` would do. A network-scale run leaves an idle lane alone and calls this when
+    /// it needs the lane again.
+    pub fn catch_up(&mut self, t: u64, cfg: PhyCfg) {
+        if t > self.now {
+            self.now = t;
+            self.tx_ready = self.ready_at(t, cfg);
+            while self.beats.front().is_some_and(|b| b.0 < t) {
+                self.beats.pop_front();
+            }
+        }
     }
 
     pub fn eval(&self, i: &PhyIn) -> PhyNext {
-        let p = &self.p;
-        let up_cnt = if self.up_cnt < p.lane_up_cycles {
-            self.up_cnt + 1
-        } else {
-            self.up_cnt
-        };
-        let gb_cnt = if self.gb_cnt + 1 == p.gb_period {
-            0
-        } else {
-            self.gb_cnt + 1
-        };
-        let cc_cnt = if self.cc_cnt + 1 == p.cc_period {
-            0
-        } else {
-            self.cc_cnt + 1
-        };
-        let gb_pause = i.cfg.gearbox_en && gb_cnt == p.gb_period - 1;
-        let cc_pause = i.cfg.cc_en && cc_cnt >= p.cc_period - p.cc_len;
         let accept = i.tx_valid && self.tx_ready;
         PhyNext {
-            up_cnt,
-            gb_cnt,
-            cc_cnt,
-            tx_ready: up_cnt == p.lane_up_cycles && !gb_pause && !cc_pause,
-            stage0: if accept {
-                (true, i.tx_data ^ i.err_mask)
-            } else {
-                (false, 0)
-            },
+            tx_ready: self.ready_at(self.now + 1, i.cfg),
+            accept: accept.then_some(i.tx_data ^ i.err_mask),
         }
     }
 
     pub fn commit(&mut self, n: PhyNext) {
-        self.up_cnt = n.up_cnt;
-        self.gb_cnt = n.gb_cnt;
-        self.cc_cnt = n.cc_cnt;
+        if let Some(d) = n.accept {
+            self.beats.push_back((self.now + self.p.latency as u64, d));
+        }
+        self.now += 1;
         self.tx_ready = n.tx_ready;
-        self.head = (self.head + 1) % self.pipe.len();
-        self.pipe[self.head] = n.stage0;
+        while self.beats.front().is_some_and(|b| b.0 < self.now) {
+            self.beats.pop_front();
+        }
     }
 
     pub fn probe(&self, i: &PhyIn, v: &mut dyn Visitor) {
@@ -167,11 +199,11 @@ impl PhyLane {
         v.sig("rx_valid_o", 1, b(self.rx_valid()));
         v.sig("rx_data_o", 64, self.rx_data() as u128);
         v.sig("lane_up_o", 1, b(self.lane_up()));
-        v.sig("up_cnt_q", 16, self.up_cnt as u128);
-        v.sig("gb_cnt_q", 16, self.gb_cnt as u128);
-        v.sig("cc_cnt_q", 16, self.cc_cnt as u128);
+        v.sig("up_cnt_q", 16, self.up_cnt() as u128);
+        v.sig("gb_cnt_q", 16, self.gb_cnt() as u128);
+        v.sig("cc_cnt_q", 16, self.cc_cnt() as u128);
         v.sig("tx_ready_q", 1, b(self.tx_ready));
-        for s in 0..self.pipe.len() {
+        for s in 0..self.p.latency as usize {
             let (valid, data) = self.stage(s);
             v.sig_idx("pipe_valid_q", s, 1, b(valid));
             v.sig_idx("pipe_data_q", s, 64, data as u128);

@@ -148,6 +148,25 @@ impl Router {
     }
 
     fn gate_in(&self, s: u32, i: &RouterIn) -> GateIn {
+        self.gate_in_with(s, i, self.grant_eop())
+    }
+
+    /// Bit s of the first mask: an output grants slot s this cycle; of the second: slot s's
+    /// footer is in an output's write register.
+    fn grant_eop(&self) -> (u64, u64) {
+        let (mut g, mut e) = (0u64, 0u64);
+        for o in self.outs.iter().flatten() {
+            if o.r.grant_valid {
+                g |= 1 << o.r.grant_in;
+            }
+            if o.r.owr_valid && o.r.owr_last {
+                e |= 1 << o.r.owr_src;
+            }
+        }
+        (g, e)
+    }
+
+    fn gate_in_with(&self, s: u32, i: &RouterIn, (granted, eop): (u64, u64)) -> GateIn {
         let (wr_hf, wr_pay, wdata, enabled) = match self.p.slot(s) {
             Slot::Intra(p) => {
                 let x = &i.intra[p as usize];
@@ -164,19 +183,13 @@ impl Router {
                 )
             }
         };
-        let mut granted = false;
-        let mut eop = false;
-        for o in self.outs.iter().flatten() {
-            granted |= o.r.grant_valid && o.r.grant_in == s;
-            eop |= o.r.owr_valid && o.r.owr_last && o.r.owr_src == s;
-        }
         GateIn {
             wr_hf,
             wr_pay,
             wdata,
             enabled,
-            granted,
-            eop,
+            granted: granted >> s & 1 == 1,
+            eop: eop >> s & 1 == 1,
             free: 0,
         }
     }
@@ -206,6 +219,7 @@ impl Router {
     /// Next state of every slot. Pure.
     pub fn eval(&self, i: &RouterIn) -> RouterNext {
         let free = self.free_outputs();
+        let ge = self.grant_eop();
         let rf = self.routing.as_deref();
         RouterNext {
             ins: self
@@ -214,7 +228,7 @@ impl Router {
                 .map(|s| {
                     let gi = GateIn {
                         free,
-                        ..self.gate_in(s.index, i)
+                        ..self.gate_in_with(s.index, i, ge)
                     };
                     s.eval(&self.p, &i.cfg, rf, &gi)
                 })
@@ -269,17 +283,17 @@ impl Router {
             }));
         }
         // Gates: each reads the outputs' registers of this cycle through its inputs.
-        let rf = self.routing.clone();
+        let ge = self.grant_eop();
         for s in 0..n {
             let gi = GateIn {
                 free,
-                ..self.gate_in(s as u32, i)
+                ..self.gate_in_with(s as u32, i, ge)
             };
             let slot = &self.ins[s];
             if self.skip_quiet && !gi.wr_hf && !gi.wr_pay && slot.quiet(gi.enabled) {
                 continue;
             }
-            let next = slot.eval(&self.p, &i.cfg, rf.as_deref(), &gi);
+            let next = slot.eval(&self.p, &i.cfg, self.routing.as_deref(), &gi);
             self.ins[s].commit(next);
         }
         for (o, x) in self.outs.iter_mut().zip(out_next.drain(..)) {
