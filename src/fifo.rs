@@ -25,7 +25,8 @@
 //! word reads 0, the memory's reset value), so a network of thousands of nodes holds only the
 //! pages its traffic touched. With `reclaim` set (network-scale runs), a page is given back once
 //! every word in it has been read and the write pointer has left it: the FIFO then shows 0
-//! instead of a stale word on `rdata_o` while empty, a value no reader uses (lock-step designs
+//! instead of a stale word on `rdata_o` while empty, a value no reader uses (the page the write
+//! pointer is in stays, so a FIFO that empties often keeps one page; lock-step designs
 //! leave `reclaim` off and show the stale word, as the RTL's memory does).
 //!
 //! RTL twin: `rtl/exanet_fifo.sv` (same register names with `_q`).
@@ -198,7 +199,10 @@ impl Fifo {
             } else {
                 meets(start, depth) || meets(0, start + used - depth)
             };
-            if !live_in_page {
+            // the page being written stays (a FIFO that empties often would otherwise free and
+            // allocate it again and again)
+            let writing = (n.wr_ptr as usize & (depth - 1)) / PAGE;
+            if !live_in_page && writing != page {
                 self.mem[page] = None;
             }
         }
@@ -206,7 +210,8 @@ impl Fifo {
         self.wr_ptr_vis.copy_within(0..stages - 1, 1);
         self.wr_ptr_vis[0] = n.vis_in;
         let head_moved = n.rd_ptr != self.rd_ptr
-            || n.write.is_some_and(|(a, _)| a == n.rd_ptr & (self.p.depth - 1));
+            || n.write
+                .is_some_and(|(a, _)| a == n.rd_ptr & (self.p.depth - 1));
         self.wr_ptr = n.wr_ptr;
         self.rd_ptr = n.rd_ptr;
         if head_moved {
@@ -410,13 +415,13 @@ mod page_tests {
             a.commit(na);
             b.commit(nb);
             // pages needed: those holding unread words (plus the one being written)
-            let needed = (b.usedw() as usize).div_ceil(PAGE) + 1;
+            let needed = (b.usedw() as usize).div_ceil(PAGE) + 2;
             assert!(b.pages() <= needed + 1, "cycle {c}: {} pages", b.pages());
             peak = peak.max(b.pages());
         }
         assert_eq!(a.pages(), 4, "without reclaim every page was touched");
         assert!(peak >= 2, "the test never filled more than a page");
-        // drain completely: no page left
+        // drain completely: only the page being written is left
         while !b.empty() || b.usedw() > 0 {
             let i = FifoIn {
                 wr: false,
@@ -426,6 +431,12 @@ mod page_tests {
             let nb = b.eval(&i);
             b.commit(nb);
         }
-        assert_eq!(b.pages(), 0, "rd {} wr {} pages {:?}", b.rd_ptr, b.wr_ptr, b.mem.iter().map(|p| p.is_some()).collect::<Vec<_>>());
+        assert!(
+            b.pages() <= 1,
+            "rd {} wr {} pages {:?}",
+            b.rd_ptr,
+            b.wr_ptr,
+            b.mem.iter().map(|p| p.is_some()).collect::<Vec<_>>()
+        );
     }
 }

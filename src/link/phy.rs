@@ -146,6 +146,14 @@ impl PhyLane {
     pub fn ahead(&self, k: usize) -> (bool, u64) {
         self.out_at(self.now + k as u64)
     }
+    /// The first cycle at or after `t` in which a beat in flight is presented (`u64::MAX`:
+    /// none).
+    pub fn next_arrival(&self, t: u64) -> u64 {
+        self.beats
+            .iter()
+            .find(|b| b.0 >= t)
+            .map_or(u64::MAX, |b| b.0)
+    }
     /// Cycles since reset.
     pub fn now(&self) -> u64 {
         self.now

@@ -75,7 +75,8 @@ pub const K_HDR: u8 = 0;
 pub const K_PAY: u8 = 1;
 pub const K_FTR: u8 = 2;
 
-const AGE_MAX: u32 = 0xffff;
+/// The credit age saturates here.
+pub const AGE_MAX: u32 = 0xffff;
 
 /// Inputs of one cycle, all register outputs of other blocks. Bit or element `v` is VC `v`.
 #[derive(Debug, Clone, Copy, Default)]

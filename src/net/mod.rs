@@ -8,6 +8,11 @@
 //! endpoint is a node plus an intra-tile port (the header's `dst_port`). Endpoints are also
 //! numbered with a single index (seed 000 §3.4.3-3.4.4), which traffic patterns use.
 
+pub mod adapter;
+pub mod engine;
+pub mod nic;
+pub mod node;
 pub mod routing;
+pub mod stats;
 pub mod topology;
 pub mod traffic;

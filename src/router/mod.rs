@@ -257,8 +257,9 @@ impl Router {
 
     /// One cycle, in place: the same next state as `eval` then `commit` (a test holds them
     /// equal), without building the whole next state, and skipping the slots whose next cycle
-    /// changes nothing when `skip_quiet` is set.
-    pub fn step(&mut self, i: &RouterIn) {
+    /// changes nothing when `skip_quiet` is set. Returns whether some slot is not quiet after
+    /// the cycle (always true without `skip_quiet`).
+    pub fn step(&mut self, i: &RouterIn) -> bool {
         let free = self.free_outputs();
         let n = self.p.slots() as usize;
         // Outputs first: they read the gates' registers of this cycle.
@@ -284,6 +285,7 @@ impl Router {
         }
         // Gates: each reads the outputs' registers of this cycle through its inputs.
         let ge = self.grant_eop();
+        let mut busy = false;
         for s in 0..n {
             let gi = GateIn {
                 free,
@@ -295,13 +297,16 @@ impl Router {
             }
             let next = slot.eval(&self.p, &i.cfg, self.routing.as_deref(), &gi);
             self.ins[s].commit(next);
+            busy |= !self.ins[s].quiet(gi.enabled);
         }
         for (o, x) in self.outs.iter_mut().zip(out_next.drain(..)) {
             if let (Some(o), Some(x)) = (o.as_mut(), x) {
                 o.commit(x);
+                busy |= !o.quiet();
             }
         }
         self.out_next = out_next;
+        busy || !self.skip_quiet
     }
 
     /// The inter-tile RX FIFOs' occupancies of port `q` in credit units, packed for the TCL TX.

@@ -1,9 +1,11 @@
 //! Bernoulli injection (BookSim `BernoulliInjectionProcess::test`, `src/injection.cpp`; seed
 //! 000 §3.4.5 uniform traffic injector "at a fixed bandwidth"; SPEC: Bernoulli injection at a
 //! set load): in every cycle an endpoint generates one packet with probability `rate`,
-//! independently of every other cycle, from one uniform draw of its own generator (a draw
-//! every cycle, whatever the rate, so the sequence depends only on the seed and the cycle
-//! count). Packets go to the endpoint's software queue; under congestion the injected
+//! independently of every other cycle. The process is drawn gap by gap: the number of cycles to
+//! the next packet is geometric, `1 + floor(ln U / ln(1 - rate))` for one uniform draw U of the
+//! endpoint's own generator, which is the same process as one Bernoulli trial a cycle and lets
+//! the engine skip the cycles in between (`next_due`). Packets go to the endpoint's software
+//! queue; under congestion the injected
 //! bandwidth falls below the offered one, and the queue time is not part of the latency
 //! (seed 000 §4.1).
 //!
@@ -21,12 +23,14 @@ use rand_mt::Mt64;
 pub struct Bernoulli {
     /// Packets a cycle, 0..=1.
     pub rate: f64,
+    /// The cycle of the next packet, once drawn.
+    next: Option<u64>,
 }
 
 impl Bernoulli {
     /// A Bernoulli process, or an error if `rate` is not in 0..=1.
     pub fn new(rate: f64) -> Result<Bernoulli, String> {
-        let b = Bernoulli { rate };
+        let b = Bernoulli { rate, next: None };
         b.validate()?;
         Ok(b)
     }
@@ -43,9 +47,40 @@ impl Bernoulli {
     }
 }
 
+impl Bernoulli {
+    /// Cycles from one packet to the next (at least 1): geometric with parameter `rate`.
+    fn gap(&self, rng: &mut Mt64) -> u64 {
+        if self.rate >= 1.0 {
+            return 1;
+        }
+        if self.rate <= 0.0 {
+            return u64::MAX / 2;
+        }
+        // U in (0, 1]: ln U finite
+        let u = 1.0 - unit(rng);
+        let g = (u.ln() / (1.0 - self.rate).ln()).floor();
+        1 + g.min((u64::MAX / 4) as f64) as u64
+    }
+}
+
 impl Injector for Bernoulli {
-    fn tick(&mut self, _cycle: u64, rng: &mut Mt64) -> u32 {
-        (unit(rng) < self.rate) as u32
+    fn tick(&mut self, cycle: u64, rng: &mut Mt64) -> u32 {
+        let next = match self.next {
+            Some(n) => n,
+            // the first trial is in the first cycle ticked
+            None => cycle + self.gap(rng) - 1,
+        };
+        if next > cycle {
+            self.next = Some(next);
+            return 0;
+        }
+        // next == cycle (ticks never pass a due cycle)
+        self.next = Some(cycle.saturating_add(self.gap(rng)));
+        1
+    }
+
+    fn next_due(&self, now: u64) -> u64 {
+        self.next.map_or(now, |n| n.max(now))
     }
 }
 

@@ -72,6 +72,15 @@ impl Injector for ConstantPacketNumber {
             _ => self.pending.insert(i, (cycle, 1)),
         }
     }
+
+    fn next_due(&self, now: u64) -> u64 {
+        if !self.started {
+            return now;
+        }
+        self.pending
+            .front()
+            .map_or(u64::MAX, |&(c, _)| (c + 1).max(now))
+    }
 }
 
 #[cfg(test)]

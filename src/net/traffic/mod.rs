@@ -79,6 +79,12 @@ pub trait Injector: Send + std::fmt::Debug {
     fn tick(&mut self, cycle: u64, rng: &mut Mt64) -> u32;
     /// A packet was delivered to this endpoint in `cycle` (constant packet number reacts).
     fn delivered(&mut self, _cycle: u64) {}
+    /// The first cycle at or after `now` whose `tick` may generate a packet or draw a random
+    /// number; `tick` is a no-op in the cycles before it, which the engine may therefore skip
+    /// (`u64::MAX`: none until a delivery). The default, `now`, asks for every cycle.
+    fn next_due(&self, now: u64) -> u64 {
+        now
+    }
 }
 
 #[cfg(test)]

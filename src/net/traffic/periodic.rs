@@ -39,6 +39,17 @@ impl Injector for Periodic {
             && (cycle - self.phase).is_multiple_of(self.period);
         due as u32
     }
+
+    fn next_due(&self, now: u64) -> u64 {
+        if self.period == 0 {
+            return u64::MAX;
+        }
+        if now <= self.phase {
+            return self.phase;
+        }
+        let k = (now - self.phase).div_ceil(self.period);
+        self.phase + k * self.period
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,402 @@
+//! The network-scale engine: builds a network of `NetNode`s from a topology, a routing algorithm
+//! and a traffic description, and clocks it.
+//!
+//! Time advances in windows of `window` cycles, no longer than the PHY lane's latency (the
+//! shortest path from one node's registers to another's). The nodes are split into partitions;
+//! in a window every partition advances its nodes cycle by cycle on its own, seeing the other
+//! partitions' lanes only through a snapshot taken at the window's start: what a lane shows in
+//! the next `window` cycles is already in its delay line (`PhyLane::ahead`), so the snapshot is
+//! exact. Partitions could therefore run in parallel between two snapshots; this engine runs
+//! them one after the other, and one partition is the plain serial engine. Every random draw is
+//! an endpoint's own generator and statistics are merged order-independently, so the results
+//! do not depend on the partitioning (a test holds the statistics hash equal).
+//!
+//! Within a partition each cycle is two passes: every node's `link_in` is read from its
+//! neighbours' lane registers, then every node steps.
+//!
+//! Idle skipping (`idle_skip`): router slots whose next cycle changes nothing are not evaluated
+//! (`Router::step`); the results are identical either way (a test).
+
+use super::adapter::NodeRouting;
+use super::nic::Nic;
+use super::node::{NetNode, NetPort, NodeEnv, NodeEvents};
+use super::routing::Routing;
+use super::stats::{Stats, Summary, Window};
+use super::topology::{PortClass, Topology};
+use super::traffic::{Injector, Pattern, SizeDist};
+use crate::config::Config;
+use crate::link::phy::PhyLane;
+use crate::link::tcl_rx::TclRx;
+use crate::link::tcl_tx::TclTx;
+use crate::link::LinkParams;
+use crate::pktfifo::PktFifoParams;
+use crate::router::params::{Dir, InterPort, RouterCfg, RouterParams, MAX_INTER, MAX_INTRA};
+use crate::router::Router;
+use std::sync::Arc;
+
+/// How a run is set up (resolved from the configuration and the command line).
+pub struct NetSetup {
+    pub topo: Arc<dyn Topology>,
+    pub routing: Arc<dyn Routing>,
+    pub pattern: Box<dyn Pattern>,
+    pub sizes: SizeDist,
+    /// One injector per endpoint (None: the endpoint does not generate).
+    pub injectors: Vec<Option<Box<dyn Injector>>>,
+    /// The ping probe: (source endpoint, sink endpoint, its injector).
+    pub probe: Option<(usize, usize, Box<dyn Injector>)>,
+    pub seed: u64,
+    pub partitions: usize,
+    /// Cycles between partition exchanges (1..=PHY latency).
+    pub window: u64,
+    pub idle_skip: bool,
+    /// Check every payload and, when the routing keeps pairs in order, the order.
+    pub check: bool,
+}
+
+pub struct Network {
+    pub topo: Arc<dyn Topology>,
+    pub routing: Arc<dyn Routing>,
+    pattern: Box<dyn Pattern>,
+    sizes: SizeDist,
+    link: LinkParams,
+    pub nodes: Vec<NetNode>,
+    /// For every node and port: the neighbour and its port.
+    wires: Vec<[Option<(u32, u8)>; MAX_INTER]>,
+    parts: Vec<Vec<usize>>,
+    part_of: Vec<u32>,
+    window: u64,
+    pub cycle: u64,
+    /// Per partition.
+    pub stats: Vec<Stats>,
+    pub measure: Window,
+    check_order: bool,
+    events: NodeEvents,
+    clock_ns: f64,
+    idle_skip: bool,
+    /// Per node: the first cycle it needs stepping again.
+    wake: Vec<u64>,
+}
+
+/// The router of every node of `t`: one intra-tile port per terminal, its inter-tile ports,
+/// `vcs` VCs, the configuration's FIFO sizes.
+pub fn router_params(cfg: &Config, t: &dyn Topology, vcs: u32) -> RouterParams {
+    let inter = (0..t.ports())
+        .map(|q| match t.port_class(0, q) {
+            PortClass::Dim { dim, plus } => InterPort {
+                dim,
+                dir: if plus { Dir::Plus } else { Dir::Minus },
+            },
+            // ports the APErouter's own routing never uses (a network routing function does)
+            _ => InterPort {
+                dim: 0,
+                dir: Dir::Plus,
+            },
+        })
+        .collect();
+    let l = &cfg.link;
+    let inter_fifo = |hf, pay| PktFifoParams {
+        hf_depth: hf,
+        pay_depth: pay,
+        latency: l.fifo_latency_cycles,
+    };
+    RouterParams {
+        n_intra: t.terminals() as u32,
+        intra_rx: ((1u32 << t.terminals()) - 1) as u8,
+        inter,
+        dims: t.shape().map_or(3, |s| s.size.len() as u32),
+        num_vcs: vcs,
+        intra_fifo: PktFifoParams {
+            hf_depth: cfg.router.intra_hf_fifo_depth_words,
+            pay_depth: cfg.router.intra_fifo_depth_words,
+            latency: l.fifo_latency_cycles,
+        },
+        inter_rx_fifo: inter_fifo(l.rx_hf_fifo_depth_words, l.rx_fifo_depth_words),
+        inter_tx_fifo: inter_fifo(l.tx_hf_fifo_depth_words, l.tx_fifo_depth_words),
+        size_in_words: l.size_in_words,
+    }
+}
+
+impl Network {
+    pub fn new(cfg: &Config, s: NetSetup, measure: Window) -> Result<Network, String> {
+        let t = s.topo.clone();
+        s.routing.check(t.as_ref())?;
+        s.pattern.check(t.as_ref())?;
+        if t.ports() > MAX_INTER || t.terminals() > MAX_INTRA {
+            return Err(format!(
+                "{}: {} inter-tile and {} intra-tile ports a node; the router takes at most {MAX_INTER} and {MAX_INTRA}",
+                t.name(),
+                t.ports(),
+                t.terminals()
+            ));
+        }
+        let vcs = s.routing.vcs();
+        if vcs == 0 || vcs > 8 {
+            return Err(format!(
+                "{}: {vcs} VCs; the link carries 1 to 8",
+                s.routing.name()
+            ));
+        }
+        let mut lc = cfg.link.clone();
+        lc.num_vcs = vcs;
+        let mut c2 = cfg.clone();
+        c2.link = lc.clone();
+        c2.validate()
+            .map_err(|e| format!("{} needs {vcs} VCs on every link: {e}", s.routing.name()))?;
+        let link = LinkParams::from_config(&lc);
+        if s.window == 0 || s.window > link.phy.latency as u64 {
+            return Err(format!(
+                "window: {} cycles: must be between 1 and the PHY latency ({} cycles)",
+                s.window, link.phy.latency
+            ));
+        }
+        let n = t.nodes();
+        let p = router_params(cfg, t.as_ref(), vcs);
+        let mut injectors = s.injectors;
+        injectors.resize_with(t.endpoints(), || None);
+        let mut probe = s.probe;
+        let mut nodes = Vec::with_capacity(n);
+        let mut wires = Vec::with_capacity(n);
+        let mut inj = injectors.into_iter();
+        for id in 0..n {
+            let rf = Arc::new(NodeRouting::new(t.clone(), s.routing.clone(), id, &p));
+            let mut router = Router::with_routing(p.clone(), rf);
+            router.skip_quiet = s.idle_skip;
+            for sl in router.ins.iter_mut() {
+                sl.fifo.hf.reclaim = true;
+                sl.fifo.pay.reclaim = true;
+            }
+            for o in router.outs.iter_mut().flatten() {
+                o.fifo.hf.reclaim = true;
+                o.fifo.pay.reclaim = true;
+            }
+            let a = t.addr(id);
+            let cfg_r = RouterCfg {
+                coord: a,
+                size: t.shape().map_or([255; 3], |sh| {
+                    let mut z = [1u8; 3];
+                    z[..sh.size.len()].copy_from_slice(&sh.size);
+                    z
+                }),
+                torus: t.shape().map_or(0, |sh| if sh.wrap { 0b111 } else { 0 }),
+                order: [0, 1, 2],
+                intra_en: ((1u32 << t.terminals()) - 1) as u8,
+                inter_en: 0,
+                arb_fixed: cfg.node.arbiter == crate::config::Arbiter::Fixed,
+                usedword: link.cfg.usedword,
+                tred: link.cfg.tred,
+            };
+            let mut w = [None; MAX_INTER];
+            let mut ports = Vec::with_capacity(t.ports());
+            let mut inter_en = 0u16;
+            for (q, wq) in w.iter_mut().enumerate().take(t.ports()) {
+                match t.link(id, q) {
+                    Some((m, r)) => {
+                        *wq = Some((m as u32, r as u8));
+                        inter_en |= 1 << q;
+                        ports.push(Some(NetPort::new(
+                            TclTx::new(&link.tcl),
+                            TclRx::new(),
+                            PhyLane::new(link.phy),
+                        )));
+                    }
+                    None => ports.push(None),
+                }
+            }
+            let mut nics = Vec::with_capacity(t.terminals());
+            for term in 0..t.terminals() {
+                let e = t.endpoint_index(id, term);
+                let pr = match &probe {
+                    Some((src, _, _)) if *src == e => probe.take().map(|(_, dst, i)| (dst, i)),
+                    _ => None,
+                };
+                nics.push(Nic::new(
+                    t.as_ref(),
+                    e,
+                    s.seed,
+                    inj.next().flatten(),
+                    pr,
+                    s.check,
+                ));
+            }
+            nodes.push(NetNode::new(
+                id,
+                router,
+                RouterCfg { inter_en, ..cfg_r },
+                ports,
+                nics,
+            ));
+            wires.push(w);
+        }
+        // partitions: contiguous blocks of node indices
+        let np = s.partitions.clamp(1, n.max(1));
+        let mut parts = vec![Vec::new(); np];
+        let mut part_of = vec![0u32; n];
+        for (id, po) in part_of.iter_mut().enumerate() {
+            let k = id * np / n.max(1);
+            parts[k].push(id);
+            *po = k as u32;
+        }
+        Ok(Network {
+            check_order: s.check && s.routing.in_order(),
+            topo: t,
+            routing: s.routing,
+            pattern: s.pattern,
+            sizes: s.sizes,
+            link,
+            nodes,
+            wires,
+            parts,
+            part_of,
+            window: s.window,
+            cycle: 0,
+            stats: vec![Stats::default(); np],
+            measure,
+            events: NodeEvents::default(),
+            clock_ns: cfg.clock().ns(1.0),
+            idle_skip: s.idle_skip,
+            wake: vec![0; n],
+        })
+    }
+
+    /// Advance `cycles` cycles (whole windows; the last one may be shorter).
+    pub fn run(&mut self, cycles: u64) {
+        let end = self.cycle + cycles;
+        while self.cycle < end {
+            let w = self.window.min(end - self.cycle);
+            self.run_window(w);
+        }
+    }
+
+    fn run_window(&mut self, w: u64) {
+        let t0 = self.cycle;
+        // What every cross-partition lane shows in this window (already in its delay line), and
+        // its first beat after the window (accepted before it).
+        let mut snap: Vec<(Vec<(bool, u64)>, u64)> = Vec::new();
+        let mut snap_of: Vec<[u32; MAX_INTER]> = Vec::new();
+        if self.parts.len() > 1 {
+            snap_of = vec![[u32::MAX; MAX_INTER]; self.nodes.len()];
+            for (id, wires) in self.wires.iter().enumerate() {
+                for (q, wq) in wires.iter().enumerate() {
+                    if let Some((m, r)) = *wq {
+                        if self.part_of[m as usize] != self.part_of[id] {
+                            let nb = &self.nodes[m as usize];
+                            snap_of[id][q] = snap.len() as u32;
+                            snap.push((
+                                (t0..t0 + w).map(|c| nb.link_out(r as usize, c)).collect(),
+                                nb.next_out(r as usize, t0 + w),
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        let env = NodeEnv {
+            topo: self.topo.as_ref(),
+            pattern: self.pattern.as_ref(),
+            sizes: &self.sizes,
+            link: &self.link,
+            tcl_cfg: self.link.cfg,
+            phy_cfg: self.link.phy_cfg,
+            skip: self.idle_skip,
+        };
+        // beats for nodes of other partitions: (node, arrival), applied after the window
+        let mut later: Vec<(u32, u64)> = Vec::new();
+        let mut awake: Vec<usize> = Vec::new();
+        let mut link_in: Vec<[(bool, u64); MAX_INTER]> = Vec::new();
+        for (k, part) in self.parts.iter().enumerate() {
+            for c in t0..t0 + w {
+                awake.clear();
+                awake.extend(part.iter().copied().filter(|&id| self.wake[id] <= c));
+                link_in.clear();
+                for &id in &awake {
+                    let mut li = [(false, 0u64); MAX_INTER];
+                    for (q, wq) in self.wires[id].iter().enumerate() {
+                        if let Some((m, r)) = *wq {
+                            li[q] = match snap_of.get(id).map_or(u32::MAX, |s| s[q]) {
+                                u32::MAX => self.nodes[m as usize].link_out(r as usize, c),
+                                s => snap[s as usize].0[(c - t0) as usize],
+                            };
+                        }
+                    }
+                    link_in.push(li);
+                }
+                for (j, &id) in awake.iter().enumerate() {
+                    let mut next = self.nodes[id].step(&env, &link_in[j], c, &mut self.events);
+                    // and the next beat arriving from a neighbour
+                    if next > c + 1 {
+                        for (q, wq) in self.wires[id].iter().enumerate() {
+                            let Some((m, r)) = *wq else { continue };
+                            let a = match snap_of.get(id).map_or(u32::MAX, |s| s[q]) {
+                                u32::MAX => self.nodes[m as usize].next_out(r as usize, c + 1),
+                                s => {
+                                    let (v, after) = &snap[s as usize];
+                                    let from = (c + 1 - t0) as usize;
+                                    v.iter()
+                                        .skip(from)
+                                        .position(|b| b.0)
+                                        .map_or(*after, |k| c + 1 + k as u64)
+                                }
+                            };
+                            next = next.min(a);
+                        }
+                    }
+                    self.wake[id] = next;
+                    for (q, arrival) in self.events.sent.drain(..) {
+                        let (m, _) = self.wires[id][q].expect("a lane sends on a wired port");
+                        if self.part_of[m as usize] == k as u32 {
+                            let wm = &mut self.wake[m as usize];
+                            *wm = (*wm).min(arrival);
+                        } else {
+                            later.push((m, arrival));
+                        }
+                    }
+                    let st = &mut self.stats[k];
+                    for x in self.events.injected.drain(..) {
+                        st.inject(&x, &self.measure);
+                    }
+                    for a in self.events.arrived.drain(..) {
+                        st.arrive(a.dst, &a, &self.measure, self.check_order);
+                    }
+                }
+            }
+        }
+        for (m, arrival) in later {
+            let wm = &mut self.wake[m as usize];
+            *wm = (*wm).min(arrival);
+        }
+        self.cycle = t0 + w;
+    }
+
+    /// The statistics of every partition, merged.
+    pub fn merged(&self) -> Stats {
+        let mut s = Stats::default();
+        for p in &self.stats {
+            s.merge(p);
+        }
+        s
+    }
+
+    /// Warm-up, measurement window, then drain until every window packet is delivered or
+    /// `drain_max` cycles have passed; the summary at `offered` load.
+    pub fn run_phases(&mut self, drain_max: u64, offered: f64, bytes_per_cycle: f64) -> Summary {
+        let w = self.measure;
+        self.run(w.end.saturating_sub(self.cycle));
+        let limit = self.cycle + drain_max;
+        loop {
+            let m = self.merged();
+            if m.delivered_window >= m.injected_window || self.cycle >= limit {
+                break;
+            }
+            self.run(self.window * 8);
+        }
+        let m = self.merged();
+        m.summary(
+            offered,
+            self.topo.endpoints(),
+            &w,
+            bytes_per_cycle,
+            self.clock_ns,
+            self.cycle,
+        )
+    }
+}

@@ -1,0 +1,395 @@
+//! An endpoint's network interface in network-scale runs: the traffic source and sink on one
+//! intra-tile port of a node (seed 000 §3.4.2, "Consumer": a software queue in front of the
+//! NIC's FIFOs, packets popped as soon as they show).
+//!
+//! ```text
+//!   injector + pattern --> software queue --> writer --wr_hf/wr_pay/wdata--> intra-tile TX FIFOs
+//!   statistics <-- reader <--rd_hf/rd_pay-- intra-tile RX FIFOs
+//! ```
+//!
+//! Cycle contract (like the test-bench sources and consumers, `src/stimulus.rs`): the strobes are
+//! registers. The writer writes one word a cycle (header, payload, footer) when the FIFO, counting
+//! the write in flight, has room; a packet is *injected* in the cycle its header is written
+//! (that cycle is in the header's `dst_addr`). The reader pops one word a cycle from each FIFO
+//! while words show; a packet *arrives* in the cycle its footer is popped. Latency = arrival -
+//! injection: network time only, not the software queue (seed 000 §4.1).
+//!
+//! What a packet carries (so a sink needs nothing from its source): header `dst_addr` = the
+//! injection cycle; footer `src_x/y/z` = the source node's address, `chan_id` = sequence number
+//! bits 15:0, `user` = sequence bits 27:16, source terminal (bits 30:28 of the sequence word),
+//! and the probe tag. Payload word k of packet (source endpoint, seq) is a fixed mix of the
+//! three, so the sink can check it.
+
+use super::topology::{Addr, Topology};
+use super::traffic::{Injector, Pattern, SizeDist};
+use crate::link::tcl_rx::FTR_CRC_BAD_BIT;
+use crate::packet::crc::{crc32c_update128, crc32c_update64, CRC_INIT, CRC_XOROUT};
+use crate::packet::layout::*;
+use crate::packet::{payload_words, secded_encode};
+use crate::pktfifo::PktFifo;
+use crate::router::IntraIn;
+use rand_mt::Mt64;
+use std::collections::VecDeque;
+
+/// A packet waiting in the software queue.
+#[derive(Debug, Clone, Copy)]
+struct Pending {
+    dst: usize,
+    size: u32,
+    probe: bool,
+}
+
+/// A packet delivered to this endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Arrival {
+    /// The endpoint it arrived at.
+    pub dst: usize,
+    pub src: usize,
+    pub seq: u32,
+    pub size: u32,
+    pub injected: u64,
+    pub arrived: u64,
+    pub probe: bool,
+    /// A link's CRC check failed on the way.
+    pub crc_bad: bool,
+    /// 1 when the payload differs from what the source wrote (checked in check mode only).
+    pub payload_errors: u32,
+    /// The VC it arrived on (the header's at the last hop).
+    pub vc: u8,
+}
+
+/// A packet injected (its header written into the TX FIFO).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Injection {
+    pub dst: usize,
+    pub size: u32,
+    pub cycle: u64,
+    pub probe: bool,
+}
+
+const W_IDLE: u8 = 0;
+
+/// The NIC's registers and its software.
+#[derive(Debug)]
+pub struct Nic {
+    pub endpoint: usize,
+    addr: Addr,
+    terminal: u8,
+    rng: Mt64,
+    injector: Option<Box<dyn Injector>>,
+    probe: Option<(usize, Box<dyn Injector>)>,
+    queue: VecDeque<Pending>,
+    /// Packets the injector made that the pattern sent back to the source (not sent).
+    pub self_addressed: u64,
+    // writer
+    pub wr_hf: bool,
+    pub wr_pay: bool,
+    pub wdata: u128,
+    widx: u32,
+    wcur: Option<Pending>,
+    wwords: u32,
+    wcrc: u32,
+    seq: u32,
+    // reader
+    pub rd_hf: bool,
+    pub rd_pay: bool,
+    rstate: u8,
+    rhdr: u128,
+    rleft: u32,
+    rk: u32,
+    rcrc: u32,
+    check: bool,
+}
+
+/// Reader states.
+const R_HDR: u8 = 0;
+const R_PAY: u8 = 1;
+const R_FTR: u8 = 2;
+
+/// Payload word `k` of packet (`src`, `seq`).
+pub fn payload_word(src: usize, seq: u32, k: u32) -> u128 {
+    let a = (src as u64) << 32 | seq as u64;
+    let b = (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ a.rotate_left(17);
+    (a as u128) << 64 | b as u128
+}
+
+impl Nic {
+    /// Endpoint `endpoint` of `t`, its generators seeded from `seed` and the endpoint.
+    pub fn new(
+        t: &dyn Topology,
+        endpoint: usize,
+        seed: u64,
+        injector: Option<Box<dyn Injector>>,
+        probe: Option<(usize, Box<dyn Injector>)>,
+        check: bool,
+    ) -> Nic {
+        let (node, terminal) = t.endpoint(endpoint);
+        Nic {
+            endpoint,
+            addr: t.addr(node),
+            terminal: terminal as u8,
+            rng: Mt64::new(seed ^ (endpoint as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)),
+            injector,
+            probe,
+            queue: VecDeque::new(),
+            self_addressed: 0,
+            wr_hf: false,
+            wr_pay: false,
+            wdata: 0,
+            widx: W_IDLE as u32,
+            wcur: None,
+            wwords: 0,
+            wcrc: CRC_INIT,
+            seq: 0,
+            rd_hf: false,
+            rd_pay: false,
+            rstate: R_HDR,
+            rhdr: 0,
+            rleft: 0,
+            rk: 0,
+            rcrc: CRC_INIT,
+            check,
+        }
+    }
+
+    /// The port's strobes this cycle (registers).
+    pub fn outputs(&self) -> IntraIn {
+        IntraIn {
+            wr_hf: self.wr_hf,
+            wr_pay: self.wr_pay,
+            wdata: self.wdata,
+            rd_hf: self.rd_hf,
+            rd_pay: self.rd_pay,
+        }
+    }
+
+    /// The first cycle from `now` on in which the NIC's generators may act (`Injector::next_due`).
+    pub fn due(&self, now: u64) -> u64 {
+        let a = self.injector.as_ref().map_or(u64::MAX, |i| i.next_due(now));
+        let b = self
+            .probe
+            .as_ref()
+            .map_or(u64::MAX, |(_, i)| i.next_due(now));
+        a.min(b)
+    }
+
+    /// Packets waiting in the software queue (the one being written included).
+    pub fn queued(&self) -> usize {
+        self.queue.len() + self.wcur.is_some() as usize
+    }
+
+    /// Nothing to write, nothing being read, nothing generated this cycle by a process that
+    /// draws no random number: the engine's idle check.
+    pub fn idle(&self) -> bool {
+        self.wcur.is_none()
+            && self.queue.is_empty()
+            && !self.wr_hf
+            && !self.wr_pay
+            && !self.rd_hf
+            && !self.rd_pay
+            && self.rstate == R_HDR
+    }
+
+    /// One cycle. `tx`/`rx`: the port's FIFOs (registers of this cycle). Returns the injection
+    /// (header written this cycle) and the arrival (footer popped this cycle), if any.
+    #[allow(clippy::too_many_arguments)]
+    pub fn step(
+        &mut self,
+        t: &dyn Topology,
+        pattern: &dyn Pattern,
+        sizes: &SizeDist,
+        tx: &PktFifo,
+        rx: Option<&PktFifo>,
+        cycle: u64,
+        size_in_words: bool,
+    ) -> (Option<Injection>, Option<Arrival>) {
+        // What the strobes of this cycle do.
+        let injected = (self.wr_hf && self.widx == 1).then(|| {
+            let p = self.wcur.expect("a packet is being written");
+            Injection {
+                dst: p.dst,
+                size: p.size,
+                cycle,
+                probe: p.probe,
+            }
+        });
+        let arrival = self.read(t, rx, cycle, size_in_words);
+        // Software: generate into the queue.
+        if let Some(inj) = self.injector.as_mut() {
+            let n = inj.tick(cycle, &mut self.rng);
+            for _ in 0..n {
+                let dst = pattern.dest(t, self.endpoint, &mut self.rng);
+                let size = sizes.sample(&mut self.rng);
+                if dst == self.endpoint {
+                    self.self_addressed += 1;
+                } else {
+                    self.queue.push_back(Pending {
+                        dst,
+                        size,
+                        probe: false,
+                    });
+                }
+            }
+        }
+        if let Some((dst, inj)) = self.probe.as_mut() {
+            for _ in 0..inj.tick(cycle, &mut self.rng) {
+                self.queue.push_back(Pending {
+                    dst: *dst,
+                    size: 1,
+                    probe: true,
+                });
+            }
+        }
+        if let (Some(a), Some(inj)) = (arrival.as_ref(), self.injector.as_mut()) {
+            if !a.probe {
+                inj.delivered(cycle);
+            }
+        }
+        self.write(t, tx, cycle, size_in_words);
+        (injected, arrival)
+    }
+
+    /// The writer: the next cycle's strobe.
+    fn write(&mut self, t: &dyn Topology, tx: &PktFifo, cycle: u64, siw: bool) {
+        let (was_hf, was_pay) = (self.wr_hf, self.wr_pay);
+        self.wr_hf = false;
+        self.wr_pay = false;
+        self.wdata = 0;
+        if self.wcur.is_none() {
+            self.wcur = self.queue.pop_front();
+            self.widx = 0;
+            if self.wcur.is_none() {
+                return;
+            }
+        }
+        let p = self.wcur.expect("checked above");
+        let words = self.wwords;
+        let is_hf = self.widx == 0 || self.widx == words + 1;
+        let (f, in_flight) = if is_hf {
+            (&tx.hf, was_hf)
+        } else {
+            (&tx.pay, was_pay)
+        };
+        if f.usedw() + in_flight as u32 >= f.params().depth {
+            return;
+        }
+        let seq = self.seq;
+        if self.widx == 0 {
+            let (node, terminal) = t.endpoint(p.dst);
+            let a = t.addr(node);
+            let mut h = 0u128;
+            h = HDR_SIZE.set(h, p.size as u64);
+            h = HDR_DST_X.set(h, a[0] as u64);
+            h = HDR_DST_Y.set(h, a[1] as u64);
+            h = HDR_DST_Z.set(h, a[2] as u64);
+            h = HDR_DST_PORT.set(h, terminal as u64);
+            // injected in the next cycle, when this strobe writes it
+            h = HDR_DST_ADDR.set(h, cycle + 1);
+            let h = secded_encode(h);
+            self.wwords = payload_words(h, siw);
+            self.wr_hf = true;
+            self.wdata = h;
+            self.wcrc = CRC_INIT;
+            self.widx = 1;
+        } else if self.widx <= words {
+            let w = payload_word(self.endpoint, seq, self.widx - 1);
+            self.wr_pay = true;
+            self.wdata = w;
+            self.wcrc = crc32c_update128(self.wcrc, w);
+            self.widx += 1;
+        } else {
+            let mut lo = 0u128;
+            lo = FTR_CHAN_ID.set(lo, (seq & 0xffff) as u64);
+            lo = FTR_USER.set(
+                lo,
+                ((seq >> 16) & 0xfff) as u64
+                    | (self.terminal as u64) << 12
+                    | (p.probe as u64) << 15,
+            );
+            lo = FTR_SRC_X.set(lo, self.addr[0] as u64);
+            lo = FTR_SRC_Y.set(lo, self.addr[1] as u64);
+            lo = FTR_SRC_Z.set(lo, self.addr[2] as u64);
+            let crc = crc32c_update64(self.wcrc, lo as u64) ^ CRC_XOROUT;
+            self.wr_hf = true;
+            self.wdata = FTR_CRC.set(lo, crc as u64);
+            self.wcur = None;
+            self.seq = seq.wrapping_add(1);
+        }
+    }
+
+    /// The reader: handles the word popped this cycle, schedules the next pops.
+    fn read(
+        &mut self,
+        t: &dyn Topology,
+        rx: Option<&PktFifo>,
+        cycle: u64,
+        siw: bool,
+    ) -> Option<Arrival> {
+        let rx = rx?;
+        let mut arrival = None;
+        if self.rd_hf {
+            let w = rx.hf.rdata();
+            if self.rstate == R_HDR {
+                self.rhdr = w;
+                self.rleft = payload_words(w, siw);
+                self.rk = 0;
+                self.rcrc = CRC_INIT;
+                self.rstate = if self.rleft > 0 { R_PAY } else { R_FTR };
+            } else {
+                arrival = Some(self.arrival(t, w, cycle));
+                self.rstate = R_HDR;
+            }
+        }
+        if self.rd_pay {
+            if self.check {
+                self.rcrc = crc32c_update128(self.rcrc, rx.pay.rdata());
+            }
+            self.rk += 1;
+            self.rleft -= 1;
+            if self.rleft == 0 {
+                self.rstate = R_FTR;
+            }
+        }
+        // the next pops: one word a cycle from each FIFO, counting the pop in flight
+        let hf_vis = rx.hf.rdusedw() - self.rd_hf as u32;
+        let pay_vis = rx.pay.rdusedw() - self.rd_pay as u32;
+        self.rd_hf = matches!(self.rstate, R_HDR | R_FTR) && hf_vis > 0;
+        self.rd_pay = self.rstate == R_PAY && pay_vis > 0;
+        arrival
+    }
+
+    fn arrival(&mut self, t: &dyn Topology, ftr: u128, cycle: u64) -> Arrival {
+        let user = FTR_USER.get(ftr) as u32;
+        let seq = FTR_CHAN_ID.get(ftr) as u32 | (user & 0xfff) << 16;
+        let terminal = (user >> 12 & 7) as usize;
+        let probe = user >> 15 & 1 == 1;
+        let src_addr = [
+            FTR_SRC_X.get(ftr) as u8,
+            FTR_SRC_Y.get(ftr) as u8,
+            FTR_SRC_Z.get(ftr) as u8,
+        ];
+        let src = t
+            .node_at(src_addr)
+            .map_or(usize::MAX, |n| t.endpoint_index(n, terminal));
+        let size = HDR_SIZE.get(self.rhdr) as u32;
+        let mut payload_errors = 0;
+        if self.check {
+            let want = (0..self.rk).fold(CRC_INIT, |c, k| {
+                crc32c_update128(c, payload_word(src, seq, k))
+            });
+            payload_errors = (src == usize::MAX || want != self.rcrc) as u32;
+        }
+        Arrival {
+            dst: self.endpoint,
+            src,
+            seq,
+            size,
+            injected: HDR_DST_ADDR.get(self.rhdr),
+            arrived: cycle,
+            probe,
+            crc_bad: (ftr >> FTR_CRC_BAD_BIT) & 1 == 1,
+            payload_errors,
+            vc: HDR_VC.get(self.rhdr) as u8,
+        }
+    }
+}

@@ -1,0 +1,334 @@
+//! A node of a network-scale run: the ExaNet Network IP's data path, built from the same blocks
+//! as `src/node/` (the APErouter, and per inter-tile port a TCL TX, a TCL RX and the outgoing
+//! PHY lane), with one NIC (`nic.rs`) per intra-tile port instead of the processing system. The
+//! Target Controller and the self-test IPs are not instantiated: their registers hold the
+//! configuration, which a network run fixes at construction.
+//!
+//! Cycle contract: `step` is one clock cycle. Every block's inputs are taken from the registers
+//! of this cycle (the router's FIFOs, the TCLs' strobes, the neighbours' lanes, read by the
+//! caller into `link_in`) before any block changes, so the order of the blocks inside does not
+//! matter, as in `Node::eval` + `Node::commit`.
+//!
+//! Idle skipping (`skip`): a block whose next cycle would change nothing is not evaluated:
+//! a router slot that is quiet (`Router::step`); a TCL RX with no beat in or out and no credit
+//! update; a TCL TX between packets with no header waiting, no credit due or arriving and no
+//! beat on its output, whose only change would be its credit age (brought up to date when it
+//! is next evaluated); a lane with nothing offered (`PhyLane::catch_up`); a NIC with nothing to
+//! write or read whose injector is not due. `step` then says from which cycle on the node needs
+//! evaluating again (`wake`): the next cycle while anything is under way, else the first credit
+//! due or injection due; a beat arriving from a neighbour wakes it too (the engine is told by
+//! the neighbour, `NodeEvents::sent`). The results are the same with and without skipping (a
+//! test holds the statistics hash equal).
+
+use super::nic::{Arrival, Injection, Nic};
+use super::topology::Topology;
+use super::traffic::{Pattern, SizeDist};
+use crate::link::phy::{PhyCfg, PhyIn, PhyLane};
+use crate::link::tcl_rx::{RxIn, TclRx};
+use crate::link::tcl_tx::{TclCfg, TclTx, TxIn, AGE_MAX};
+use crate::link::LinkParams;
+use crate::router::params::{RouterCfg, MAX_INTER, MAX_INTRA};
+use crate::router::{InterIn, Router, RouterIn};
+
+/// One inter-tile port's APElink half: our TCL and our outgoing lane.
+#[derive(Debug, Clone)]
+pub struct NetPort {
+    pub tx: TclTx,
+    pub rx: TclRx,
+    pub lane: PhyLane,
+    /// The TX's registers are those of this cycle; it was left alone since (idle).
+    tx_seen: u64,
+}
+
+impl NetPort {
+    pub fn new(tx: TclTx, rx: TclRx, lane: PhyLane) -> NetPort {
+        NetPort {
+            tx,
+            rx,
+            lane,
+            tx_seen: 0,
+        }
+    }
+}
+
+/// What the run shares with every node.
+pub struct NodeEnv<'a> {
+    pub topo: &'a dyn Topology,
+    pub pattern: &'a dyn Pattern,
+    pub sizes: &'a SizeDist,
+    pub link: &'a LinkParams,
+    pub tcl_cfg: TclCfg,
+    pub phy_cfg: PhyCfg,
+    pub skip: bool,
+}
+
+pub struct NetNode {
+    pub id: usize,
+    pub router: Router,
+    pub cfg: RouterCfg,
+    /// None for a port the topology leaves unwired.
+    pub ports: Vec<Option<NetPort>>,
+    pub nics: Vec<Nic>,
+    /// A router slot was not quiet after the last step.
+    router_busy: bool,
+}
+
+/// What happened at a node in a cycle.
+#[derive(Debug, Default)]
+pub struct NodeEvents {
+    pub injected: Vec<Injection>,
+    pub arrived: Vec<Arrival>,
+    /// Beats the node's lanes accepted: (port, the cycle the neighbour sees it).
+    pub sent: Vec<(usize, u64)>,
+}
+
+/// A TCL RX that would not change: no beat in or out, no credit update.
+fn rx_idle(r: &TclRx, beat_in: bool) -> bool {
+    !beat_in && !r.in_valid && !r.wr_valid && !r.cred_upd_valid && r.in_data == 0
+}
+
+/// A TCL TX whose next cycle would only age its credit: between packets, nothing on its output
+/// or being popped, no credit under way, owed or due, no header waiting, no credit arriving.
+fn tx_idle(t: &TclTx, cfg: &TclCfg, header_waiting: bool, credit_in: bool) -> bool {
+    !t.out_valid
+        && t.hf_rd == 0
+        && t.pay_rd == 0
+        && t.cred_beat == 0
+        && !t.cred_magic
+        && !t.start
+        && !t.pkt
+        && !t.cred_owed
+        && t.credit_age < cfg.credit_period
+        && t.credit_age < AGE_MAX
+        && !header_waiting
+        && !credit_in
+}
+
+impl NetNode {
+    pub fn new(
+        id: usize,
+        router: Router,
+        cfg: RouterCfg,
+        ports: Vec<Option<NetPort>>,
+        nics: Vec<Nic>,
+    ) -> NetNode {
+        NetNode {
+            id,
+            router,
+            cfg,
+            ports,
+            nics,
+            router_busy: true,
+        }
+    }
+
+    /// What the outgoing lane of port `q` presents to the neighbour in cycle `t`.
+    pub fn link_out(&self, q: usize, t: u64) -> (bool, u64) {
+        self.ports[q]
+            .as_ref()
+            .map_or((false, 0), |p| p.lane.out_at(t))
+    }
+
+    /// The first cycle at or after `t` in which port `q`'s outgoing lane presents a beat.
+    pub fn next_out(&self, q: usize, t: u64) -> u64 {
+        self.ports[q]
+            .as_ref()
+            .map_or(u64::MAX, |p| p.lane.next_arrival(t))
+    }
+
+    /// A header at the head of one of port `q`'s TX FIFOs (as the TCL TX sees it).
+    fn header_waiting(&self, q: usize) -> bool {
+        let nv = self.router.p.num_vcs;
+        (0..nv).any(|v| !self.router.inter_tx(q as u32, v).hf.empty())
+    }
+
+    /// One clock cycle. `link_in[q]`: what the neighbour's lane delivers on port `q`. Returns
+    /// the first cycle from which the node needs `step` again: the next one without `env.skip`.
+    pub fn step(
+        &mut self,
+        env: &NodeEnv,
+        link_in: &[(bool, u64); MAX_INTER],
+        cycle: u64,
+        ev: &mut NodeEvents,
+    ) -> u64 {
+        let skip = env.skip;
+        let nv = self.router.p.num_vcs as usize;
+        let ni = self.router.p.n_intra as usize;
+        let lat = env.link.phy.latency as u64;
+        // ---- the state left alone while idle, brought to this cycle ----
+        for port in self.ports.iter_mut().flatten() {
+            if port.tx_seen < cycle {
+                port.tx.credit_age =
+                    (port.tx.credit_age as u64 + (cycle - port.tx_seen)).min(AGE_MAX as u64) as u32;
+                port.tx_seen = cycle;
+            }
+            port.lane.catch_up(cycle, env.phy_cfg);
+        }
+        // ---- which blocks work this cycle (from the registers of this cycle) ----
+        let mut tx_on = [false; MAX_INTER];
+        let mut rx_on = [false; MAX_INTER];
+        let mut router_on = !skip || self.router_busy;
+        for (q, port) in self.ports.iter().enumerate() {
+            let Some(port) = port else { continue };
+            rx_on[q] = !skip || !rx_idle(&port.rx, link_in[q].0);
+            tx_on[q] = !skip
+                || !tx_idle(
+                    &port.tx,
+                    &env.tcl_cfg,
+                    self.header_waiting(q),
+                    port.rx.cred_upd_valid,
+                );
+            router_on |= port.rx.wr_valid || port.tx.hf_rd != 0 || port.tx.pay_rd != 0;
+        }
+        let mut nic_on = [false; MAX_INTRA];
+        for (t, n) in self.nics.iter().enumerate() {
+            nic_on[t] = !skip || !self.nic_idle(t) || n.due(cycle) <= cycle;
+            router_on |= n.wr_hf || n.wr_pay || n.rd_hf || n.rd_pay;
+        }
+        // ---- the router's inputs ----
+        let mut ri = RouterIn {
+            cfg: self.cfg,
+            ..Default::default()
+        };
+        if router_on {
+            for (t, n) in self.nics.iter().enumerate() {
+                ri.intra[t] = n.outputs();
+            }
+            for (q, port) in self.ports.iter().enumerate() {
+                let Some(port) = port else { continue };
+                let (t, r) = (&port.tx, &port.rx);
+                let mut credit_cnt = [0u32; 8];
+                credit_cnt[..nv].copy_from_slice(&t.credit_cnt[..nv]);
+                ri.inter[q] = InterIn {
+                    wr_valid: r.wr_valid,
+                    wr_hf: r.wr_hf,
+                    wr_vc: r.wr_vc,
+                    wr_data: r.wr_data,
+                    hf_rd: t.hf_rd,
+                    pay_rd: t.pay_rd,
+                    credit_cnt,
+                    credit_stop: t.credit_stop,
+                };
+            }
+        }
+        // ---- the NICs (they read the router's intra-tile FIFOs of this cycle) ----
+        let siw = self.router.p.size_in_words;
+        for (t, &on) in nic_on.iter().enumerate().take(ni) {
+            if !on {
+                continue;
+            }
+            let tx = self.router.intra_tx(t as u32);
+            let rx = self.router.intra_rx(t as u32);
+            let (inj, arr) =
+                self.nics[t].step(env.topo, env.pattern, env.sizes, tx, rx, cycle, siw);
+            if let Some(x) = inj {
+                ev.injected.push(x);
+            }
+            if let Some(x) = arr {
+                ev.arrived.push(x);
+            }
+        }
+        // ---- the links (each block's inputs read before anything they see changes) ----
+        let l = env.link;
+        for (q, port) in self.ports.iter_mut().enumerate() {
+            let Some(port) = port else { continue };
+            let lane_in = PhyIn {
+                cfg: env.phy_cfg,
+                tx_valid: port.tx.out_valid,
+                tx_data: port.tx.out_data,
+                err_mask: 0,
+            };
+            if tx_on[q] {
+                let r = &port.rx;
+                let mut x = TxIn {
+                    tx_ready: port.lane.tx_ready(),
+                    cred_upd_valid: r.cred_upd_valid,
+                    cred_upd_stop: r.cred_upd_stop,
+                    cred_upd_usedw: r.cred_upd_usedw,
+                    rxf_units: self.router.inter_rx_units(q as u32),
+                    ..Default::default()
+                };
+                for v in 0..nv {
+                    let f = self.router.inter_tx(q as u32, v as u32);
+                    // the TCL reads a FIFO's head only while it shows a word
+                    let (he, pe) = (f.hf.empty(), f.pay.empty());
+                    x.hf_empty |= (he as u8) << v;
+                    x.pay_empty |= (pe as u8) << v;
+                    if !he {
+                        x.hf_rdata[v] = f.hf.rdata();
+                    }
+                    if !pe {
+                        x.pay_rdata[v] = f.pay.rdata();
+                    }
+                }
+                port.tx = port.tx.eval(&l.tcl, &env.tcl_cfg, &x).0;
+                port.tx_seen = cycle + 1;
+            }
+            if rx_on[q] {
+                let rxi = RxIn {
+                    rx_valid: link_in[q].0,
+                    rx_data: link_in[q].1,
+                };
+                port.rx = port.rx.eval(&l.tcl, &env.tcl_cfg, &rxi).0;
+            }
+            if lane_in.tx_valid || !skip {
+                if lane_in.tx_valid && port.lane.tx_ready() {
+                    ev.sent.push((q, cycle + lat));
+                }
+                let n = port.lane.eval(&lane_in);
+                port.lane.commit(n);
+            }
+        }
+        // ---- the router ----
+        if router_on {
+            self.router_busy = self.router.step(&ri);
+        }
+        if !skip {
+            return cycle + 1;
+        }
+        self.wake(env, cycle + 1)
+    }
+
+    /// The NIC of terminal `t` has nothing to write or read.
+    fn nic_idle(&self, t: usize) -> bool {
+        self.nics[t].idle()
+            && self
+                .router
+                .intra_rx(t as u32)
+                .is_none_or(|f| f.hf.empty() && f.pay.empty() && f.settled())
+    }
+
+    /// The first cycle from `next` on in which some block of the node has work, as far as the
+    /// node itself knows (a neighbour's beat arriving is the engine's to add: `Network`).
+    fn wake(&self, env: &NodeEnv, next: u64) -> u64 {
+        if self.router_busy {
+            return next;
+        }
+        let mut wake = u64::MAX;
+        for (q, port) in self.ports.iter().enumerate() {
+            let Some(port) = port else { continue };
+            if !rx_idle(&port.rx, false) {
+                return next;
+            }
+            let t = &port.tx;
+            if !tx_idle(
+                t,
+                &env.tcl_cfg,
+                self.header_waiting(q),
+                port.rx.cred_upd_valid,
+            ) {
+                return next;
+            }
+            // idle: its credit age grows by one a cycle until a credit is due
+            let age = (t.credit_age as u64 + next.saturating_sub(port.tx_seen)).min(AGE_MAX as u64);
+            wake = wake.min(next + (env.tcl_cfg.credit_period as u64).saturating_sub(age));
+        }
+        for t in 0..self.nics.len() {
+            if !self.nic_idle(t) {
+                return next;
+            }
+            wake = wake.min(self.nics[t].due(next));
+        }
+        wake.max(next)
+    }
+}

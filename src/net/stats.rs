@@ -1,0 +1,230 @@
+//! Statistics of a network-scale run (seed 000 §4.1), fed by the NICs' events: injections
+//! (headers written into a TX FIFO) and arrivals (footers popped at the destination).
+//!
+//! Phases: warm-up, then a measurement window of `measure` cycles, then a drain. The packets
+//! *injected* in the window are the measured ones: their latency (arrival - injection: network
+//! time only) is kept for the mean, standard deviation and percentiles, and every one of them is
+//! accounted for at the end, delivered or still in flight. Accepted traffic counts the payload
+//! bytes *arriving* during the window. Each partition of the network keeps its own `Stats`;
+//! `merge` adds them up and the summary sorts, so the result does not depend on the
+//! partitioning or on the order of the nodes.
+
+use super::nic::{Arrival, Injection};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// The measurement window, cycles `[start, end)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Window {
+    pub start: u64,
+    pub end: u64,
+}
+
+impl Window {
+    pub fn contains(&self, c: u64) -> bool {
+        (self.start..self.end).contains(&c)
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Stats {
+    /// Every packet injected, and those injected in the window.
+    pub injected: u64,
+    pub injected_window: u64,
+    pub injected_bytes_window: u64,
+    /// Window packets delivered so far, and their latencies (cycles).
+    pub delivered_window: u64,
+    pub latencies: Vec<u32>,
+    /// Payload bytes and packets arriving during the window (any injection time).
+    pub arrived_bytes_window: u64,
+    pub arrived_window: u64,
+    /// All packets delivered.
+    pub delivered: u64,
+    pub crc_bad: u64,
+    pub payload_errors: u64,
+    /// Packets that arrived before an earlier one of the same source (check mode).
+    pub order_errors: u64,
+    /// Probe packets: their latencies.
+    pub probe_latencies: Vec<u32>,
+    /// Per (destination, source) endpoint: the last sequence number (check mode).
+    last_seq: HashMap<(u32, u32), u32>,
+}
+
+impl Stats {
+    pub fn inject(&mut self, x: &Injection, w: &Window) {
+        self.injected += 1;
+        if w.contains(x.cycle) && !x.probe {
+            self.injected_window += 1;
+            self.injected_bytes_window += x.size as u64;
+        }
+    }
+
+    /// An arrival at endpoint `dst`; `check_order`: the routing keeps each pair in order.
+    pub fn arrive(&mut self, dst: usize, a: &Arrival, w: &Window, check_order: bool) {
+        self.delivered += 1;
+        self.crc_bad += a.crc_bad as u64;
+        self.payload_errors += a.payload_errors as u64;
+        let lat = (a.arrived - a.injected).min(u32::MAX as u64) as u32;
+        if a.probe {
+            if w.contains(a.injected) {
+                self.probe_latencies.push(lat);
+            }
+            return;
+        }
+        if w.contains(a.injected) {
+            self.delivered_window += 1;
+            self.latencies.push(lat);
+        }
+        if w.contains(a.arrived) {
+            self.arrived_window += 1;
+            self.arrived_bytes_window += a.size as u64;
+        }
+        if check_order {
+            let key = (dst as u32, a.src as u32);
+            if let Some(&last) = self.last_seq.get(&key) {
+                if a.seq <= last {
+                    self.order_errors += 1;
+                }
+            }
+            self.last_seq.insert(key, a.seq);
+        }
+    }
+
+    pub fn merge(&mut self, o: &Stats) {
+        self.injected += o.injected;
+        self.injected_window += o.injected_window;
+        self.injected_bytes_window += o.injected_bytes_window;
+        self.delivered_window += o.delivered_window;
+        self.latencies.extend_from_slice(&o.latencies);
+        self.arrived_bytes_window += o.arrived_bytes_window;
+        self.arrived_window += o.arrived_window;
+        self.delivered += o.delivered;
+        self.crc_bad += o.crc_bad;
+        self.payload_errors += o.payload_errors;
+        self.order_errors += o.order_errors;
+        self.probe_latencies.extend_from_slice(&o.probe_latencies);
+    }
+}
+
+/// One point of a load sweep.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    pub offered_load: f64,
+    /// Payload bytes injected into the NICs' FIFOs in the window, normalised like the load.
+    pub injected_load: f64,
+    /// Payload bytes arriving in the window, per endpoint and cycle, over the injection
+    /// bandwidth.
+    pub accepted_load: f64,
+    pub latency_mean_cycles: f64,
+    pub latency_std_cycles: f64,
+    pub latency_p50_cycles: u32,
+    pub latency_p99_cycles: u32,
+    pub latency_max_cycles: u32,
+    pub latency_mean_ns: f64,
+    pub packets_injected: u64,
+    pub packets_delivered: u64,
+    /// Window packets not delivered when the run stopped.
+    pub packets_in_flight: u64,
+    pub crc_errors: u64,
+    pub payload_errors: u64,
+    pub order_errors: u64,
+    pub probe_packets: u64,
+    pub probe_latency_mean_cycles: Option<f64>,
+    pub cycles: u64,
+    /// A hash of every figure and latency, to compare runs bit for bit.
+    pub stats_hash: String,
+}
+
+fn percentile(sorted: &[u32], q: f64) -> u32 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let k = ((sorted.len() - 1) as f64 * q).round() as usize;
+    sorted[k]
+}
+
+impl Stats {
+    /// `endpoints`, `window` and `bytes_per_cycle` normalise the loads; `ns_per_cycle` converts.
+    pub fn summary(
+        &self,
+        offered: f64,
+        endpoints: usize,
+        window: &Window,
+        bytes_per_cycle: f64,
+        ns_per_cycle: f64,
+        cycles: u64,
+    ) -> Summary {
+        let mut lat = self.latencies.clone();
+        lat.sort_unstable();
+        let n = lat.len() as f64;
+        let mean = if lat.is_empty() {
+            0.0
+        } else {
+            lat.iter().map(|&x| x as f64).sum::<f64>() / n
+        };
+        let var = if lat.len() < 2 {
+            0.0
+        } else {
+            lat.iter().map(|&x| (x as f64 - mean).powi(2)).sum::<f64>() / (n - 1.0)
+        };
+        let norm = endpoints as f64 * (window.end - window.start) as f64 * bytes_per_cycle;
+        let probe_mean = (!self.probe_latencies.is_empty()).then(|| {
+            self.probe_latencies.iter().map(|&x| x as f64).sum::<f64>()
+                / self.probe_latencies.len() as f64
+        });
+        let mut s = Summary {
+            offered_load: offered,
+            injected_load: self.injected_bytes_window as f64 / norm,
+            accepted_load: self.arrived_bytes_window as f64 / norm,
+            latency_mean_cycles: mean,
+            latency_std_cycles: var.sqrt(),
+            latency_p50_cycles: percentile(&lat, 0.5),
+            latency_p99_cycles: percentile(&lat, 0.99),
+            latency_max_cycles: lat.last().copied().unwrap_or(0),
+            latency_mean_ns: mean * ns_per_cycle,
+            packets_injected: self.injected_window,
+            packets_delivered: self.delivered_window,
+            packets_in_flight: self.injected_window - self.delivered_window,
+            crc_errors: self.crc_bad,
+            payload_errors: self.payload_errors,
+            order_errors: self.order_errors,
+            probe_packets: self.probe_latencies.len() as u64,
+            probe_latency_mean_cycles: probe_mean,
+            cycles,
+            stats_hash: String::new(),
+        };
+        // FNV-1a over the counts and the sorted latencies
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |x: u64| {
+            for b in x.to_le_bytes() {
+                h ^= b as u64;
+                h = h.wrapping_mul(0x100_0000_01b3);
+            }
+        };
+        for x in [
+            self.injected,
+            self.injected_window,
+            self.injected_bytes_window,
+            self.delivered_window,
+            self.arrived_bytes_window,
+            self.arrived_window,
+            self.delivered,
+            self.crc_bad,
+            self.payload_errors,
+            self.order_errors,
+            cycles,
+        ] {
+            eat(x);
+        }
+        for &x in &lat {
+            eat(x as u64);
+        }
+        let mut p = self.probe_latencies.clone();
+        p.sort_unstable();
+        for x in p {
+            eat(x as u64);
+        }
+        s.stats_hash = format!("{h:016x}");
+        s
+    }
+}
