@@ -414,6 +414,13 @@ mod page_tests {
             let nb = b.eval(&i);
             b.commit(nb);
         }
-        assert_eq!(b.pages(), 0, "rd {} wr {} pages {:?}", b.rd_ptr, b.wr_ptr, b.mem.iter().map(|p| p.is_some()).collect::<Vec<_>>());
+        assert_eq!(
+            b.pages(),
+            0,
+            "rd {} wr {} pages {:?}",
+            b.rd_ptr,
+            b.wr_ptr,
+            b.mem.iter().map(|p| p.is_some()).collect::<Vec<_>>()
+        );
     }
 }
