@@ -53,6 +53,11 @@ enum Cmd {
         #[command(subcommand)]
         cmd: KarmaCmd,
     },
+    /// Network-scale simulation: topologies, routing algorithms.
+    Network {
+        #[command(subcommand)]
+        cmd: NetworkCmd,
+    },
     /// Run the model and the Verilated RTL in lockstep and compare every cycle.
     Cosim {
         #[command(flatten)]
@@ -218,6 +223,26 @@ enum KarmaCmd {
 }
 
 #[derive(Subcommand)]
+enum NetworkCmd {
+    /// Channel dependency graph of a routing algorithm on a topology: acyclic, or a cycle.
+    Cdg {
+        /// torus:AxB[xC], mesh:AxB[xC], dragonfly:p=P,a=A,h=H[,g=G], exanest:PRESET.
+        #[arg(long)]
+        topology: String,
+        /// ecube, star-channel, smart-dor (tori and meshes), min (dragonflies).
+        #[arg(long)]
+        routing: String,
+        /// Without the extra VC deadlock freedom rests on (ecube: the dateline VC; min: the
+        /// local VC of packets from another group).
+        #[arg(long)]
+        no_extra_vc: bool,
+        /// Print machine-readable JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Subcommand)]
 enum BenchCmd {
     /// Simulated cycles per second of the link: Rust model, Verilated RTL, lockstep.
     Link {
@@ -325,6 +350,14 @@ fn main() -> ExitCode {
                 payload,
                 backend,
             } => cli::karma::selftest(common.config.as_deref(), common.json, &payload, &backend),
+        },
+        Cmd::Network { cmd } => match cmd {
+            NetworkCmd::Cdg {
+                topology,
+                routing,
+                no_extra_vc,
+                json,
+            } => cli::network::cdg(&topology, &routing, no_extra_vc, json),
         },
         Cmd::Cosim {
             common,

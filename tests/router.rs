@@ -688,7 +688,10 @@ fn step_in_place_equals_eval_and_commit_every_cycle() {
             assert!(a.values == b.values, "seed {seed}: differ after cycle {c}");
             skipped_some |= fast.router.ins.iter().any(|s| s.quiet(true));
         }
-        assert!(skipped_some, "no slot was ever quiet: the skip was not exercised");
+        assert!(
+            skipped_some,
+            "no slot was ever quiet: the skip was not exercised"
+        );
         assert!(fast.board.delivered > 100, "{}", fast.board.delivered);
     }
 }

@@ -47,6 +47,7 @@ impl From<crate::config::ConfigError> for CliError {
 }
 
 pub mod karma;
+pub mod network;
 
 type R = Result<ExitCode, CliError>;
 

@@ -5,6 +5,21 @@
 //! deterministic or escape choice), and waits for it. State a packet carries from hop to hop
 //! (dateline crossings, a misroute taken, entry from another group) lives in the header's
 //! `route` field (docs/packet.md), which each hop may rewrite.
+//!
+//! Files: `ecube` (e-cube / dimension order, and the torus helpers the others share),
+//! `star_channel`, `smart_dor` (tori and meshes), `df_min` (dragonfly), `parse`
+//! (`parse_routing`: names), `path` (one packet's path under a fixed choice), `cdg` (the channel
+//! dependency graph of any of them on any topology). docs/network.md, "Routing algorithms".
+
+pub mod cdg;
+pub mod df_min;
+pub mod ecube;
+pub mod parse;
+pub mod path;
+pub mod smart_dor;
+pub mod star_channel;
+
+pub use parse::parse_routing;
 
 use super::topology::{Addr, Topology};
 

@@ -1,0 +1,176 @@
+//! Star-channel routing for tori and meshes (seed 000 §2.7.2): minimal and fully adaptive, with
+//! e-cube as its escape ("exhaust valve").
+//!
+//! Every link carries three VCs: VCs 0 and 1 are the e-cube subnet (`ecube.rs`: VC 0 up to and
+//! across a ring's dateline, VC 1 after it), VC 2 is the "*" subnet. At each router the
+//! admissible hops are, most preferred first:
+//!
+//! 1. the "*" VC towards the destination along every dimension still to correct, in dimension
+//!    order, each in every minimal direction (`+` first; both `+` and `-` when the destination
+//!    is exactly half way round an even ring);
+//! 2. last, the e-cube hop on its VC (0 or 1): the one the packet waits for when every "*"
+//!    channel is busy.
+//!
+//! Every hop is minimal, so there is no livelock, and packets between two endpoints may take
+//! different paths (`in_order()` is false). Deadlock freedom rests on the escape sub-function
+//! (seed 000 §2.7.2, Theorem 1 with a connected sub-function; Duato's condition for
+//! virtual-cut-through, where a blocked packet holds one channel): e-cube's dependency graph is
+//! acyclic and a packet can always ask for its e-cube channel, so `cdg_hops` gives the e-cube
+//! hop alone. The analysis (`cdg.rs`) asks for it from every state the full relation reaches,
+//! "*" hops included.
+//!
+//! `route` state: the e-cube subnet needs to know whether the packet has crossed the dateline of
+//! the dimension it takes, including crossings made on "*" channels, so no bit is ever reset:
+//!
+//! ```text
+//!   bit d (d = 0, 1, 2): the packet has crossed the dateline of dimension d (on any VC)
+//! ```
+//!
+//! A crossed dimension is past its dateline for good: the rest of a minimal path along it is
+//! shorter than half the ring, so it cannot cross again, and its e-cube hops on VC 1 never reach
+//! the dateline: no chain of VC 1 dependencies closes around a ring, as in e-cube. The escape
+//! does use a few channels e-cube alone never does: a packet half way round an even ring may
+//! take the "*" hop the `-` way across the dateline (e-cube would go `+`), and then escapes on
+//! `(d-, VC 1)`; on a 4x4 torus these are the 8 channels leaving coordinate 3 going `-` on VC 1.
+//! The analysis includes them (`cdg.rs`).
+
+use super::ecube::{self, crosses, minimal, port, torus_shape, CROSSED_ALL};
+use super::{Hop, Port, RouteIn, Routing};
+use crate::net::topology::Topology;
+
+/// The "*" VC.
+pub const STAR_VC: u8 = 2;
+
+/// Star-channel routing.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StarChannel;
+
+impl Routing for StarChannel {
+    fn name(&self) -> &'static str {
+        "star-channel"
+    }
+
+    fn vcs(&self) -> u32 {
+        3
+    }
+
+    /// Any torus or mesh.
+    fn check(&self, t: &dyn Topology) -> Result<(), String> {
+        torus_shape(self.name(), t).map(|_| ())
+    }
+
+    fn route(&self, t: &dyn Topology, r: &RouteIn, out: &mut Vec<Hop>) {
+        let Some(s) = t.shape() else { return };
+        let cur = t.addr(r.node);
+        for (d, (&c, &to)) in cur.iter().zip(&r.dst).enumerate().take(s.size.len()) {
+            let (up, down) = minimal(s, d, c, to);
+            for plus in [true, false] {
+                if (plus && up) || (!plus && down) {
+                    let wrap = if crosses(s, d, c, plus) {
+                        ecube::crossed(d)
+                    } else {
+                        0
+                    };
+                    out.push(Hop {
+                        port: Port::Inter(port(d, plus)),
+                        vc: STAR_VC,
+                        state: r.state | wrap,
+                    });
+                }
+            }
+        }
+        out.push(ecube::hop(s, cur, r, CROSSED_ALL, true));
+    }
+
+    fn in_order(&self) -> bool {
+        false
+    }
+
+    /// The escape sub-function: the e-cube hop alone.
+    fn cdg_hops(&self, t: &dyn Topology, r: &RouteIn, out: &mut Vec<Hop>) {
+        let Some(s) = t.shape() else { return };
+        out.push(ecube::hop(s, t.addr(r.node), r, CROSSED_ALL, true));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::topology::{parse, Torus};
+
+    fn at(t: &dyn Topology, cur: [u8; 3], dst: [u8; 3], state: u8) -> Vec<Hop> {
+        let r = RouteIn {
+            node: t.node_at(cur).unwrap(),
+            from: Port::Inter(0),
+            vc: 0,
+            dst,
+            dst_terminal: 0,
+            state,
+        };
+        let mut out = Vec::new();
+        StarChannel.route(t, &r, &mut out);
+        out
+    }
+
+    fn h(q: u8, vc: u8, state: u8) -> Hop {
+        Hop {
+            port: Port::Inter(q),
+            vc,
+            state,
+        }
+    }
+
+    #[test]
+    fn star_hops_in_dimension_order_then_the_escape() {
+        let t = Torus::torus_of(&[4, 4]).unwrap();
+        // (3,1) -> (0,0): X+ across the dateline, Y-; the escape is e-cube's X+ on VC 0.
+        assert_eq!(
+            at(&t, [3, 1, 0], [0, 0, 0], 0),
+            vec![h(0, 2, 0b01), h(3, 2, 0), h(0, 0, 0b01)]
+        );
+        // half way round in Y from (0,0) to (0,2): both Y directions; e-cube goes Y+.
+        assert_eq!(
+            at(&t, [0, 0, 0], [0, 2, 0], 0),
+            vec![h(2, 2, 0), h(3, 2, 0b10), h(2, 0, 0)]
+        );
+        // a crossing made on "*" in X puts the later e-cube X hop on VC 1, and Y keeps its bit
+        assert_eq!(
+            at(&t, [0, 1, 0], [1, 2, 0], 0b11),
+            vec![h(0, 2, 0b11), h(2, 2, 0b11), h(0, 1, 0b11)]
+        );
+        // at the destination: the terminal alone
+        assert_eq!(
+            at(&t, [1, 2, 0], [1, 2, 0], 0b11),
+            vec![Hop {
+                port: Port::Intra(0),
+                vc: 0,
+                state: 0b11
+            }]
+        );
+    }
+
+    #[test]
+    fn escape_is_the_ecube_hop_alone() {
+        let t = Torus::mesh_of(&[4, 4]).unwrap();
+        let r = RouteIn {
+            node: 0,
+            from: Port::Intra(0),
+            vc: 0,
+            dst: [2, 3, 0],
+            dst_terminal: 0,
+            state: 0,
+        };
+        let mut out = Vec::new();
+        StarChannel.cdg_hops(&t, &r, &mut out);
+        assert_eq!(out, vec![h(0, 0, 0)]);
+        assert!(!StarChannel.in_order());
+        assert_eq!(StarChannel.vcs(), 3);
+    }
+
+    #[test]
+    fn refuses_a_dragonfly() {
+        let d = parse("exanest:dragonfly").unwrap();
+        let e = StarChannel.check(d.as_ref()).unwrap_err();
+        assert!(e.contains("'star-channel'") && e.contains("tori"), "{e}");
+    }
+}

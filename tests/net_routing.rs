@@ -1,0 +1,493 @@
+//! Routing algorithms end to end, through `parse` and `parse_routing` as the command line
+//! reaches them: every algorithm delivers every packet to the right terminal in the hops it
+//! promises (under the most preferred choice, the last one and random ones), e-cube's paths
+//! match a reference computed from coordinates alone, the channel dependency graphs are acyclic
+//! with the extra VCs and cyclic without them, mismatched topologies and names are refused, and
+//! `exanet network cdg`.
+
+use exanet::net::routing::cdg::analyse;
+use exanet::net::routing::path::{first, last, walk, PathHop};
+use exanet::net::routing::{parse_routing, Port, Routing};
+use exanet::net::topology::{parse, PortClass, Topology};
+use rand_mt::Mt64;
+use std::collections::VecDeque;
+use std::process::{Command, Output};
+use std::time::Instant;
+
+fn topo(name: &str) -> Box<dyn Topology> {
+    parse(name).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn routing(name: &str) -> Box<dyn Routing> {
+    parse_routing(name).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Hops from `src` to every node over wired links (breadth first: the topology alone).
+fn distances(t: &dyn Topology, src: usize) -> Vec<usize> {
+    let mut dist = vec![usize::MAX; t.nodes()];
+    dist[src] = 0;
+    let mut queue = VecDeque::from([src]);
+    while let Some(n) = queue.pop_front() {
+        for q in 0..t.ports() {
+            if let Some((m, _)) = t.link(n, q) {
+                if dist[m] == usize::MAX {
+                    dist[m] = dist[n] + 1;
+                    queue.push_back(m);
+                }
+            }
+        }
+    }
+    dist
+}
+
+/// Dragonfly hops from `src` to `dst` over the paths minimal routing may take (seed 000 §2.7.4):
+/// local links of the source group, global links from it to the destination group, local
+/// links of the destination group (breadth first over those).
+fn group_distance(t: &dyn Topology, src: usize, dst: usize) -> usize {
+    let group = |n: usize| t.addr(n)[1];
+    let (gs, gd) = (group(src), group(dst));
+    let mut dist = vec![usize::MAX; t.nodes()];
+    dist[src] = 0;
+    let mut queue = VecDeque::from([src]);
+    while let Some(n) = queue.pop_front() {
+        for q in 0..t.ports() {
+            let ok = match t.port_class(n, q) {
+                PortClass::Local { .. } => group(n) == gs || group(n) == gd,
+                PortClass::Global { group: g } => group(n) == gs && g as u8 == gd,
+                PortClass::Dim { .. } => unreachable!("a dragonfly"),
+            };
+            if let (true, Some((m, _))) = (ok, t.link(n, q)) {
+                if dist[m] == usize::MAX {
+                    dist[m] = dist[n] + 1;
+                    queue.push_back(m);
+                }
+            }
+        }
+    }
+    dist[dst]
+}
+
+/// `path` ends at endpoint `dst`'s terminal and follows the links; its inter-tile hop count.
+fn arrives(t: &dyn Topology, path: &[PathHop], dst: usize) -> usize {
+    let (dn, dt) = t.endpoint(dst);
+    let end = path.last().unwrap();
+    assert_eq!(
+        (end.node, end.hop.port),
+        (dn, Port::Intra(dt as u8)),
+        "ends at the destination's terminal"
+    );
+    for w in path.windows(2) {
+        let Port::Inter(q) = w[0].hop.port else {
+            panic!("a terminal hop before the end: {path:?}")
+        };
+        assert_eq!(t.link(w[0].node, q as usize).unwrap().0, w[1].node);
+    }
+    path.len() - 1
+}
+
+/// Every source endpoint to every destination endpoint, under the first and the last choice:
+/// `check(distance, hops)`, the distance over the links (a torus or mesh) or over the paths
+/// minimal dragonfly routing may take (`group_distance`).
+fn all_pairs(topology: &str, alg: &str, check: &dyn Fn(usize, usize) -> bool) {
+    let t = topo(topology);
+    let r = routing(alg);
+    r.check(t.as_ref()).unwrap();
+    for src in 0..t.endpoints() {
+        let sn = t.endpoint(src).0;
+        let dist = distances(t.as_ref(), sn);
+        for dst in 0..t.endpoints() {
+            let dn = t.endpoint(dst).0;
+            let d = if t.dragonfly().is_some() {
+                group_distance(t.as_ref(), sn, dn)
+            } else {
+                dist[dn]
+            };
+            for (how, p) in [
+                ("first", first(t.as_ref(), r.as_ref(), src, dst)),
+                ("last", last(t.as_ref(), r.as_ref(), src, dst)),
+            ] {
+                let p = p.unwrap_or_else(|e| panic!("{e}"));
+                let hops = arrives(t.as_ref(), &p, dst);
+                assert!(
+                    check(d, hops),
+                    "{topology} {alg} ({how}): {src} -> {dst} in {hops} hops, distance {d}"
+                );
+            }
+        }
+    }
+}
+
+const TORI: [&str; 4] = ["torus:4x4", "torus:5x5", "mesh:4x4", "torus:4x4x4"];
+
+#[test]
+fn minimal_algorithms_take_exactly_the_distance() {
+    for t in TORI {
+        for alg in ["ecube", "star-channel", "ecube-1vc"] {
+            all_pairs(t, alg, &|d, h| h == d);
+        }
+    }
+    for t in ["dragonfly:p=2,a=4,h=2", "exanest:dragonfly"] {
+        all_pairs(t, "min", &|d, h| h == d);
+    }
+}
+
+#[test]
+fn smart_dor_first_and_last_are_ecube_every_misroute_within_two_hops() {
+    for t in TORI {
+        all_pairs(t, "smart-dor", &|d, h| h == d);
+    }
+    // every first-hop choice (a misroute or e-cube), then e-cube
+    for name in TORI {
+        let t = topo(name);
+        let r = routing("smart-dor");
+        let mut misroutes = 0;
+        for src in 0..t.endpoints() {
+            let dist = distances(t.as_ref(), src);
+            for (dst, &d) in dist.iter().enumerate() {
+                for choice in 0..8 {
+                    let mut offered = None;
+                    let p = walk(t.as_ref(), r.as_ref(), src, dst, &mut |h| match offered {
+                        None => {
+                            offered = Some(h.len());
+                            choice
+                        }
+                        Some(_) => 0,
+                    })
+                    .unwrap();
+                    let offered = offered.unwrap();
+                    if choice >= offered {
+                        break;
+                    }
+                    let hops = arrives(t.as_ref(), &p, dst);
+                    assert!(
+                        hops <= d + 2 && hops >= d,
+                        "{name}: {src} -> {dst}, first choice {choice}: {hops} hops, distance {d}"
+                    );
+                    misroutes += usize::from(p[0].hop.state & 0x80 != 0);
+                }
+            }
+        }
+        assert!(misroutes > 0, "{name}: no misroute offered");
+    }
+}
+
+#[test]
+fn dragonflies_with_several_links_a_pair() {
+    // With g < a h + 1 the first gateway is not always the closest one: at most l-g-l.
+    for name in [
+        "dragonfly:p=2,a=4,h=2,g=5",
+        "dragonfly:p=1,a=4,h=2,g=3",
+        "dragonfly:p=1,a=4,h=2,g=2",
+    ] {
+        all_pairs(name, "min", &|d, h| h >= d && h <= 3);
+    }
+}
+
+#[test]
+fn star_channel_random_choices_stay_minimal() {
+    let seed = 2027;
+    let mut rng = Mt64::new(seed);
+    for name in TORI {
+        let t = topo(name);
+        let r = routing("star-channel");
+        for src in 0..t.endpoints() {
+            let dist = distances(t.as_ref(), src);
+            for (dst, &d) in dist.iter().enumerate() {
+                let p = walk(t.as_ref(), r.as_ref(), src, dst, &mut |h| {
+                    (rng.next_u64() % h.len() as u64) as usize
+                })
+                .unwrap();
+                let hops = arrives(t.as_ref(), &p, dst);
+                assert_eq!(hops, d, "{name} seed {seed}: {src} -> {dst}");
+            }
+        }
+    }
+}
+
+/// e-cube from coordinates alone: dimensions in order, the shorter way (a tie goes +), VC 0 up
+/// to and across the wrap-around link and VC 1 after it, back to VC 0 in the next dimension.
+fn reference_path(src: [u8; 3], dst: [u8; 3], size: &[u8], torus: bool) -> Vec<([u8; 3], u8, u8)> {
+    let mut cur = src;
+    let mut hops = Vec::new();
+    for d in 0..size.len() {
+        let n = size[d] as i32;
+        let mut vc = 0;
+        while cur[d] != dst[d] {
+            let (a, z) = (cur[d] as i32, dst[d] as i32);
+            let up = if torus {
+                (z - a).rem_euclid(n) <= (a - z).rem_euclid(n)
+            } else {
+                z > a
+            };
+            hops.push((cur, (2 * d + usize::from(!up)) as u8, vc));
+            let next = a + if up { 1 } else { -1 };
+            if next < 0 || next >= n {
+                vc = 1;
+            }
+            cur[d] = next.rem_euclid(n) as u8;
+        }
+    }
+    hops
+}
+
+#[test]
+fn ecube_paths_match_the_reference() {
+    for size in [
+        &[4u8, 4][..],
+        &[5, 3],
+        &[2, 2],
+        &[3, 4, 2],
+        &[4, 4, 4],
+        &[8],
+        &[6, 1, 5],
+    ] {
+        for torus in [true, false] {
+            let dims: Vec<String> = size.iter().map(|n| n.to_string()).collect();
+            let name = format!(
+                "{}:{}",
+                if torus { "torus" } else { "mesh" },
+                dims.join("x")
+            );
+            let t = topo(&name);
+            let r = routing("ecube");
+            for src in 0..t.nodes() {
+                for dst in 0..t.nodes() {
+                    let got: Vec<([u8; 3], u8, u8)> = first(t.as_ref(), r.as_ref(), src, dst)
+                        .unwrap()
+                        .iter()
+                        .filter_map(|h| match h.hop.port {
+                            Port::Inter(q) => Some((t.addr(h.node), q, h.hop.vc)),
+                            Port::Intra(_) => None,
+                        })
+                        .collect();
+                    let want = reference_path(t.addr(src), t.addr(dst), size, torus);
+                    assert_eq!(got, want, "{name}: {src} -> {dst}");
+                }
+            }
+        }
+    }
+}
+
+fn cdg(topology: &str, alg: &str) -> exanet::net::routing::cdg::CdgReport {
+    let t = topo(topology);
+    let r = routing(alg);
+    let start = Instant::now();
+    let rep = analyse(t.as_ref(), r.as_ref()).unwrap_or_else(|e| panic!("{topology} {alg}: {e}"));
+    let took = start.elapsed();
+    // generous against a loaded machine: the analysis takes milliseconds in release mode
+    assert!(took.as_secs_f64() < 5.0, "{topology} {alg}: {took:?}");
+    rep
+}
+
+#[test]
+fn dependency_graphs_with_the_extra_vcs_are_acyclic() {
+    let tori = [
+        "torus:4x4",
+        "torus:5x5",
+        "torus:8x8",
+        "torus:4x4x4",
+        "mesh:4x4",
+        "torus:10x10",
+        "torus:2x2",
+        "torus:3x5x2",
+        "exanest:torus6x6",
+    ];
+    for t in tori {
+        for alg in ["ecube", "star-channel", "smart-dor"] {
+            let r = cdg(t, alg);
+            assert!(r.acyclic, "{t} {alg}: {:?}", r.cycle);
+            assert_eq!(r.cycle, None);
+        }
+    }
+    for t in [
+        "dragonfly:p=2,a=4,h=2",
+        "dragonfly:p=2,a=4,h=2,g=5",
+        "dragonfly:p=1,a=4,h=2,g=3",
+        "dragonfly:p=1,a=4,h=2,g=2",
+        "dragonfly:p=4,a=8,h=4",
+        "exanest:dragonfly",
+    ] {
+        let r = cdg(t, "min");
+        assert!(r.acyclic, "{t}: {:?}", r.cycle);
+    }
+}
+
+#[test]
+fn without_the_extra_vc_the_graphs_have_cycles() {
+    for t in [
+        "torus:4x4",
+        "torus:5x5",
+        "torus:8x8",
+        "torus:4x4x4",
+        "torus:8",
+    ] {
+        let r = cdg(t, "ecube-1vc");
+        let c = r.cycle.unwrap_or_else(|| panic!("{t}: acyclic"));
+        assert!(!r.acyclic);
+        assert_eq!(c.first(), c.last(), "{t}: {c:?}");
+        assert!(
+            c.len() >= 5,
+            "{t}: a cycle goes round a ring of 4 or more: {c:?}"
+        );
+    }
+    // rings of 3 and meshes never chain two hops round a ring
+    assert!(cdg("torus:3x3", "ecube-1vc").acyclic);
+    assert!(cdg("mesh:4x4", "ecube-1vc").acyclic);
+    for t in [
+        "dragonfly:p=2,a=4,h=2",
+        "dragonfly:p=2,a=4,h=2,g=5",
+        "exanest:dragonfly",
+    ] {
+        let r = cdg(t, "min-1vc");
+        let c = r.cycle.unwrap_or_else(|| panic!("{t}: acyclic"));
+        assert_eq!(c.first(), c.last(), "{t}: {c:?}");
+        assert!(
+            c.iter().any(|ch| ch.contains(" L")) && c.iter().any(|ch| ch.contains(" G")),
+            "{t}: local and global channels (Figure 2.11a): {c:?}"
+        );
+    }
+}
+
+#[test]
+fn mismatched_topologies_are_refused() {
+    for alg in ["ecube", "star-channel", "smart-dor", "ecube-1vc"] {
+        for t in ["dragonfly:p=2,a=4,h=2", "exanest:dragonfly"] {
+            let e = routing(alg).check(topo(t).as_ref()).unwrap_err();
+            assert!(
+                e.contains(&format!("'{alg}'")) && e.contains("tori and meshes"),
+                "{e}"
+            );
+        }
+    }
+    for alg in ["min", "min-1vc"] {
+        for t in ["torus:4x4", "mesh:3x3", "exanest:torus3x3x2"] {
+            let e = routing(alg).check(topo(t).as_ref()).unwrap_err();
+            assert!(
+                e.contains(&format!("'{alg}'")) && e.contains("dragonflies"),
+                "{e}"
+            );
+        }
+    }
+    // smart-dor's free channels exist for every ring size, odd ones included
+    for t in ["torus:5x5", "torus:3x7", "torus:9x2x5", "mesh:5x3"] {
+        routing("smart-dor").check(topo(t).as_ref()).unwrap();
+    }
+    let e = parse_routing("xy").map(|r| r.name()).unwrap_err();
+    assert!(e.contains("'xy'") && e.contains("star-channel"), "{e}");
+}
+
+// ---------------------------------------------------------------------------------------
+// exanet network cdg
+
+fn exanet(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_exanet"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn cli_json_has_the_documented_fields() {
+    let o = exanet(&[
+        "network",
+        "cdg",
+        "--topology",
+        "torus:4x4",
+        "--routing",
+        "ecube",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["topology"], "torus:4x4");
+    assert_eq!(v["routing"], "ecube");
+    assert_eq!(v["acyclic"], true);
+    assert!(v["cycle"].is_null());
+    assert_eq!(v["nodes"], 16);
+    assert_eq!(v["channels"], 72);
+    assert_eq!(v["dependencies"], 104);
+    assert_eq!(v["vcs"], 2);
+    assert_eq!(v["relation"], "all hops");
+
+    let o = exanet(&[
+        "network",
+        "cdg",
+        "--topology",
+        "torus:4x4",
+        "--routing",
+        "ecube",
+        "--no-extra-vc",
+        "--json",
+    ]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (v["routing"].as_str(), v["acyclic"].as_bool()),
+        (Some("ecube-1vc"), Some(false))
+    );
+    let c = v["cycle"].as_array().unwrap();
+    assert_eq!(c.first(), c.last());
+
+    let o = exanet(&[
+        "network",
+        "cdg",
+        "--topology",
+        "dragonfly:p=2,a=4,h=2",
+        "--routing",
+        "min",
+        "--no-extra-vc",
+    ]);
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success() && s.contains("cyclic: a cycle of"),
+        "{s}"
+    );
+}
+
+#[test]
+fn cli_bad_input_exits_2() {
+    for (args, want) in [
+        (
+            vec!["--topology", "ring:4", "--routing", "ecube"],
+            "unknown kind 'ring'",
+        ),
+        (
+            vec!["--topology", "torus:4x4", "--routing", "xy"],
+            "routing 'xy'",
+        ),
+        (
+            vec!["--topology", "torus:4x4", "--routing", "min"],
+            "routes dragonflies",
+        ),
+        (
+            vec![
+                "--topology",
+                "dragonfly:p=2,a=4,h=2",
+                "--routing",
+                "smart-dor",
+            ],
+            "routes tori and meshes",
+        ),
+        (
+            vec![
+                "--topology",
+                "torus:4x4",
+                "--routing",
+                "star-channel",
+                "--no-extra-vc",
+            ],
+            "no variant without an extra VC",
+        ),
+        (
+            vec!["--topology", "torus:65x65", "--routing", "ecube"],
+            "at most 4096",
+        ),
+    ] {
+        let mut a = vec!["network", "cdg"];
+        a.extend(&args);
+        let o = exanet(&a);
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+        assert!(e.contains(want), "{args:?}: {e} (expected '{want}')");
+    }
+}
