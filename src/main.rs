@@ -240,6 +240,40 @@ enum NetworkCmd {
         #[arg(long)]
         json: bool,
     },
+    /// Load sweep: accepted traffic and latency against applied load (the CNF pair).
+    Sweep {
+        #[command(flatten)]
+        common: Common,
+        /// Topology (repeat to overlay several; pairs with --routing by position).
+        #[arg(long)]
+        topology: Vec<String>,
+        /// Routing algorithm (repeat to overlay several).
+        #[arg(long)]
+        routing: Vec<String>,
+        /// Applied loads: a list 0.05,0.2 or a range start:stop:step.
+        #[arg(long, default_value = "0.05:0.5:0.05")]
+        loads: String,
+        /// Payload bytes: 64, or 16:256 for uniformly random sizes.
+        #[arg(long)]
+        size: Option<String>,
+        /// Destination pattern (default uniform, or the configuration's).
+        #[arg(long)]
+        pattern: Option<String>,
+        /// Seed of every random generator.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Write the points as CSV.
+        #[arg(long, value_name = "FILE")]
+        csv: Option<PathBuf>,
+        /// Write the CNF plot (SVG).
+        #[arg(long, value_name = "FILE")]
+        plot: Option<PathBuf>,
+    },
+    /// One run of a configuration file's [net] section: its statistics.
+    Run {
+        #[command(flatten)]
+        common: Common,
+    },
 }
 
 #[derive(Subcommand)]
@@ -358,6 +392,29 @@ fn main() -> ExitCode {
                 no_extra_vc,
                 json,
             } => cli::network::cdg(&topology, &routing, no_extra_vc, json),
+            NetworkCmd::Sweep {
+                common,
+                topology,
+                routing,
+                loads,
+                size,
+                pattern,
+                seed,
+                csv,
+                plot,
+            } => cli::netrun::sweep(&cli::netrun::SweepArgs {
+                config: common.config.as_deref(),
+                json: common.json,
+                topologies: &topology,
+                routings: &routing,
+                loads: &loads,
+                size: size.as_deref(),
+                pattern: pattern.as_deref(),
+                seed,
+                csv: csv.as_deref(),
+                plot: plot.as_deref(),
+            }),
+            NetworkCmd::Run { common } => cli::netrun::run(common.config.as_deref(), common.json),
         },
         Cmd::Cosim {
             common,

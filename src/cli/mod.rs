@@ -47,9 +47,10 @@ impl From<crate::config::ConfigError> for CliError {
 }
 
 pub mod karma;
+pub mod netrun;
 pub mod network;
 
-type R = Result<ExitCode, CliError>;
+pub(crate) type R = Result<ExitCode, CliError>;
 
 /// The configuration of a run: the file, or the defaults, validated.
 pub fn load_config(path: Option<&Path>) -> Result<Config, CliError> {

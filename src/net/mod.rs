@@ -13,6 +13,7 @@ pub mod engine;
 pub mod nic;
 pub mod node;
 pub mod routing;
+pub mod setup;
 pub mod stats;
 pub mod topology;
 pub mod traffic;

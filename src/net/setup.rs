@@ -1,0 +1,139 @@
+//! From a configuration (`[net]` and the hardware sections) to a ready network: parses the
+//! topology, routing, pattern, sizes, injection process and probe, checks they fit together,
+//! and builds the `Network`. Every name error says what is wrong and what is accepted.
+
+use super::engine::{NetSetup, Network};
+use super::routing::parse_routing;
+use super::stats::{Summary, Window};
+use super::topology::{parse, Topology};
+use super::traffic::{
+    bernoulli_rate, parse_pattern, parse_probe, parse_sizes, Bernoulli, ConstantPacketNumber,
+    Injector, SizeDist,
+};
+use crate::config::Config;
+use std::sync::Arc;
+
+/// The injection process named in `net.injection`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Injection {
+    Bernoulli,
+    /// Packets each endpoint keeps in flight.
+    Constant(u32),
+}
+
+pub fn parse_injection(s: &str) -> Result<Injection, String> {
+    match s.split_once(':') {
+        None if s == "bernoulli" => Ok(Injection::Bernoulli),
+        Some(("constant", n)) => n
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| (1..=4096).contains(&n))
+            .map(Injection::Constant)
+            .ok_or_else(|| {
+                format!("injection '{s}': constant:N needs N packets per endpoint, 1 to 4096")
+            }),
+        _ => Err(format!(
+            "injection '{s}': accepted are bernoulli and constant:N (N packets per endpoint)"
+        )),
+    }
+}
+
+/// Everything a run needs besides the load.
+pub struct Plan {
+    pub topo: Arc<dyn Topology>,
+    pub routing: String,
+    pub pattern: String,
+    pub sizes: SizeDist,
+    pub injection: Injection,
+    pub probe: String,
+}
+
+/// Parse and check `cfg.net` (topology, routing, pattern, sizes, injection, probe).
+pub fn plan(cfg: &Config) -> Result<Plan, String> {
+    let n = &cfg.net;
+    let topo: Arc<dyn Topology> = parse(&n.topology)
+        .map_err(|e| format!("topology: {e}"))?
+        .into();
+    let routing = parse_routing(&n.routing).map_err(|e| format!("routing: {e}"))?;
+    routing
+        .check(topo.as_ref())
+        .map_err(|e| format!("routing {} on {}: {e}", n.routing, n.topology))?;
+    let pattern = parse_pattern(&n.pattern).map_err(|e| format!("pattern: {e}"))?;
+    pattern
+        .check(topo.as_ref())
+        .map_err(|e| format!("pattern {} on {}: {e}", n.pattern, n.topology))?;
+    let sizes = parse_sizes(&n.sizes).map_err(|e| format!("sizes: {e}"))?;
+    let injection = parse_injection(&n.injection)?;
+    if !n.probe.is_empty() {
+        parse_probe(&n.probe)
+            .and_then(|p| p.validate(topo.as_ref()).map(|_| p))
+            .map_err(|e| format!("probe: {e}"))?;
+    }
+    Ok(Plan {
+        topo,
+        routing: n.routing.clone(),
+        pattern: n.pattern.clone(),
+        sizes,
+        injection,
+        probe: n.probe.clone(),
+    })
+}
+
+/// The measurement window of `cfg.net`.
+pub fn window(cfg: &Config) -> Window {
+    let n = &cfg.net;
+    Window {
+        start: n.warmup_cycles,
+        end: n.warmup_cycles + n.measure_cycles,
+    }
+}
+
+/// The network of `plan` at `load`.
+pub fn build(cfg: &Config, p: &Plan, load: f64) -> Result<Network, String> {
+    let n = &cfg.net;
+    let injectors: Vec<Option<Box<dyn Injector>>> = match p.injection {
+        Injection::Bernoulli => {
+            let rate = bernoulli_rate(load, n.injection_bytes_per_cycle, &p.sizes)?;
+            (0..p.topo.endpoints())
+                .map(|_| Bernoulli::new(rate).map(|b| Some(Box::new(b) as Box<dyn Injector>)))
+                .collect::<Result<_, _>>()?
+        }
+        Injection::Constant(k) => (0..p.topo.endpoints())
+            .map(|_| Some(Box::new(ConstantPacketNumber::new(k)) as Box<dyn Injector>))
+            .collect(),
+    };
+    let probe = if p.probe.is_empty() {
+        None
+    } else {
+        let pr = parse_probe(&p.probe)?;
+        Some((pr.src, pr.dst, Box::new(pr.injector()) as Box<dyn Injector>))
+    };
+    let setup = NetSetup {
+        topo: p.topo.clone(),
+        routing: parse_routing(&p.routing)?.into(),
+        pattern: parse_pattern(&p.pattern)?,
+        sizes: p.sizes,
+        injectors,
+        probe,
+        seed: cfg.sim.seed,
+        partitions: n.partitions as usize,
+        window: if n.window_cycles == 0 {
+            cfg.link.phy.latency_cycles as u64
+        } else {
+            n.window_cycles
+        },
+        idle_skip: n.idle_skip,
+        check: n.check,
+    };
+    Network::new(cfg, setup, window(cfg))
+}
+
+/// One run of `cfg` at `load`: warm-up, measurement, drain.
+pub fn run(cfg: &Config, p: &Plan, load: f64) -> Result<Summary, String> {
+    let mut net = build(cfg, p, load)?;
+    Ok(net.run_phases(
+        cfg.net.drain_cycles,
+        load,
+        cfg.net.injection_bytes_per_cycle,
+    ))
+}
