@@ -22,12 +22,13 @@
 //!   `underflow_cnt_q`): nothing is ever lost silently.
 //!
 //! Memory is allocated in pages of `PAGE` words on the first write into a page (a never-written
-//! word reads 0, the memory's reset value), so a network of thousands of nodes holds only the
-//! pages its traffic touched. With `reclaim` set (network-scale runs), a page is given back once
-//! every word in it has been read and the write pointer has left it: the FIFO then shows 0
-//! instead of a stale word on `rdata_o` while empty, a value no reader uses (the page the write
-//! pointer is in stays, so a FIFO that empties often keeps one page; lock-step designs
-//! leave `reclaim` off and show the stale word, as the RTL's memory does).
+//! word reads 0, the memory's reset value), so a model holds only the pages its traffic
+//! touched; read-out words stay and show on `rdata_o` while the FIFO is empty, as in the RTL's
+//! memory. Network-scale runs call `keep_live_words_only`: the memory is then a ring of only the
+//! words written and not yet popped, which grows to the FIFO's peak occupancy (at most its
+//! depth) and shrinks when the FIFO empties. Such a FIFO shows 0 on `rdata_o` while it holds no
+//! word, a value no reader uses; every word read is the same in both modes (a test), and the
+//! live ring keeps a node's few busy words together in cache.
 //!
 //! RTL twin: `rtl/exanet_fifo.sv` (same register names with `_q`).
 
@@ -67,14 +68,21 @@ pub struct FifoNext {
 /// Words per memory page.
 pub const PAGE: usize = 64;
 
+/// Words a live ring keeps when its FIFO empties.
+const LIVE_KEEP: usize = 16;
+
+/// The memory: pages allocated on first write, or the live words only (see the module doc).
+#[derive(Debug, Clone)]
+enum Mem {
+    Pages(Vec<Option<Box<[u128; PAGE]>>>),
+    Live(std::collections::VecDeque<u128>),
+}
+
 #[derive(Debug, Clone)]
 pub struct Fifo {
     p: FifoParams,
     ptr_mask: u32,
-    /// Pages of the memory, allocated on first write.
-    mem: Vec<Option<Box<[u128; PAGE]>>>,
-    /// Give pages back once read out (see the module doc).
-    pub reclaim: bool,
+    mem: Mem,
     /// `mem[rd_ptr]`, kept up to date by `commit`, so `rdata` needs no memory access.
     head: u128,
     wr_ptr: u32,
@@ -99,8 +107,7 @@ impl Fifo {
         Fifo {
             p,
             ptr_mask: 2 * p.depth - 1,
-            mem: vec![None; (p.depth as usize).div_ceil(PAGE)],
-            reclaim: false,
+            mem: Mem::Pages(vec![None; (p.depth as usize).div_ceil(PAGE)]),
             head: 0,
             wr_ptr: 0,
             rd_ptr: 0,
@@ -141,14 +148,22 @@ impl Fifo {
         self.head
     }
 
-    fn word(&self, ptr: u32) -> u128 {
-        let a = (ptr & (self.p.depth - 1)) as usize;
-        self.mem[a / PAGE].as_ref().map_or(0, |pg| pg[a % PAGE])
+    /// Keep only the words written and not yet popped (network-scale runs; see the module
+    /// doc). Only on a FIFO that was never written.
+    pub fn keep_live_words_only(&mut self) {
+        assert!(
+            self.wr_ptr == 0 && self.rd_ptr == 0,
+            "a FIFO keeps live words only from its reset"
+        );
+        self.mem = Mem::Live(std::collections::VecDeque::new());
     }
 
-    /// Memory pages held now.
-    pub fn pages(&self) -> usize {
-        self.mem.iter().filter(|p| p.is_some()).count()
+    /// Words of memory held now (pages, or the live ring's capacity).
+    pub fn words_held(&self) -> usize {
+        match &self.mem {
+            Mem::Pages(m) => m.iter().filter(|p| p.is_some()).count() * PAGE,
+            Mem::Live(q) => q.capacity(),
+        }
     }
     pub fn overflow_cnt(&self) -> u32 {
         self.overflow_cnt
@@ -181,41 +196,44 @@ impl Fifo {
     }
 
     pub fn commit(&mut self, n: FifoNext) {
-        if let Some((a, d)) = n.write {
-            let a = a as usize;
-            self.mem[a / PAGE].get_or_insert_with(|| Box::new([0; PAGE]))[a % PAGE] = d;
-        }
-        if self.reclaim && n.rd_ptr != self.rd_ptr {
-            // give back the page of the word just read if no unread word is left in it
-            let depth = self.p.depth as usize;
-            let page = (self.rd_ptr as usize & (depth - 1)) / PAGE;
-            let start = n.rd_ptr as usize & (depth - 1);
-            let used = (n.wr_ptr.wrapping_sub(n.rd_ptr) & self.ptr_mask) as usize;
-            let (lo, hi) = (page * PAGE, (page * PAGE + PAGE).min(depth));
-            // live words: `used` of them from `start`, wrapping at `depth`
-            let meets = |a: usize, b: usize| a < b && a < hi && b > lo;
-            let live_in_page = if start + used <= depth {
-                meets(start, start + used)
-            } else {
-                meets(start, depth) || meets(0, start + used - depth)
-            };
-            // the page being written stays (a FIFO that empties often would otherwise free and
-            // allocate it again and again)
-            let writing = (n.wr_ptr as usize & (depth - 1)) / PAGE;
-            if !live_in_page && writing != page {
-                self.mem[page] = None;
+        let popped = n.rd_ptr != self.rd_ptr;
+        let head_moved = match &mut self.mem {
+            Mem::Pages(m) => {
+                if let Some((a, d)) = n.write {
+                    let a = a as usize;
+                    m[a / PAGE].get_or_insert_with(|| Box::new([0; PAGE]))[a % PAGE] = d;
+                }
+                popped
+                    || n.write
+                        .is_some_and(|(a, _)| a == n.rd_ptr & (self.p.depth - 1))
             }
-        }
+            Mem::Live(q) => {
+                let was_empty = q.is_empty();
+                if popped {
+                    q.pop_front();
+                }
+                if let Some((_, d)) = n.write {
+                    q.push_back(d);
+                }
+                if q.is_empty() && q.capacity() > 4 * LIVE_KEEP {
+                    q.shrink_to(LIVE_KEEP);
+                }
+                popped || was_empty
+            }
+        };
         let stages = self.p.latency as usize - 1;
         self.wr_ptr_vis.copy_within(0..stages - 1, 1);
         self.wr_ptr_vis[0] = n.vis_in;
-        let head_moved = n.rd_ptr != self.rd_ptr
-            || n.write
-                .is_some_and(|(a, _)| a == n.rd_ptr & (self.p.depth - 1));
         self.wr_ptr = n.wr_ptr;
         self.rd_ptr = n.rd_ptr;
         if head_moved {
-            self.head = self.word(self.rd_ptr);
+            self.head = match &self.mem {
+                Mem::Pages(m) => {
+                    let a = (self.rd_ptr & (self.p.depth - 1)) as usize;
+                    m[a / PAGE].as_ref().map_or(0, |pg| pg[a % PAGE])
+                }
+                Mem::Live(q) => q.front().copied().unwrap_or(0),
+            };
         }
         self.overflow_cnt = n.overflow_cnt;
         self.underflow_cnt = n.underflow_cnt;
@@ -376,19 +394,20 @@ mod tests {
 }
 
 #[cfg(test)]
-mod page_tests {
+mod memory_tests {
     use super::*;
 
-    /// A FIFO with and without page reclaim gives the same data for any traffic; the reclaiming
-    /// one holds no page once empty and only the pages with unread words.
+    /// A FIFO keeping live words only reads the same words as the paged one for any traffic,
+    /// holds memory for no more than twice its peak occupancy, and shrinks once empty; the
+    /// paged one holds every page it touched.
     #[test]
-    fn reclaim_changes_no_word_read_and_frees_pages() {
+    fn live_words_only_reads_the_same_and_stays_bounded() {
         let p = FifoParams {
             depth: 256,
             latency: 3,
         };
         let (mut a, mut b) = (Fifo::new(p), Fifo::new(p));
-        b.reclaim = true;
+        b.keep_live_words_only();
         let mut x = 12345u64;
         let mut next = || {
             x ^= x << 13;
@@ -396,7 +415,7 @@ mod page_tests {
             x ^= x << 17;
             x
         };
-        let mut peak = 0;
+        let mut peak_used = 0;
         for c in 0..200_000u64 {
             // bursts of writes, then drains
             let phase = (c / 3000) % 2 == 0;
@@ -414,15 +433,17 @@ mod page_tests {
             let (na, nb) = (a.eval(&i), b.eval(&i));
             a.commit(na);
             b.commit(nb);
-            // pages needed: those holding unread words (plus the one being written)
-            let needed = (b.usedw() as usize).div_ceil(PAGE) + 2;
-            assert!(b.pages() <= needed + 1, "cycle {c}: {} pages", b.pages());
-            peak = peak.max(b.pages());
+            peak_used = peak_used.max(b.usedw() as usize);
+            assert!(
+                b.words_held() <= (2 * peak_used).max(4 * LIVE_KEEP),
+                "cycle {c}: {} words held, peak occupancy {peak_used}",
+                b.words_held()
+            );
         }
-        assert_eq!(a.pages(), 4, "without reclaim every page was touched");
-        assert!(peak >= 2, "the test never filled more than a page");
-        // drain completely: only the page being written is left
-        while !b.empty() || b.usedw() > 0 {
+        assert_eq!(a.words_held(), 256, "the paged FIFO touched every page");
+        assert!(peak_used > PAGE, "the test never filled more than a page");
+        // drain completely: the live ring shrinks
+        while b.usedw() > 0 {
             let i = FifoIn {
                 wr: false,
                 wdata: 0,
@@ -431,12 +452,7 @@ mod page_tests {
             let nb = b.eval(&i);
             b.commit(nb);
         }
-        assert!(
-            b.pages() <= 1,
-            "rd {} wr {} pages {:?}",
-            b.rd_ptr,
-            b.wr_ptr,
-            b.mem.iter().map(|p| p.is_some()).collect::<Vec<_>>()
-        );
+        assert!(b.words_held() <= 4 * LIVE_KEEP, "{}", b.words_held());
+        assert_eq!(b.rdata(), 0, "an empty live FIFO shows 0");
     }
 }

@@ -295,6 +295,19 @@ enum BenchCmd {
         #[arg(long, default_value_t = 300_000)]
         cycles: u64,
     },
+    /// Network engine: simulated node-cycles per CPU second and bytes of memory per node, for a
+    /// 32x32 torus at 10 % and at saturating load and a 96x96 torus (each case in a child
+    /// process of its own).
+    Network {
+        #[command(flatten)]
+        common: Common,
+        /// Timed cycles of every case (default: the case's own, 4000 or 1000).
+        #[arg(long)]
+        cycles: Option<u64>,
+        /// Run only this case (torus32-10, torus32-sat, torus96-10), in this process.
+        #[arg(long)]
+        case: Option<String>,
+    },
 }
 
 /// A closed pipe on stdout (`exanet ... | head`) ends the process quietly, as for any Unix
@@ -444,6 +457,16 @@ fn main() -> ExitCode {
             BenchCmd::Node { common, cycles } => {
                 cli::bench(common.config.as_deref(), common.json, cycles, "node")
             }
+            BenchCmd::Network {
+                common,
+                cycles,
+                case,
+            } => cli::netrun::bench_network(
+                common.config.as_deref(),
+                common.json,
+                cycles,
+                case.as_deref(),
+            ),
         },
     };
     match r {

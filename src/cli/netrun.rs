@@ -309,3 +309,74 @@ pub fn run(config: Option<&Path>, json: bool) -> R {
     println!("  cycles {}, statistics hash {}", s.cycles, s.stats_hash);
     Ok(ExitCode::SUCCESS)
 }
+
+/// `exanet bench network`: every case in a child process of its own (`--case`), or one case
+/// here.
+pub fn bench_network(
+    config: Option<&Path>,
+    json: bool,
+    cycles: Option<u64>,
+    case: Option<&str>,
+) -> R {
+    use crate::net::bench::{run_case, CaseResult, NetBenchReport, CASES};
+    let cfg = load_config(config)?;
+    if cycles == Some(0) {
+        return Err(CliError::input("--cycles: must be at least 1"));
+    }
+    let with_cycles = |c: &crate::net::bench::Case| crate::net::bench::Case {
+        cycles: cycles.unwrap_or(c.cycles),
+        ..*c
+    };
+    if let Some(name) = case {
+        let c = CASES.iter().find(|c| c.name == name).ok_or_else(|| {
+            let names: Vec<&str> = CASES.iter().map(|c| c.name).collect();
+            CliError::input(format!(
+                "--case {name}: unknown; the cases are {}",
+                names.join(", ")
+            ))
+        })?;
+        let r = run_case(&cfg, &with_cycles(c)).map_err(CliError::input)?;
+        if json {
+            return json_out(&r);
+        }
+        print!("{}", NetBenchReport::new(vec![r]));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let exe = std::env::current_exe()
+        .map_err(|e| CliError::failed(format!("cannot find this program to rerun it: {e}")))?;
+    let mut results: Vec<CaseResult> = Vec::new();
+    for c in CASES.iter() {
+        let c = with_cycles(c);
+        if !json {
+            eprintln!(
+                "  running {} ({}, load {}, {} + {} cycles)...",
+                c.name, c.topology, c.load, c.warmup, c.cycles
+            );
+        }
+        let mut cmd = std::process::Command::new(&exe);
+        cmd.args(["bench", "network", "--json", "--case", c.name]);
+        cmd.args(["--cycles", &c.cycles.to_string()]);
+        if let Some(p) = config {
+            cmd.arg("--config").arg(p);
+        }
+        let out = cmd
+            .output()
+            .map_err(|e| CliError::failed(format!("case {}: cannot start: {e}", c.name)))?;
+        if !out.status.success() {
+            return Err(CliError::failed(format!(
+                "case {} failed: {}",
+                c.name,
+                String::from_utf8_lossy(&out.stderr).trim()
+            )));
+        }
+        let r: CaseResult = serde_json::from_slice(&out.stdout)
+            .map_err(|e| CliError::failed(format!("case {}: unreadable result: {e}", c.name)))?;
+        results.push(r);
+    }
+    let rep = NetBenchReport::new(results);
+    if json {
+        return json_out(&rep);
+    }
+    print!("{rep}");
+    Ok(ExitCode::SUCCESS)
+}

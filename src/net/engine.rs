@@ -162,12 +162,12 @@ impl Network {
             let mut router = Router::with_routing(p.clone(), rf);
             router.skip_quiet = s.idle_skip;
             for sl in router.ins.iter_mut() {
-                sl.fifo.hf.reclaim = true;
-                sl.fifo.pay.reclaim = true;
+                sl.fifo.hf.keep_live_words_only();
+                sl.fifo.pay.keep_live_words_only();
             }
             for o in router.outs.iter_mut().flatten() {
-                o.fifo.hf.reclaim = true;
-                o.fifo.pay.reclaim = true;
+                o.fifo.hf.keep_live_words_only();
+                o.fifo.pay.keep_live_words_only();
             }
             let a = t.addr(id);
             let cfg_r = RouterCfg {

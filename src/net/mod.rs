@@ -9,6 +9,7 @@
 //! numbered with a single index (seed 000 §3.4.3-3.4.4), which traffic patterns use.
 
 pub mod adapter;
+pub mod bench;
 pub mod engine;
 pub mod nic;
 pub mod node;

@@ -138,8 +138,7 @@ impl NetNode {
 
     /// A header at the head of one of port `q`'s TX FIFOs (as the TCL TX sees it).
     fn header_waiting(&self, q: usize) -> bool {
-        let nv = self.router.p.num_vcs;
-        (0..nv).any(|v| !self.router.inter_tx(q as u32, v).hf.empty())
+        self.router.inter_tx_header_waiting(q as u32)
     }
 
     /// One clock cycle. `link_in[q]`: what the neighbour's lane delivers on port `q`. Returns
@@ -249,16 +248,19 @@ impl NetNode {
                     ..Default::default()
                 };
                 for v in 0..nv {
-                    let f = self.router.inter_tx(q as u32, v as u32);
+                    let slot = self.router.p.inter_slot(q as u32, v as u32);
+                    let (hr, pr, _) = self.router.out_fifo_state(slot);
                     // the TCL reads a FIFO's head only while it shows a word
-                    let (he, pe) = (f.hf.empty(), f.pay.empty());
-                    x.hf_empty |= (he as u8) << v;
-                    x.pay_empty |= (pe as u8) << v;
-                    if !he {
-                        x.hf_rdata[v] = f.hf.rdata();
-                    }
-                    if !pe {
-                        x.pay_rdata[v] = f.pay.rdata();
+                    x.hf_empty |= (!hr as u8) << v;
+                    x.pay_empty |= (!pr as u8) << v;
+                    if hr || pr {
+                        let f = self.router.inter_tx(q as u32, v as u32);
+                        if hr {
+                            x.hf_rdata[v] = f.hf.rdata();
+                        }
+                        if pr {
+                            x.pay_rdata[v] = f.pay.rdata();
+                        }
                     }
                 }
                 port.tx = port.tx.eval(&l.tcl, &env.tcl_cfg, &x).0;
@@ -291,11 +293,10 @@ impl NetNode {
 
     /// The NIC of terminal `t` has nothing to write or read.
     fn nic_idle(&self, t: usize) -> bool {
+        let p = &self.router.p;
         self.nics[t].idle()
-            && self
-                .router
-                .intra_rx(t as u32)
-                .is_none_or(|f| f.hf.empty() && f.pay.empty() && f.settled())
+            && (!p.has_output(p.intra_slot(t as u32))
+                || self.router.out_fifo_state(p.intra_slot(t as u32)) == (false, false, true))
     }
 
     /// The first cycle from `next` on in which some block of the node has work, as far as the

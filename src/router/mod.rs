@@ -72,8 +72,41 @@ pub struct Router {
     pub routing: Option<std::sync::Arc<dyn route::RouteFn>>,
     /// Skip slots whose next cycle changes nothing (`step` only; results are identical).
     pub skip_quiet: bool,
-    /// Scratch for `step`: each output's next state.
-    out_next: Vec<Option<OutSlotNext>>,
+    /// What `step` needs of every slot's registers, kept up to date as slots commit.
+    marks: Marks,
+}
+
+/// A slot index that names none.
+const NONE: u8 = u8::MAX;
+
+/// What `step` keeps of every slot's registers between cycles, so that it decides which slots
+/// to evaluate, and computes the arbiters' grants and the free outputs, without touching the
+/// quiet slots. Updated whenever a slot commits; code that changes slots directly calls
+/// `Router::refresh_marks`.
+#[derive(Debug, Clone, Default)]
+struct Marks {
+    /// Bit s: gate s is idle with nothing in its crossbar registers, its FIFO settled.
+    in_idle: u64,
+    /// Bit s: input FIFO s shows no header.
+    in_hf_empty: u64,
+    /// Per input: the output its gate requests (`NONE`: no request).
+    req_out: Vec<u8>,
+    /// Per input: its FIFO's occupancy in credit units (`PktFifo::units`).
+    in_units: Vec<u32>,
+    /// Bit s: output s exists.
+    out_exists: u64,
+    /// Bit s: output s is quiet (`OutSlot::quiet`).
+    out_quiet: u64,
+    /// Bit s: output s is free (not owned, no grant pending).
+    out_free: u64,
+    /// Bit s: output FIFO s shows a header; shows a payload word; is settled.
+    out_hf_ready: u64,
+    out_pay_ready: u64,
+    out_settled: u64,
+    /// Per output: the input it grants this cycle, and the input whose footer is in its write
+    /// register (`NONE`: none).
+    grant_in: Vec<u8>,
+    eop_src: Vec<u8>,
 }
 
 pub struct RouterNext {
@@ -92,14 +125,89 @@ impl Router {
         let outs = (0..n)
             .map(|s| p.has_output(s).then(|| OutSlot::new(s, &p)))
             .collect();
-        Router {
+        let mut r = Router {
             p,
             ins,
             outs,
             routing: None,
             skip_quiet: true,
-            out_next: Vec::new(),
+            marks: Marks::default(),
+        };
+        r.refresh_marks();
+        r
+    }
+
+    /// Bring `step`'s view of every slot up to date (after changing slots directly).
+    pub fn refresh_marks(&mut self) {
+        let n = self.p.slots() as usize;
+        let m = &mut self.marks;
+        for v in [&mut m.req_out, &mut m.grant_in, &mut m.eop_src] {
+            v.clear();
+            v.resize(n, NONE);
         }
+        m.in_units.clear();
+        m.in_units.resize(n, 0);
+        m.out_exists = 0;
+        for s in 0..n {
+            self.mark_in(s);
+            if self.outs[s].is_some() {
+                self.marks.out_exists |= 1 << s;
+                self.mark_out(s);
+            }
+        }
+    }
+
+    fn mark_in(&mut self, s: usize) {
+        let (m, x) = (&mut self.marks, &self.ins[s]);
+        let g = &x.gate;
+        let bit = 1u64 << s;
+        let idle = g.state == gate::S_IDLE && !g.xin_valid && !g.xin_last && x.fifo.settled();
+        m.in_idle = (m.in_idle & !bit) | if idle { bit } else { 0 };
+        m.in_hf_empty = (m.in_hf_empty & !bit) | if x.fifo.hf.empty() { bit } else { 0 };
+        m.req_out[s] = if g.req { g.out as u8 } else { NONE };
+        m.in_units[s] = x.fifo.units();
+    }
+
+    fn mark_out(&mut self, s: usize) {
+        let m = &mut self.marks;
+        let Some(o) = &self.outs[s] else { return };
+        let r = &o.r;
+        let bit = 1u64 << s;
+        let set = |mask: &mut u64, on: bool| *mask = (*mask & !bit) | if on { bit } else { 0 };
+        set(&mut m.out_quiet, o.quiet());
+        set(&mut m.out_free, !r.busy && !r.grant_valid);
+        set(&mut m.out_hf_ready, !o.fifo.hf.empty());
+        set(&mut m.out_pay_ready, !o.fifo.pay.empty());
+        set(&mut m.out_settled, o.fifo.settled());
+        m.grant_in[s] = if r.grant_valid {
+            r.grant_in as u8
+        } else {
+            NONE
+        };
+        m.eop_src[s] = if r.owr_valid && r.owr_last {
+            r.owr_src as u8
+        } else {
+            NONE
+        };
+    }
+
+    /// Output slot `s`'s FIFO, from `step`'s marks: (a header shows, a payload word shows, it
+    /// is settled).
+    pub fn out_fifo_state(&self, s: u32) -> (bool, bool, bool) {
+        let m = &self.marks;
+        (
+            m.out_hf_ready >> s & 1 != 0,
+            m.out_pay_ready >> s & 1 != 0,
+            m.out_settled >> s & 1 != 0,
+        )
+    }
+
+    /// A header shows at the head of one of inter-tile port `q`'s TX FIFOs (what the TCL TX
+    /// looks for between packets), from `step`'s marks.
+    pub fn inter_tx_header_waiting(&self, q: u32) -> bool {
+        let nv = self.p.num_vcs;
+        let first = self.p.inter_slot(q, 0);
+        (self.marks.out_hf_ready >> first) & ((1u64 << nv) - 1) != 0
     }
 
     /// A router whose ROUTE stage asks `f` instead of the APErouter's dimension-order routing.
@@ -253,6 +361,7 @@ impl Router {
                 o.commit(x);
             }
         }
+        self.refresh_marks();
     }
 
     /// One cycle, in place: the same next state as `eval` then `commit` (a test holds them
@@ -260,61 +369,76 @@ impl Router {
     /// changes nothing when `skip_quiet` is set. Returns whether some slot is not quiet after
     /// the cycle (always true without `skip_quiet`).
     pub fn step(&mut self, i: &RouterIn) -> bool {
-        let free = self.free_outputs();
         let n = self.p.slots() as usize;
-        // Outputs first: they read the gates' registers of this cycle.
-        let mut out_next = std::mem::take(&mut self.out_next);
-        out_next.clear();
-        // Requests per output, from the gates' registers (a quiet output without one is skipped).
-        let mut wanted = 0u64;
-        for s in &self.ins {
-            if s.gate.req {
-                wanted |= 1 << s.gate.out;
+        let skip = self.skip_quiet;
+        let m = &self.marks;
+        let free = if self.routing.is_some() {
+            m.out_free
+        } else {
+            0
+        };
+        // grants and footers in the outputs' registers, requests in the gates' (this cycle)
+        let (mut granted, mut eop, mut wanted) = (0u64, 0u64, 0u64);
+        for s in 0..n {
+            if m.grant_in[s] != NONE {
+                granted |= 1 << m.grant_in[s];
+            }
+            if m.eop_src[s] != NONE {
+                eop |= 1 << m.eop_src[s];
+            }
+            if m.req_out[s] != NONE {
+                wanted |= 1 << m.req_out[s];
             }
         }
-        for o in &self.outs {
-            out_next.push(o.as_ref().and_then(|o| {
-                let oi = self.out_in(o.index, i);
-                let idle = self.skip_quiet
-                    && o.quiet()
-                    && wanted >> o.index & 1 == 0
-                    && !oi.rd_hf
-                    && !oi.rd_pay;
-                (!idle).then(|| o.eval(&self.p, &i.cfg, &self.ins, &oi))
-            }));
-        }
-        // Gates: each reads the outputs' registers of this cycle through its inputs.
-        let ge = self.grant_eop();
         let mut busy = false;
+        // Outputs: they read the gates' registers of this cycle, which change only below, and
+        // the gates read nothing of the outputs but the masks above, so each output commits at
+        // once.
+        for s in 0..n {
+            let bit = 1u64 << s;
+            if self.marks.out_exists & bit == 0 {
+                continue;
+            }
+            let oi = self.out_in(s as u32, i);
+            if skip
+                && self.marks.out_quiet & bit != 0
+                && wanted & bit == 0
+                && !oi.rd_hf
+                && !oi.rd_pay
+            {
+                continue;
+            }
+            let o = self.outs[s].as_mut().expect("marked as existing");
+            let x = o.eval(&self.p, &i.cfg, &self.ins, &oi);
+            o.commit(x);
+            self.mark_out(s);
+            busy |= self.marks.out_quiet & bit == 0;
+        }
+        // Gates.
         for s in 0..n {
             let gi = GateIn {
                 free,
-                ..self.gate_in_with(s as u32, i, ge)
+                ..self.gate_in_with(s as u32, i, (granted, eop))
             };
-            let slot = &self.ins[s];
-            if self.skip_quiet && !gi.wr_hf && !gi.wr_pay && slot.quiet(gi.enabled) {
+            let bit = 1u64 << s;
+            let quiet =
+                |m: &Marks| m.in_idle & bit != 0 && (!gi.enabled || m.in_hf_empty & bit != 0);
+            if skip && !gi.wr_hf && !gi.wr_pay && quiet(&self.marks) {
                 continue;
             }
+            let slot = &mut self.ins[s];
             let next = slot.eval(&self.p, &i.cfg, self.routing.as_deref(), &gi);
-            self.ins[s].commit(next);
-            busy |= !self.ins[s].quiet(gi.enabled);
+            slot.commit(next);
+            self.mark_in(s);
+            busy |= !quiet(&self.marks);
         }
-        for (o, x) in self.outs.iter_mut().zip(out_next.drain(..)) {
-            if let (Some(o), Some(x)) = (o.as_mut(), x) {
-                o.commit(x);
-                busy |= !o.quiet();
-            }
-        }
-        self.out_next = out_next;
-        busy || !self.skip_quiet
+        busy || !skip
     }
 
     /// The inter-tile RX FIFOs' occupancies of port `q` in credit units, packed for the TCL TX.
     pub fn inter_rx_units(&self, q: u32) -> u128 {
-        let u: Vec<u32> = (0..self.p.num_vcs)
-            .map(|v| self.inter_rx(q, v).units())
-            .collect();
-        crate::link::tcl_tx::pack16(&u)
+        let first = self.p.inter_slot(q, 0) as usize;
+        crate::link::tcl_tx::pack16(&self.marks.in_units[first..first + self.p.num_vcs as usize])
     }
 
     /// Every port and register of `exanet_router`, under its RTL names (scope entered by the caller).

@@ -1,0 +1,251 @@
+//! `exanet bench network`: how fast the network engine simulates, and how much memory a node
+//! costs (issue 5 §6).
+//!
+//! Each case runs in a child process of its own (the same binary, `--case NAME`), so that its
+//! resident memory is measured from a clean start and the allocator's reuse of one case's
+//! memory does not hide the next one's. A case builds the network of the configuration with the
+//! case's topology and load, runs `warmup` cycles so that traffic reaches its steady state (the
+//! zero-load latency of the torus, about its mean hop count times 62 cycles), then times
+//! `cycles` cycles by the process's CPU time (`/proc/self/stat`, user + system; one thread).
+//!
+//! - speed: simulated node-cycles (nodes x timed cycles) per CPU second;
+//! - memory: resident set (`/proc/self/statm`) at the end of the run minus at the start of the
+//!   child, divided by the nodes: everything the network holds (nodes, FIFO words in flight,
+//!   software queues, statistics), not the binary.
+
+use super::setup::{build, plan};
+use crate::config::Config;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// One benchmark case.
+#[derive(Debug, Clone, Copy)]
+pub struct Case {
+    pub name: &'static str,
+    pub topology: &'static str,
+    pub load: f64,
+    /// Untimed cycles first.
+    pub warmup: u64,
+    /// Timed cycles (the command line may change them).
+    pub cycles: u64,
+}
+
+/// The cases of issue 5 §6: 32x32 at 10 % and at a load beyond saturation, 96x96 at 10 %.
+pub const CASES: [Case; 3] = [
+    Case {
+        name: "torus32-10",
+        topology: "torus:32x32",
+        load: 0.1,
+        warmup: 2000,
+        cycles: 4000,
+    },
+    Case {
+        name: "torus32-sat",
+        topology: "torus:32x32",
+        load: 0.5,
+        warmup: 2000,
+        cycles: 4000,
+    },
+    Case {
+        name: "torus96-10",
+        topology: "torus:96x96",
+        load: 0.1,
+        warmup: 4000,
+        cycles: 1000,
+    },
+];
+
+/// Node-cycles per CPU second the 32x32 torus at 10 % load should reach (issue 5 §6).
+pub const GOAL_NODE_CYCLES_PER_S: f64 = 1_000_000.0;
+/// Memory the 96x96 torus must fit in, bytes.
+pub const GOAL_96_BYTES: f64 = 8.0 * (1u64 << 30) as f64;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CaseResult {
+    pub case: String,
+    pub topology: String,
+    pub routing: String,
+    pub load: f64,
+    pub payload_sizes: String,
+    pub nodes: usize,
+    pub warmup_cycles: u64,
+    pub timed_cycles: u64,
+    pub cpu_seconds: f64,
+    pub wall_seconds: f64,
+    pub node_cycles_per_cpu_second: f64,
+    pub resident_bytes_start: u64,
+    pub resident_bytes_end: u64,
+    pub bytes_per_node: f64,
+    /// Packets delivered over the whole run, and the accepted load of the timed cycles
+    /// (payload bytes per cycle per endpoint over `injection_bytes_per_cycle`).
+    pub packets_delivered: u64,
+    pub accepted_load: f64,
+}
+
+/// CPU time of this process, seconds (`/proc/self/stat` fields 14 and 15, in the kernel's
+/// USER_HZ ticks, 100 a second on Linux).
+pub fn cpu_seconds() -> Result<f64, String> {
+    let s = std::fs::read_to_string("/proc/self/stat")
+        .map_err(|e| format!("/proc/self/stat: {e} (the benchmark needs Linux's /proc)"))?;
+    // the command name (field 2) may hold spaces; fields are counted after its ')'
+    let rest = s
+        .rsplit_once(')')
+        .map(|x| x.1)
+        .ok_or("/proc/self/stat: no ')' after the command name")?;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let tick = |k: usize| -> Result<f64, String> {
+        f.get(k)
+            .and_then(|x| x.parse::<u64>().ok())
+            .map(|t| t as f64 / 100.0)
+            .ok_or_else(|| format!("/proc/self/stat: field {} unreadable", k + 3))
+    };
+    // utime is field 14, stime 15: indices 11 and 12 after the ')'
+    Ok(tick(11)? + tick(12)?)
+}
+
+/// Resident set of this process, bytes (`/proc/self/statm`, pages of 4 KiB).
+pub fn resident_bytes() -> Result<u64, String> {
+    let s = std::fs::read_to_string("/proc/self/statm")
+        .map_err(|e| format!("/proc/self/statm: {e}"))?;
+    s.split_whitespace()
+        .nth(1)
+        .and_then(|x| x.parse::<u64>().ok())
+        .map(|p| p * 4096)
+        .ok_or_else(|| "/proc/self/statm: resident pages unreadable".to_string())
+}
+
+/// Run one case in this process.
+pub fn run_case(cfg: &Config, case: &Case) -> Result<CaseResult, String> {
+    let rss0 = resident_bytes()?;
+    let mut c = cfg.clone();
+    c.net.topology = case.topology.to_string();
+    c.net.load = case.load;
+    // the whole run counts: warm-up and timed cycles lie in the window
+    c.net.warmup_cycles = case.warmup;
+    c.net.measure_cycles = case.cycles;
+    let p = plan(&c)?;
+    let mut net = build(&c, &p, case.load)?;
+    net.run(case.warmup);
+    let (t0, w0) = (cpu_seconds()?, std::time::Instant::now());
+    net.run(case.cycles);
+    let (cpu, wall) = (cpu_seconds()? - t0, w0.elapsed().as_secs_f64());
+    let after = net.merged();
+    let rss1 = resident_bytes()?;
+    let nodes = p.topo.nodes();
+    // the window is the timed cycles: what arrived in it
+    let bytes = after.arrived_bytes_window;
+    Ok(CaseResult {
+        case: case.name.to_string(),
+        topology: case.topology.to_string(),
+        routing: c.net.routing.clone(),
+        load: case.load,
+        payload_sizes: c.net.sizes.clone(),
+        nodes,
+        warmup_cycles: case.warmup,
+        timed_cycles: case.cycles,
+        cpu_seconds: cpu,
+        wall_seconds: wall,
+        node_cycles_per_cpu_second: (nodes as u64 * case.cycles) as f64 / cpu.max(0.01),
+        resident_bytes_start: rss0,
+        resident_bytes_end: rss1,
+        bytes_per_node: rss1.saturating_sub(rss0) as f64 / nodes as f64,
+        packets_delivered: after.delivered,
+        accepted_load: bytes as f64
+            / case.cycles as f64
+            / p.topo.endpoints() as f64
+            / c.net.injection_bytes_per_cycle,
+    })
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct NetBenchReport {
+    pub cases: Vec<CaseResult>,
+    pub goal_node_cycles_per_cpu_second: f64,
+    /// The 32x32 10 % case reached the goal.
+    pub speed_goal_met: bool,
+    /// Bytes the 96x96 torus held (its bytes per node times its nodes; None when that case
+    /// did not run), the limit, and whether it fits.
+    pub torus96_bytes: Option<f64>,
+    pub torus96_limit_bytes: f64,
+    pub memory_goal_met: Option<bool>,
+}
+
+impl NetBenchReport {
+    pub fn new(cases: Vec<CaseResult>) -> NetBenchReport {
+        let speed = cases
+            .iter()
+            .find(|c| c.case == "torus32-10")
+            .map_or(0.0, |c| c.node_cycles_per_cpu_second);
+        let mem96 = cases
+            .iter()
+            .find(|c| c.case == "torus96-10")
+            .map(|c| c.bytes_per_node * c.nodes as f64);
+        NetBenchReport {
+            speed_goal_met: speed >= GOAL_NODE_CYCLES_PER_S,
+            memory_goal_met: mem96.map(|b| b <= GOAL_96_BYTES),
+            goal_node_cycles_per_cpu_second: GOAL_NODE_CYCLES_PER_S,
+            torus96_bytes: mem96,
+            torus96_limit_bytes: GOAL_96_BYTES,
+            cases,
+        }
+    }
+}
+
+impl fmt::Display for NetBenchReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "network engine speed and memory (one thread, CPU time, after a warm-up)"
+        )?;
+        writeln!(
+            f,
+            "  {:<12} {:<12} {:>5} {:>6} {:>7} {:>8} {:>14} {:>10} {:>9}",
+            "case",
+            "topology",
+            "load",
+            "nodes",
+            "cycles",
+            "CPU s",
+            "node-cycles/s",
+            "B/node",
+            "accepted"
+        )?;
+        for c in &self.cases {
+            writeln!(
+                f,
+                "  {:<12} {:<12} {:>5.2} {:>6} {:>7} {:>8.2} {:>14.0} {:>10.0} {:>9.3}",
+                c.case,
+                c.topology,
+                c.load,
+                c.nodes,
+                c.timed_cycles,
+                c.cpu_seconds,
+                c.node_cycles_per_cpu_second,
+                c.bytes_per_node,
+                c.accepted_load
+            )?;
+        }
+        if self.cases.iter().any(|c| c.case == "torus32-10") {
+            writeln!(
+                f,
+                "  goal: {:.0} node-cycles/s on torus32-10: {}",
+                self.goal_node_cycles_per_cpu_second,
+                if self.speed_goal_met {
+                    "met"
+                } else {
+                    "NOT met"
+                }
+            )?;
+        }
+        if let (Some(b), Some(ok)) = (self.torus96_bytes, self.memory_goal_met) {
+            writeln!(
+                f,
+                "  96x96 torus held {:.2} GiB (limit {:.0} GiB): {}",
+                b / (1u64 << 30) as f64,
+                self.torus96_limit_bytes / (1u64 << 30) as f64,
+                if ok { "fits" } else { "does NOT fit" }
+            )?;
+        }
+        Ok(())
+    }
+}
