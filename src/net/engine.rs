@@ -34,6 +34,9 @@ use crate::router::params::{Dir, InterPort, RouterCfg, RouterParams, MAX_INTER, 
 use crate::router::Router;
 use std::sync::Arc;
 
+/// Cycles between two checks of the drain for undelivered window packets.
+pub const DRAIN_STEP: u64 = 256;
+
 /// How a run is set up (resolved from the configuration and the command line).
 pub struct NetSetup {
     pub topo: Arc<dyn Topology>,
@@ -387,7 +390,8 @@ impl Network {
             if m.delivered_window >= m.injected_window || self.cycle >= limit {
                 break;
             }
-            self.run(self.window * 8);
+            // a fixed step, so that where the run stops does not depend on the window
+            self.run(DRAIN_STEP);
         }
         let m = self.merged();
         m.summary(

@@ -235,7 +235,7 @@ impl Nic {
             for _ in 0..inj.tick(cycle, &mut self.rng) {
                 self.queue.push_back(Pending {
                     dst: *dst,
-                    size: 1,
+                    size: crate::net::traffic::MIN_SIZE,
                     probe: true,
                 });
             }

@@ -1,0 +1,413 @@
+//! The network engine end to end: small networks deliver every packet intact and in order, the
+//! zero-load latency is the sum of the blocks' pipeline latencies, results do not depend on the
+//! partitioning or on idle skipping, and the commands refuse bad input with exit 2.
+
+use exanet::config::Config;
+use exanet::net::engine::{NetSetup, Network};
+use exanet::net::routing::parse_routing;
+use exanet::net::setup::{plan, run};
+use exanet::net::stats::{Summary, Window};
+use exanet::net::topology::parse;
+use exanet::net::traffic::{parse_pattern, parse_probe, Injector, SizeDist};
+use std::process::{Command, Output};
+use std::sync::Arc;
+
+/// One probe packet stream from endpoint `src` to `dst` on an otherwise silent network: the
+/// summary after every probe packet injected in cycles 2000..12000 arrived.
+fn probe_only(topology: &str, routing: &str, src: usize, dst: usize) -> Summary {
+    let cfg = Config::default();
+    let topo: Arc<dyn exanet::net::topology::Topology> = parse(topology).unwrap().into();
+    let pr = parse_probe(&format!("src={src},dst={dst},period=3000")).unwrap();
+    let setup = NetSetup {
+        topo: topo.clone(),
+        routing: parse_routing(routing).unwrap().into(),
+        pattern: parse_pattern("uniform").unwrap(),
+        sizes: SizeDist::Fixed(64),
+        injectors: Vec::new(),
+        probe: Some((pr.src, pr.dst, Box::new(pr.injector()) as Box<dyn Injector>)),
+        seed: 1,
+        partitions: 1,
+        window: 42,
+        idle_skip: true,
+        check: true,
+    };
+    let mut net = Network::new(
+        &cfg,
+        setup,
+        Window {
+            start: 2000,
+            end: 12_000,
+        },
+    )
+    .unwrap();
+    net.run_phases(20_000, 0.0, 8.0)
+}
+
+/// Endpoint 0 of `topology` alone sends a packet of `payload` bytes every 2000 cycles to the
+/// destination `pattern` gives it; the other endpoints are silent. The latencies of the
+/// packets injected in cycles 2000..12000 (after the lanes came up).
+fn lone_sender(topology: &str, routing: &str, pattern: &str, payload: u32, skip: bool) -> Summary {
+    let cfg = Config::default();
+    let topo: Arc<dyn exanet::net::topology::Topology> = parse(topology).unwrap().into();
+    let injectors: Vec<Option<Box<dyn Injector>>> = vec![Some(Box::new(
+        exanet::net::traffic::Periodic::new(2000, 0).unwrap(),
+    ))];
+    let setup = NetSetup {
+        topo,
+        routing: parse_routing(routing).unwrap().into(),
+        pattern: parse_pattern(pattern).unwrap(),
+        sizes: SizeDist::Fixed(payload),
+        injectors,
+        probe: None,
+        seed: 1,
+        partitions: 1,
+        window: 42,
+        idle_skip: skip,
+        check: true,
+    };
+    let mut net = Network::new(
+        &cfg,
+        setup,
+        Window {
+            start: 2000,
+            end: 12_000,
+        },
+    )
+    .unwrap();
+    net.run_phases(20_000, 0.0, 8.0)
+}
+
+/// Words of a packet with `payload` bytes: header, payload words of 16 bytes, footer.
+fn words(payload: u32) -> u64 {
+    payload.div_ceil(16) as u64 + 2
+}
+
+/// The zero-load latency the blocks' pipelines give a packet of `w` words over `h` hops, from
+/// the cycle its header is written into the source router's TX FIFO to the cycle the
+/// destination NIC pops its footer:
+/// - 11 cycles a router and 51 a link from header to header (`exanet router latency`,
+///   `exanet link latency`): 62 a hop, and the last router's 11;
+/// - behind its header, the footer leaves the last router either one word a cycle (the
+///   crossbar) or as the last link delivered the words, two 64-bit beats a 128-bit word, plus
+///   the 6 cycles a payload word takes from the RX FIFO to the output FIFO (FIFO latency 3,
+///   READ, XBAR, WRITE), whichever is later;
+/// - 4 cycles to the pop: the FIFO latency (3) and the NIC's registered read strobe (1).
+fn pipeline_latency(h: u64, w: u64) -> u64 {
+    62 * h + (11 + (w - 1)).max(6 + 2 * (w - 1)) + 4
+}
+
+#[test]
+fn zero_load_latency_is_the_sum_of_the_pipelines() {
+    // rings of 4, 6, 8, 10 nodes: tornado sends k/2 - 1 hops
+    for (ring, h) in [(4, 1), (6, 2), (8, 3), (10, 4)] {
+        for payload in [16, 64, 256] {
+            let s = lone_sender(&format!("torus:{ring}"), "ecube", "tornado", payload, true);
+            assert_eq!(s.packets_delivered, 5, "ring {ring}, {payload} B");
+            assert_eq!(s.latency_std_cycles, 0.0, "ring {ring}, {payload} B");
+            assert_eq!(
+                s.latency_mean_cycles,
+                pipeline_latency(h, words(payload)) as f64,
+                "ring {ring} ({h} hops), {payload} B"
+            );
+        }
+    }
+    // two dimensions: a torus (3 + 3 hops) and a mesh (neighbour: 1 + 1 hops)
+    for (topo, pattern, h) in [("torus:8x8", "tornado", 6), ("mesh:4x4", "neighbour", 2)] {
+        let s = lone_sender(topo, "ecube", pattern, 64, true);
+        assert_eq!(
+            s.latency_mean_cycles,
+            pipeline_latency(h, words(64)) as f64,
+            "{topo} {pattern}"
+        );
+    }
+    // a long packet: the TCL's credit beats share the lane with the payload, at most one a
+    // credit period
+    let w = words(1024);
+    let base = pipeline_latency(1, w);
+    let beats = 2 * (w - 1);
+    let extra = beats.div_ceil(Config::default().link.credit.period_cycles as u64);
+    let s = lone_sender("torus:4", "ecube", "tornado", 1024, true);
+    let l = s.latency_mean_cycles as u64;
+    assert!(
+        (base..=base + extra).contains(&l),
+        "1024 B: {l} cycles, expected {base}..={}",
+        base + extra
+    );
+}
+
+#[test]
+fn probe_latency_is_the_zero_load_latency_of_its_packet() {
+    use exanet::net::traffic::MIN_SIZE;
+    let s = probe_only("torus:8x8", "ecube", 0, 1);
+    assert_eq!(s.probe_packets, 3);
+    assert_eq!(
+        s.probe_latency_mean_cycles,
+        Some(pipeline_latency(1, words(MIN_SIZE)) as f64)
+    );
+    // two hops more: 2 x 62 cycles more
+    let s2 = probe_only("torus:8x8", "ecube", 0, 3);
+    assert_eq!(
+        s2.probe_latency_mean_cycles,
+        Some(pipeline_latency(3, words(MIN_SIZE)) as f64)
+    );
+}
+
+/// The configuration of a small run with checking on.
+fn small(topology: &str, routing: &str, load: f64) -> Config {
+    let mut c = Config::default();
+    c.net.topology = topology.into();
+    c.net.routing = routing.into();
+    c.net.load = load;
+    c.net.sizes = "16:160".into();
+    c.net.warmup_cycles = 1500;
+    c.net.measure_cycles = 3000;
+    c.net.drain_cycles = 40_000;
+    c.net.check = true;
+    c
+}
+
+fn run_cfg(c: &Config) -> Summary {
+    let p = plan(c).unwrap_or_else(|e| panic!("{e}"));
+    run(c, &p, c.net.load).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn small_networks_deliver_every_packet_intact_and_in_order() {
+    for (topo, routing) in [
+        ("torus:4x4", "ecube"),
+        ("mesh:4x4", "ecube"),
+        ("torus:4x4", "star-channel"),
+        ("torus:4x4", "smart-dor"),
+        ("dragonfly:p=2,a=2,h=1,g=2", "min"),
+    ] {
+        let c = small(topo, routing, 0.3);
+        let s = run_cfg(&c);
+        let what = format!("{topo} {routing}");
+        assert!(
+            s.packets_injected > 500,
+            "{what}: {} packets",
+            s.packets_injected
+        );
+        assert_eq!(s.packets_in_flight, 0, "{what}: not all delivered");
+        assert_eq!(s.packets_delivered, s.packets_injected, "{what}");
+        assert_eq!(s.crc_errors, 0, "{what}");
+        assert_eq!(s.payload_errors, 0, "{what}: payload changed on the way");
+        // checked for the algorithms that keep a pair's packets in order (all but the
+        // adaptive star-channel)
+        assert_eq!(s.order_errors, 0, "{what}: out of order");
+        // below saturation the network takes what is offered
+        assert!(
+            (s.accepted_load - s.injected_load).abs() < 0.03,
+            "{what}: accepted {} injected {}",
+            s.accepted_load,
+            s.injected_load
+        );
+    }
+}
+
+#[test]
+fn results_do_not_depend_on_partitioning_window_or_idle_skipping() {
+    for (topo, routing) in [("torus:6x6", "ecube"), ("dragonfly:p=2,a=2,h=1,g=3", "min")] {
+        let mut c = small(topo, routing, 0.35);
+        c.net.check = false;
+        let reference = run_cfg(&c);
+        assert!(reference.packets_delivered > 1000);
+        for (parts, window, skip) in [
+            (2, 0, true),
+            (3, 17, true),
+            (7, 1, true),
+            (1, 0, false),
+            (4, 5, false),
+        ] {
+            let mut c2 = c.clone();
+            c2.net.partitions = parts;
+            c2.net.window_cycles = window;
+            c2.net.idle_skip = skip;
+            let s = run_cfg(&c2);
+            assert_eq!(
+                s.stats_hash, reference.stats_hash,
+                "{topo}: partitions {parts}, window {window}, idle skip {skip}"
+            );
+            assert_eq!(s.latency_mean_cycles, reference.latency_mean_cycles);
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_repeats_and_another_seed_differs() {
+    let c = small("torus:4x4", "ecube", 0.3);
+    let a = run_cfg(&c);
+    let b = run_cfg(&c);
+    assert_eq!(a.stats_hash, b.stats_hash);
+    let mut c2 = c.clone();
+    c2.sim.seed += 1;
+    let d = run_cfg(&c2);
+    assert_ne!(
+        a.stats_hash, d.stats_hash,
+        "the seed must reach the generators"
+    );
+}
+
+#[test]
+fn constant_packet_number_keeps_n_packets_in_flight() {
+    let mut c = small("torus:4x4", "ecube", 0.5);
+    c.net.injection = "constant:2".into();
+    let s = run_cfg(&c);
+    assert!(s.packets_delivered > 200);
+    assert_eq!(s.packets_in_flight, 0);
+    // with 2 packets per endpoint in flight, the latency bounds the injected load: each
+    // endpoint sends at most 2 packets per mean latency
+    let per_cycle = s.packets_injected as f64 / 16.0 / c.net.measure_cycles as f64;
+    assert!(
+        per_cycle <= 2.0 / s.latency_mean_cycles * 1.2,
+        "{per_cycle} packets a cycle, latency {}",
+        s.latency_mean_cycles
+    );
+}
+
+// ---- the command line ----
+
+fn exanet(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_exanet"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn refused(args: &[&str], needle: &str) {
+    let o = exanet(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: '{needle}' not in: {err}");
+}
+
+#[test]
+fn bad_input_is_refused_with_exit_2() {
+    let sweep = |topo: &str, routing: &str, loads: &str| -> Vec<String> {
+        [
+            "network",
+            "sweep",
+            "--topology",
+            topo,
+            "--routing",
+            routing,
+            "--loads",
+            loads,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    };
+    let cases: [(Vec<String>, &str); 7] = [
+        (sweep("torus:4x4x", "ecube", "0.1"), "torus:4x4x"),
+        (sweep("ring:8", "ecube", "0.1"), "ring:8"),
+        (sweep("torus:4x4", "xy-adaptive", "0.1"), "xy-adaptive"),
+        (sweep("dragonfly:p=2,a=4,h=2,g=4", "min", "0.1"), "g"),
+        (sweep("torus:4x4", "min", "0.1"), "min"),
+        (sweep("torus:4x4", "ecube", "1.5"), "1.5"),
+        (sweep("torus:4x4", "ecube", "0.5:0.1:0.1"), "0.5:0.1:0.1"),
+    ];
+    for (args, needle) in &cases {
+        let a: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+        refused(&a, needle);
+    }
+    let dir = std::env::temp_dir().join(format!("exanet-net-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, text, needle) in [
+        ("malformed.toml", "[net\ntopology = 1", "malformed.toml"),
+        (
+            "badkey.toml",
+            "[net]\ntopologie = \"torus:4x4\"\n",
+            "topologie",
+        ),
+        ("badload.toml", "[net]\nload = 2.0\n", "load"),
+        (
+            "badtopo.toml",
+            "[net]\ntopology = \"torus:0x4\"\n",
+            "torus:0x4",
+        ),
+    ] {
+        let f = dir.join(name);
+        std::fs::write(&f, text).unwrap();
+        refused(&["network", "run", "--config", f.to_str().unwrap()], needle);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn sweep_prints_the_cnf_fields_and_writes_csv_and_plot() {
+    let dir = std::env::temp_dir().join(format!("exanet-net-sweep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (csv, svg) = (dir.join("cnf.csv"), dir.join("cnf.svg"));
+    let o = exanet(&[
+        "network",
+        "sweep",
+        "--topology",
+        "torus:4x4",
+        "--routing",
+        "ecube",
+        "--topology",
+        "mesh:4x4",
+        "--routing",
+        "ecube",
+        "--loads",
+        "0.05,0.2",
+        "--seed",
+        "3",
+        "--json",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let curves = v["curves"].as_array().expect("curves");
+    assert_eq!(curves.len(), 2);
+    for c in curves {
+        let pts = c["points"].as_array().expect("points");
+        assert_eq!(pts.len(), 2);
+        for p in pts {
+            for k in [
+                "offered_load",
+                "accepted_load",
+                "latency_mean_cycles",
+                "latency_std_cycles",
+                "packets_delivered",
+                "packets_in_flight",
+            ] {
+                assert!(p[k].is_number(), "{k} missing: {p}");
+            }
+            let (off, acc) = (
+                p["offered_load"].as_f64().unwrap(),
+                p["accepted_load"].as_f64().unwrap(),
+            );
+            assert!((off - acc).abs() < 0.03, "{off} offered, {acc} accepted");
+        }
+    }
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.lines().next().unwrap().contains("accepted_load"));
+    assert_eq!(text.lines().count(), 1 + 4);
+    let plot = std::fs::read_to_string(&svg).unwrap();
+    assert!(plot.contains("<svg") && plot.contains("mesh:4x4"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn run_prints_its_statistics_as_json() {
+    let dir = std::env::temp_dir().join(format!("exanet-net-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("run.toml");
+    std::fs::write(
+        &f,
+        "[net]\ntopology = \"exanest:torus3x3\"\nload = 0.2\nprobe = \"src=0,dst=4,period=500\"\nmeasure_cycles = 3000\n",
+    )
+    .unwrap();
+    let o = exanet(&["network", "run", "--config", f.to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert!(v["packets_delivered"].as_u64().unwrap() > 0, "{v}");
+    assert_eq!(v["packets_in_flight"].as_u64(), Some(0));
+    assert!(v["probe_latency_mean_cycles"].as_f64().unwrap() > 62.0);
+    std::fs::remove_dir_all(&dir).ok();
+}
