@@ -231,6 +231,11 @@ pub struct NetConfig {
     /// Check every payload and, for deterministic routing, the order of every pair. Default
     /// false.
     pub check: bool,
+    /// Credit threshold TRED of every link of the network, credit units (replaces
+    /// `link.credit.tred_words` there); 0: the smallest that keeps the receive FIFOs from
+    /// overflowing with the run's shortest packets (docs/decisions/0012-network-tred.md).
+    /// Default 0.
+    pub tred_units: u32,
 }
 
 impl Default for NetConfig {
@@ -251,6 +256,7 @@ impl Default for NetConfig {
             window_cycles: 0,
             idle_skip: true,
             check: false,
+            tred_units: 0,
         }
     }
 }

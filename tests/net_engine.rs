@@ -30,6 +30,7 @@ fn probe_only(topology: &str, routing: &str, src: usize, dst: usize) -> Summary 
         window: 42,
         idle_skip: true,
         check: true,
+        tred: exanet::net::tred::network_tred(&cfg, 1).unwrap(),
     };
     let mut net = Network::new(
         &cfg,
@@ -64,6 +65,7 @@ fn lone_sender(topology: &str, routing: &str, pattern: &str, payload: u32, skip:
         window: 42,
         idle_skip: skip,
         check: true,
+        tred: exanet::net::tred::network_tred(&cfg, 1).unwrap(),
     };
     let mut net = Network::new(
         &cfg,
@@ -410,4 +412,24 @@ fn run_prints_its_statistics_as_json() {
     assert_eq!(v["packets_in_flight"].as_u64(), Some(0));
     assert!(v["probe_latency_mean_cycles"].as_f64().unwrap() > 62.0);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_congested_network_overflows_no_fifo_and_loses_no_packet() {
+    // short packets past saturation: the receive FIFOs fill and the credit threshold must hold
+    let mut c = small("torus:4x4", "ecube", 1.0);
+    c.net.sizes = "1:32".into();
+    c.net.measure_cycles = 2000;
+    c.net.drain_cycles = 100_000;
+    let s = run_cfg(&c);
+    assert!(s.accepted_load < 0.9, "not congested: {}", s.accepted_load);
+    assert_eq!(s.fifo_errors, 0, "a FIFO overflowed");
+    assert_eq!(s.packets_in_flight, 0);
+    assert_eq!((s.crc_errors, s.payload_errors, s.order_errors), (0, 0, 0));
+    // the thesis's TRED of 128 units is refused for these packets, with the reason
+    c.net.tred_units = 128;
+    let e = plan(&c)
+        .and_then(|p| run(&c, &p, 1.0).map(|_| ()))
+        .unwrap_err();
+    assert!(e.contains("net.tred_units = 128"), "{e}");
 }

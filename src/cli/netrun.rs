@@ -303,8 +303,8 @@ pub fn run(config: Option<&Path>, json: bool) -> R {
         );
     }
     println!(
-        "  errors               {} bad CRC, {} payload, {} order",
-        s.crc_errors, s.payload_errors, s.order_errors
+        "  errors               {} bad CRC, {} payload, {} order, {} FIFO overflows/underflows",
+        s.crc_errors, s.payload_errors, s.order_errors, s.fifo_errors
     );
     println!("  cycles {}, statistics hash {}", s.cycles, s.stats_hash);
     Ok(ExitCode::SUCCESS)

@@ -54,6 +54,8 @@ pub struct NetSetup {
     pub idle_skip: bool,
     /// Check every payload and, when the routing keeps pairs in order, the order.
     pub check: bool,
+    /// Credit threshold TRED of every link, credit units (`tred::network_tred`).
+    pub tred: u32,
 }
 
 pub struct Network {
@@ -141,6 +143,7 @@ impl Network {
         }
         let mut lc = cfg.link.clone();
         lc.num_vcs = vcs;
+        lc.credit.tred_words = s.tred;
         let mut c2 = cfg.clone();
         c2.link = lc.clone();
         c2.validate()
@@ -394,13 +397,29 @@ impl Network {
             self.run(DRAIN_STEP);
         }
         let m = self.merged();
-        m.summary(
+        let mut s = m.summary(
             offered,
             self.topo.endpoints(),
             &w,
             bytes_per_cycle,
             self.clock_ns,
             self.cycle,
-        )
+        );
+        s.fifo_errors = self.fifo_errors();
+        s
+    }
+
+    /// Overflows and underflows of every router FIFO so far.
+    pub fn fifo_errors(&self) -> u64 {
+        let mut e = 0u64;
+        for n in &self.nodes {
+            for s in &n.router.ins {
+                e += s.fifo.errors() as u64;
+            }
+            for o in n.router.outs.iter().flatten() {
+                e += o.fifo.errors() as u64;
+            }
+        }
+        e
     }
 }

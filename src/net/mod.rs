@@ -18,3 +18,4 @@ pub mod setup;
 pub mod stats;
 pub mod topology;
 pub mod traffic;
+pub mod tred;

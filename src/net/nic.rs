@@ -368,11 +368,13 @@ impl Nic {
             FTR_SRC_Y.get(ftr) as u8,
             FTR_SRC_Z.get(ftr) as u8,
         ];
+        // a footer that names no endpoint (a corrupted stream) is an error, never a panic
         let src = t
             .node_at(src_addr)
+            .filter(|_| terminal < t.terminals())
             .map_or(usize::MAX, |n| t.endpoint_index(n, terminal));
         let size = HDR_SIZE.get(self.rhdr) as u32;
-        let mut payload_errors = 0;
+        let mut payload_errors = (src == usize::MAX) as u32;
         if self.check {
             let want = (0..self.rk).fold(CRC_INIT, |c, k| {
                 crc32c_update128(c, payload_word(src, seq, k))

@@ -108,6 +108,12 @@ pub fn build(cfg: &Config, p: &Plan, load: f64) -> Result<Network, String> {
         let pr = parse_probe(&p.probe)?;
         Some((pr.src, pr.dst, Box::new(pr.injector()) as Box<dyn Injector>))
     };
+    let min_payload = if p.probe.is_empty() {
+        p.sizes.min()
+    } else {
+        p.sizes.min().min(super::traffic::MIN_SIZE)
+    };
+    let tred = super::tred::network_tred(cfg, min_payload)?;
     let setup = NetSetup {
         topo: p.topo.clone(),
         routing: parse_routing(&p.routing)?.into(),
@@ -124,6 +130,7 @@ pub fn build(cfg: &Config, p: &Plan, load: f64) -> Result<Network, String> {
         },
         idle_skip: n.idle_skip,
         check: n.check,
+        tred,
     };
     Network::new(cfg, setup, window(cfg))
 }

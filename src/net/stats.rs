@@ -64,7 +64,7 @@ impl Stats {
         self.delivered += 1;
         self.crc_bad += a.crc_bad as u64;
         self.payload_errors += a.payload_errors as u64;
-        let lat = (a.arrived - a.injected).min(u32::MAX as u64) as u32;
+        let lat = a.arrived.saturating_sub(a.injected).min(u32::MAX as u64) as u32;
         if a.probe {
             if w.contains(a.injected) {
                 self.probe_latencies.push(lat);
@@ -130,6 +130,9 @@ pub struct Summary {
     pub order_errors: u64,
     pub probe_packets: u64,
     pub probe_latency_mean_cycles: Option<f64>,
+    /// Words written into a full FIFO or read from an empty one, over every router FIFO of the
+    /// network (0 unless the credit threshold is unsafe: `net.tred_units`).
+    pub fifo_errors: u64,
     pub cycles: u64,
     /// A hash of every figure and latency, to compare runs bit for bit.
     pub stats_hash: String,
@@ -190,6 +193,7 @@ impl Stats {
             order_errors: self.order_errors,
             probe_packets: self.probe_latencies.len() as u64,
             probe_latency_mean_cycles: probe_mean,
+            fifo_errors: 0,
             cycles,
             stats_hash: String::new(),
         };

@@ -26,6 +26,14 @@ impl SizeDist {
         }
     }
 
+    /// The smallest payload size, bytes.
+    pub fn min(&self) -> u32 {
+        match *self {
+            SizeDist::Fixed(s) => s,
+            SizeDist::Uniform { min, .. } => min,
+        }
+    }
+
     /// The mean payload size, bytes.
     pub fn mean(&self) -> f64 {
         match *self {

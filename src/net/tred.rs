@@ -1,0 +1,92 @@
+//! The credit threshold TRED that keeps a network's receive FIFOs from overflowing
+//! (docs/decisions/0012-network-tred.md).
+//!
+//! A VC stops when the free space its last credit reported is at or below TRED (start/stop), or
+//! when the sender's estimate falls to TRED (usedword). Between the receiver's snapshot of its
+//! FIFO and the sender acting on it, the sender goes on sending: the snapshot may be up to a
+//! credit interval old (`max_interval_cycles`, a credit waits for a 128-bit word boundary: 2
+//! beats), the credit takes its beats and a PHY lane and a TCL RX to arrive, and the words sent
+//! meanwhile are in the sender's TCL TX, on the lane and in the receiver's TCL RX:
+//!
+//! ```text
+//! beats = max_interval + 2 (phy_latency + TX pipeline 4 + RX pipeline 2) + credit beats + 4
+//! ```
+//!
+//! one beat a cycle, two beats a 128-bit word. Those words cost credit units (decision 0006): a
+//! payload word one, a header or footer word `SCALE` = payload depth / header-footer depth. With
+//! the shortest packet of the run (W words: header, payload, footer) the header/footer FIFO fills
+//! fastest: at most `ceil(words / W) + 1` packets (one cut at each end) of 2 such words each. TRED
+//! must be at least the larger of the two counts. A link between two endpoints that always drain
+//! (the link and KARMA measurements) never comes near it, which is why the thesis's TRED of 128
+//! payload words serves there; a congested network does fill its receive FIFOs.
+
+use crate::config::Config;
+
+/// TCL TX pipeline cycles (header at the FIFO head to its first beat on the lane) and TCL RX
+/// cycles (last beat of a word to its write into the RX FIFO), `docs/link.md`.
+const TX_PIPE: u32 = 4;
+const RX_PIPE: u32 = 2;
+
+/// The smallest safe TRED, in credit units, for packets of at least `min_payload_bytes`.
+pub fn safe_tred_units(cfg: &Config, min_payload_bytes: u32) -> u32 {
+    let l = &cfg.link;
+    let c = &l.credit;
+    let credit_beats = if c.flavour == crate::config::CreditFlavour::Usedword {
+        c.usedword_beats
+    } else {
+        1
+    };
+    let beats =
+        c.max_interval_cycles + 2 * (l.phy.latency_cycles + TX_PIPE + RX_PIPE) + credit_beats + 4;
+    let words = beats.div_ceil(2);
+    let w = min_payload_bytes.div_ceil(16).max(1) + 2;
+    let scale = l.rx_fifo_depth_words / l.rx_hf_fifo_depth_words.max(1);
+    words.max((words.div_ceil(w) + 1) * 2 * scale)
+}
+
+/// The TRED of a network run: `net.tred_units`, or the safe one when that is 0; an explicit
+/// value below the safe one, or a safe one the receive FIFO cannot hold, is an error.
+pub fn network_tred(cfg: &Config, min_payload_bytes: u32) -> Result<u32, String> {
+    let safe = safe_tred_units(cfg, min_payload_bytes);
+    let depth = cfg.link.rx_fifo_depth_words;
+    let t = match cfg.net.tred_units {
+        0 => safe,
+        t if t < safe => {
+            return Err(format!(
+                "net.tred_units = {t}: below the {safe} credit units that keep the receive FIFOs \
+                 from overflowing with {min_payload_bytes}-byte packets (docs/decisions/0012); \
+                 0 picks it"
+            ))
+        }
+        t => t,
+    };
+    if t >= depth {
+        return Err(format!(
+            "TRED of {t} credit units leaves no room in a receive FIFO of {depth} units \
+             (link.rx_fifo_depth_words): make the FIFOs deeper or the packets longer"
+        ));
+    }
+    Ok(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_packets_need_more_margin_than_long_ones() {
+        let c = Config::default();
+        let short = safe_tred_units(&c, 1);
+        let mid = safe_tred_units(&c, 64);
+        let long = safe_tred_units(&c, 4096);
+        assert!(short > mid && mid > long, "{short} {mid} {long}");
+        // long packets: the payload words bound it (ceil(beats / 2))
+        assert_eq!(
+            long,
+            (110 + 2 * (42 + 4 + 2) + 1 + 4u32)
+                .div_ceil(2)
+                .max(2 * 2 * 8)
+        );
+        assert!(short < c.link.rx_fifo_depth_words);
+    }
+}
