@@ -129,6 +129,14 @@ impl NetNode {
             .map_or((false, 0), |p| p.lane.out_at(t))
     }
 
+    /// Append the beats port `q`'s outgoing lane presents in cycles `[t0, t1)` to `out`
+    /// (`PhyLane::beats_between`).
+    pub fn beats_out(&self, q: usize, t0: u64, t1: u64, out: &mut Vec<(u64, u64)>) {
+        if let Some(p) = &self.ports[q] {
+            p.lane.beats_between(t0, t1, out);
+        }
+    }
+
     /// The first cycle at or after `t` in which port `q`'s outgoing lane presents a beat.
     pub fn next_out(&self, q: usize, t: u64) -> u64 {
         self.ports[q]
