@@ -36,7 +36,8 @@ pub struct PktFifoParams {
 impl PktFifoParams {
     /// Units a header or footer word takes in the credit count.
     pub fn scale(&self) -> u32 {
-        self.pay_depth / self.hf_depth
+        // both depths are powers of two (`Fifo::new`): a shift, not a division, on the hot path
+        self.pay_depth >> self.hf_depth.trailing_zeros()
     }
 }
 
@@ -102,6 +103,7 @@ impl PktFifo {
         )
     }
 
+    #[inline]
     pub fn eval(&self, i: &PktFifoIn) -> PktFifoNext {
         let (h, p) = Self::split(i);
         PktFifoNext {
@@ -110,6 +112,7 @@ impl PktFifo {
         }
     }
 
+    #[inline]
     pub fn commit(&mut self, n: PktFifoNext) {
         self.hf.commit(n.hf);
         self.pay.commit(n.pay);

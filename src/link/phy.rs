@@ -66,8 +66,10 @@ pub struct PhyLane {
     /// Cycles since reset (commits so far).
     now: u64,
     tx_ready: bool,
-    /// Beats in flight: (cycle presented at `rx_*_o`, data), oldest first.
+    /// Beats in flight: (cycle presented at `rx_*_o`, data), oldest first; and the beats
+    /// presented in the last `keep` cycles (`keep_presented`).
     beats: std::collections::VecDeque<(u64, u64)>,
+    keep: u64,
 }
 
 impl PhyLane {
@@ -81,11 +83,43 @@ impl PhyLane {
             now: 0,
             tx_ready: false,
             beats: std::collections::VecDeque::new(),
+            keep: 0,
         }
     }
 
     pub fn params(&self) -> PhyParams {
         self.p
+    }
+
+    /// Keep every beat for `cycles` cycles after it was presented, so that `out_at` and
+    /// `beats_between` also answer for those past cycles. A network-scale run advances each
+    /// node through a whole window before the next node (`Network`), so a lane may be ahead
+    /// of the node reading it by up to a window (at most the latency). Nothing a port shows
+    /// changes.
+    pub fn keep_presented(&mut self, cycles: u64) {
+        self.keep = cycles;
+    }
+
+    /// Drop the beats presented before `now - keep`.
+    fn drop_old(&mut self) {
+        while self
+            .beats
+            .front()
+            .is_some_and(|b| b.0 + self.keep < self.now)
+        {
+            self.beats.pop_front();
+        }
+    }
+
+    /// Append the beats presented in cycles `[t0, t1)` (in time order) to `out`: `t0` at
+    /// least `now - keep`, `t1` at most `now` + latency.
+    pub fn beats_between(&self, t0: u64, t1: u64, out: &mut Vec<(u64, u64)>) {
+        out.extend(
+            self.beats
+                .iter()
+                .skip_while(|b| b.0 < t0)
+                .take_while(|b| b.0 < t1),
+        );
     }
 
     fn up_cnt(&self) -> u32 {
@@ -118,8 +152,8 @@ impl PhyLane {
         }
     }
 
-    /// What `rx_valid_o`/`rx_data_o` show in cycle `t` (`t` at least `now`, less than `now` +
-    /// latency): a beat in flight presented then, or nothing.
+    /// What `rx_valid_o`/`rx_data_o` show in cycle `t` (`t` at least `now - keep`, less than
+    /// `now` + latency): a beat in flight presented then, or nothing.
     pub fn out_at(&self, t: u64) -> (bool, u64) {
         self.beats
             .iter()
@@ -171,9 +205,7 @@ impl PhyLane {
         if t > self.now {
             self.now = t;
             self.tx_ready = self.ready_at(t, cfg);
-            while self.beats.front().is_some_and(|b| b.0 < t) {
-                self.beats.pop_front();
-            }
+            self.drop_old();
         }
     }
 
@@ -191,9 +223,7 @@ impl PhyLane {
         }
         self.now += 1;
         self.tx_ready = n.tx_ready;
-        while self.beats.front().is_some_and(|b| b.0 < self.now) {
-            self.beats.pop_front();
-        }
+        self.drop_old();
     }
 
     pub fn probe(&self, i: &PhyIn, v: &mut dyn Visitor) {

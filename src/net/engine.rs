@@ -2,17 +2,20 @@
 //! and a traffic description, and clocks it.
 //!
 //! Time advances in windows of `window` cycles, no longer than the PHY lane's latency (the
-//! shortest path from one node's registers to another's). The nodes are split into partitions;
-//! in a window every partition advances its nodes cycle by cycle on its own, seeing the other
-//! partitions' lanes only through a snapshot taken at the window's start: what a lane shows in
-//! the next `window` cycles is already in its delay line (`PhyLane::ahead`), so the snapshot is
-//! exact. Partitions could therefore run in parallel between two snapshots; this engine runs
-//! them one after the other, and one partition is the plain serial engine. Every random draw is
-//! an endpoint's own generator and statistics are merged order-independently, so the results
-//! do not depend on the partitioning (a test holds the statistics hash equal).
+//! shortest path from one node's registers to another's). Within a window the nodes do not
+//! see each other: what a lane presents in the next `window` cycles is already in its delay
+//! line (`PhyLane::ahead`). So the engine steps one node through the whole window before the
+//! next node, reading its neighbours' beats for the window from their lanes, which keep the
+//! beats presented in the last window (`PhyLane::keep_presented`) for a neighbour stepped
+//! earlier. A node's state then stays in the cache for the window instead of being fetched
+//! again every cycle (a network of 1024 nodes is far larger than the cache).
 //!
-//! Within a partition each cycle is two passes: every node's `link_in` is read from its
-//! neighbours' lane registers, then every node steps.
+//! The nodes are split into partitions, contiguous blocks of nodes each keeping its own
+//! statistics; they are stepped one after the other. Every random draw is an endpoint's own
+//! generator and statistics are merged order-independently, so the results depend neither on
+//! the partitioning nor on the order in which nodes are stepped (the statistics hash is the
+//! same for any partitioning and window, and with the cycle-by-cycle order of earlier
+//! versions).
 //!
 //! Idle skipping (`idle_skip`): router slots whose next cycle changes nothing are not evaluated
 //! (`Router::step`); the results are identical either way (a test).
@@ -68,7 +71,6 @@ pub struct Network {
     /// For every node and port: the neighbour and its port.
     wires: Vec<[Option<(u32, u8)>; MAX_INTER]>,
     parts: Vec<Vec<usize>>,
-    part_of: Vec<u32>,
     window: u64,
     pub cycle: u64,
     /// Per partition.
@@ -199,11 +201,11 @@ impl Network {
                     Some((m, r)) => {
                         *wq = Some((m as u32, r as u8));
                         inter_en |= 1 << q;
-                        ports.push(Some(NetPort::new(
-                            TclTx::new(&link.tcl),
-                            TclRx::new(),
-                            PhyLane::new(link.phy),
-                        )));
+                        ports.push(Some(NetPort::new(TclTx::new(&link.tcl), TclRx::new(), {
+                            let mut lane = PhyLane::new(link.phy);
+                            lane.keep_presented(s.window);
+                            lane
+                        })));
                     }
                     None => ports.push(None),
                 }
@@ -236,11 +238,8 @@ impl Network {
         // partitions: contiguous blocks of node indices
         let np = s.partitions.clamp(1, n.max(1));
         let mut parts = vec![Vec::new(); np];
-        let mut part_of = vec![0u32; n];
-        for (id, po) in part_of.iter_mut().enumerate() {
-            let k = id * np / n.max(1);
-            parts[k].push(id);
-            *po = k as u32;
+        for id in 0..n {
+            parts[id * np / n.max(1)].push(id);
         }
         Ok(Network {
             check_order: s.check && s.routing.in_order(),
@@ -252,7 +251,6 @@ impl Network {
             nodes,
             wires,
             parts,
-            part_of,
             window: s.window,
             cycle: 0,
             stats: vec![Stats::default(); np],
@@ -274,28 +272,7 @@ impl Network {
     }
 
     fn run_window(&mut self, w: u64) {
-        let t0 = self.cycle;
-        // What every cross-partition lane shows in this window (already in its delay line), and
-        // its first beat after the window (accepted before it).
-        let mut snap: Vec<(Vec<(bool, u64)>, u64)> = Vec::new();
-        let mut snap_of: Vec<[u32; MAX_INTER]> = Vec::new();
-        if self.parts.len() > 1 {
-            snap_of = vec![[u32::MAX; MAX_INTER]; self.nodes.len()];
-            for (id, wires) in self.wires.iter().enumerate() {
-                for (q, wq) in wires.iter().enumerate() {
-                    if let Some((m, r)) = *wq {
-                        if self.part_of[m as usize] != self.part_of[id] {
-                            let nb = &self.nodes[m as usize];
-                            snap_of[id][q] = snap.len() as u32;
-                            snap.push((
-                                (t0..t0 + w).map(|c| nb.link_out(r as usize, c)).collect(),
-                                nb.next_out(r as usize, t0 + w),
-                            ));
-                        }
-                    }
-                }
-            }
-        }
+        let (t0, t1) = (self.cycle, self.cycle + w);
         let env = NodeEnv {
             topo: self.topo.as_ref(),
             pattern: self.pattern.as_ref(),
@@ -305,56 +282,48 @@ impl Network {
             phy_cfg: self.link.phy_cfg,
             skip: self.idle_skip,
         };
-        // beats for nodes of other partitions: (node, arrival), applied after the window
-        let mut later: Vec<(u32, u64)> = Vec::new();
-        let mut awake: Vec<usize> = Vec::new();
-        let mut link_in: Vec<[(bool, u64); MAX_INTER]> = Vec::new();
+        // Per port of the node being stepped: the beats its neighbour's lane presents in the
+        // window, and the next one not yet taken.
+        let mut incoming: [Vec<(u64, u64)>; MAX_INTER] = Default::default();
         for (k, part) in self.parts.iter().enumerate() {
-            for c in t0..t0 + w {
-                awake.clear();
-                awake.extend(part.iter().copied().filter(|&id| self.wake[id] <= c));
-                link_in.clear();
-                for &id in &awake {
-                    let mut li = [(false, 0u64); MAX_INTER];
-                    for (q, wq) in self.wires[id].iter().enumerate() {
-                        if let Some((m, r)) = *wq {
-                            li[q] = match snap_of.get(id).map_or(u32::MAX, |s| s[q]) {
-                                u32::MAX => self.nodes[m as usize].link_out(r as usize, c),
-                                s => snap[s as usize].0[(c - t0) as usize],
-                            };
-                        }
-                    }
-                    link_in.push(li);
+            for &id in part {
+                if self.wake[id] >= t1 {
+                    continue;
                 }
-                for (j, &id) in awake.iter().enumerate() {
-                    let mut next = self.nodes[id].step(&env, &link_in[j], c, &mut self.events);
-                    // and the next beat arriving from a neighbour
-                    if next > c + 1 {
-                        for (q, wq) in self.wires[id].iter().enumerate() {
-                            let Some((m, r)) = *wq else { continue };
-                            let a = match snap_of.get(id).map_or(u32::MAX, |s| s[q]) {
-                                u32::MAX => self.nodes[m as usize].next_out(r as usize, c + 1),
-                                s => {
-                                    let (v, after) = &snap[s as usize];
-                                    let from = (c + 1 - t0) as usize;
-                                    v.iter()
-                                        .skip(from)
-                                        .position(|b| b.0)
-                                        .map_or(*after, |k| c + 1 + k as u64)
-                                }
-                            };
-                            next = next.min(a);
+                // Every beat arriving in the window is already in the neighbour's delay line;
+                // a neighbour stepped earlier in this window kept it (`keep_presented`).
+                let wires = &self.wires[id];
+                for (q, wq) in wires.iter().enumerate() {
+                    incoming[q].clear();
+                    if let Some((m, r)) = *wq {
+                        self.nodes[m as usize].beats_out(r as usize, t0, t1, &mut incoming[q]);
+                    }
+                }
+                let mut taken = [0usize; MAX_INTER];
+                let mut c = self.wake[id].max(t0);
+                while c < t1 {
+                    let mut link_in = [(false, 0u64); MAX_INTER];
+                    for (q, li) in link_in.iter_mut().enumerate() {
+                        if let Some(&(at, d)) = incoming[q].get(taken[q]) {
+                            debug_assert!(at >= c, "a node sleeps through no beat");
+                            if at == c {
+                                *li = (true, d);
+                                taken[q] += 1;
+                            }
                         }
                     }
-                    self.wake[id] = next;
-                    for (q, arrival) in self.events.sent.drain(..) {
-                        let (m, _) = self.wires[id][q].expect("a lane sends on a wired port");
-                        if self.part_of[m as usize] == k as u32 {
-                            let wm = &mut self.wake[m as usize];
-                            *wm = (*wm).min(arrival);
-                        } else {
-                            later.push((m, arrival));
+                    let mut next = self.nodes[id].step(&env, &link_in, c, &mut self.events);
+                    // and the next beat arriving from a neighbour in the window
+                    for (q, inc) in incoming.iter().enumerate() {
+                        if let Some(&(at, _)) = inc.get(taken[q]) {
+                            next = next.min(at);
                         }
+                    }
+                    for (q, arrival) in self.events.sent.drain(..) {
+                        // (after this window: the neighbour is not stepped again before it)
+                        let (m, _) = wires[q].expect("a lane sends on a wired port");
+                        let wm = &mut self.wake[m as usize];
+                        *wm = (*wm).min(arrival);
                     }
                     let st = &mut self.stats[k];
                     for x in self.events.injected.drain(..) {
@@ -363,14 +332,21 @@ impl Network {
                     for a in self.events.arrived.drain(..) {
                         st.arrive(a.dst, &a, &self.measure, self.check_order);
                     }
+                    c = next;
                 }
+                // and the first beat arriving after the window: a neighbour stepped earlier in
+                // this window holds those it sent; one stepped later tells (`events.sent`).
+                if c > t1 {
+                    for wq in wires.iter() {
+                        if let Some((m, r)) = *wq {
+                            c = c.min(self.nodes[m as usize].next_out(r as usize, t1));
+                        }
+                    }
+                }
+                self.wake[id] = c;
             }
         }
-        for (m, arrival) in later {
-            let wm = &mut self.wake[m as usize];
-            *wm = (*wm).min(arrival);
-        }
-        self.cycle = t0 + w;
+        self.cycle = t1;
     }
 
     /// The statistics of every partition, merged.

@@ -65,12 +65,15 @@ pub struct NodeEnv<'a> {
 pub struct NetNode {
     pub id: usize,
     pub router: Router,
-    pub cfg: RouterCfg,
     /// None for a port the topology leaves unwired.
     pub ports: Vec<Option<NetPort>>,
     pub nics: Vec<Nic>,
     /// A router slot was not quiet after the last step.
     router_busy: bool,
+    /// The router's inputs (with its configuration, fixed), rebuilt in place every cycle the
+    /// router steps: only the ports the node has are written (the router reads no others), so
+    /// the rest of these 1.3 KB is not cleared every cycle.
+    ri: RouterIn,
 }
 
 /// What happened at a node in a cycle.
@@ -115,10 +118,13 @@ impl NetNode {
         NetNode {
             id,
             router,
-            cfg,
             ports,
             nics,
             router_busy: true,
+            ri: RouterIn {
+                cfg,
+                ..Default::default()
+            },
         }
     }
 
@@ -127,6 +133,14 @@ impl NetNode {
         self.ports[q]
             .as_ref()
             .map_or((false, 0), |p| p.lane.out_at(t))
+    }
+
+    /// Append the beats port `q`'s outgoing lane presents in cycles `[t0, t1)` to `out`
+    /// (`PhyLane::beats_between`).
+    pub fn beats_out(&self, q: usize, t0: u64, t1: u64, out: &mut Vec<(u64, u64)>) {
+        if let Some(p) = &self.ports[q] {
+            p.lane.beats_between(t0, t1, out);
+        }
     }
 
     /// The first cycle at or after `t` in which port `q`'s outgoing lane presents a beat.
@@ -185,19 +199,14 @@ impl NetNode {
             router_on |= n.wr_hf || n.wr_pay || n.rd_hf || n.rd_pay;
         }
         // ---- the router's inputs ----
-        let mut ri = RouterIn {
-            cfg: self.cfg,
-            ..Default::default()
-        };
         if router_on {
+            let ri = &mut self.ri;
             for (t, n) in self.nics.iter().enumerate() {
                 ri.intra[t] = n.outputs();
             }
             for (q, port) in self.ports.iter().enumerate() {
                 let Some(port) = port else { continue };
                 let (t, r) = (&port.tx, &port.rx);
-                let mut credit_cnt = [0u32; 8];
-                credit_cnt[..nv].copy_from_slice(&t.credit_cnt[..nv]);
                 ri.inter[q] = InterIn {
                     wr_valid: r.wr_valid,
                     wr_hf: r.wr_hf,
@@ -205,7 +214,8 @@ impl NetNode {
                     wr_data: r.wr_data,
                     hf_rd: t.hf_rd,
                     pay_rd: t.pay_rd,
-                    credit_cnt,
+                    // the router reads the counts of the VCs that exist only
+                    credit_cnt: t.credit_cnt,
                     credit_stop: t.credit_stop,
                 };
             }
@@ -283,7 +293,7 @@ impl NetNode {
         }
         // ---- the router ----
         if router_on {
-            self.router_busy = self.router.step(&ri);
+            self.router_busy = self.router.step(&self.ri);
         }
         if !skip {
             return cycle + 1;

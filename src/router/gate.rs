@@ -135,6 +135,7 @@ impl InSlot {
 
     /// Next state. Pure. `routing`: the network's routing function, or None for the APErouter's
     /// dimension-order routing (`route.rs`).
+    #[inline]
     pub fn eval(
         &self,
         p: &RouterParams,
@@ -237,6 +238,7 @@ impl InSlot {
         }
     }
 
+    #[inline]
     pub fn commit(&mut self, n: InSlotNext) {
         self.gate = n.gate;
         self.fifo.commit(n.fifo);
@@ -244,6 +246,7 @@ impl InSlot {
 
     /// The FIFO's strobes this cycle: the writer's write port, and the gate's pop of the word
     /// its stage needs (header, payload or footer) when the FIFO shows one (XFER and DROP).
+    #[inline]
     fn fifo_in(&self, i: &GateIn) -> PktFifoIn {
         let (g, f) = (&self.gate, &self.fifo);
         let popping = g.state == S_XFER || g.state == S_DROP;

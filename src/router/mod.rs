@@ -91,6 +91,8 @@ struct Marks {
     in_hf_empty: u64,
     /// Per input: the output its gate requests (`NONE`: no request).
     req_out: Vec<u8>,
+    /// Per output: bit s is set when gate s requests it (`req_out` the other way round).
+    req_to: Vec<u64>,
     /// Per input: its FIFO's occupancy in credit units (`PktFifo::units`).
     in_units: Vec<u32>,
     /// Bit s: output s exists.
@@ -147,6 +149,8 @@ impl Router {
         }
         m.in_units.clear();
         m.in_units.resize(n, 0);
+        m.req_to.clear();
+        m.req_to.resize(n, 0);
         m.out_exists = 0;
         for s in 0..n {
             self.mark_in(s);
@@ -164,7 +168,16 @@ impl Router {
         let idle = g.state == gate::S_IDLE && !g.xin_valid && !g.xin_last && x.fifo.settled();
         m.in_idle = (m.in_idle & !bit) | if idle { bit } else { 0 };
         m.in_hf_empty = (m.in_hf_empty & !bit) | if x.fifo.hf.empty() { bit } else { 0 };
-        m.req_out[s] = if g.req { g.out as u8 } else { NONE };
+        let req = if g.req { g.out as u8 } else { NONE };
+        if req != m.req_out[s] {
+            if m.req_out[s] != NONE {
+                m.req_to[m.req_out[s] as usize] &= !bit;
+            }
+            if req != NONE {
+                m.req_to[req as usize] |= bit;
+            }
+            m.req_out[s] = req;
+        }
         m.in_units[s] = x.fifo.units();
     }
 
@@ -345,8 +358,10 @@ impl Router {
                 .outs
                 .iter()
                 .map(|o| {
-                    o.as_ref()
-                        .map(|o| o.eval(&self.p, &i.cfg, &self.ins, &self.out_in(o.index, i)))
+                    o.as_ref().map(|o| {
+                        let req = OutSlot::requests(&self.ins, o.index);
+                        o.eval(&self.p, &i.cfg, &self.ins, req, &self.out_in(o.index, i))
+                    })
                 })
                 .collect(),
         }
@@ -386,53 +401,81 @@ impl Router {
             if m.eop_src[s] != NONE {
                 eop |= 1 << m.eop_src[s];
             }
-            if m.req_out[s] != NONE {
-                wanted |= 1 << m.req_out[s];
+            if m.req_to[s] != 0 {
+                wanted |= 1 << s;
             }
         }
-        let mut busy = false;
+        // Per slot, from the ports: a write into the input FIFO, a pop from the output FIFO,
+        // the port enabled (as `gate_in_with` and `out_in` see them), so that the quiet slots
+        // are passed over without building their inputs.
+        let all = u64::MAX >> (64 - n);
+        let (written, read, enabled) = if skip {
+            self.port_masks(i)
+        } else {
+            (all, all, all)
+        };
+        let quiet_in = |m: &Marks| m.in_idle & (!enabled | m.in_hf_empty);
         // Outputs: they read the gates' registers of this cycle, which change only below, and
         // the gates read nothing of the outputs but the masks above, so each output commits at
-        // once.
-        for s in 0..n {
-            let bit = 1u64 << s;
-            if self.marks.out_exists & bit == 0 {
-                continue;
-            }
+        // once. A quiet output nobody requests and nobody pops changes nothing.
+        let mut todo = m.out_exists & !(m.out_quiet & !wanted & !read);
+        while todo != 0 {
+            let s = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
             let oi = self.out_in(s as u32, i);
-            if skip
-                && self.marks.out_quiet & bit != 0
-                && wanted & bit == 0
-                && !oi.rd_hf
-                && !oi.rd_pay
-            {
-                continue;
-            }
             let o = self.outs[s].as_mut().expect("marked as existing");
-            let x = o.eval(&self.p, &i.cfg, &self.ins, &oi);
+            let x = o.eval(&self.p, &i.cfg, &self.ins, self.marks.req_to[s], &oi);
             o.commit(x);
             self.mark_out(s);
-            busy |= self.marks.out_quiet & bit == 0;
         }
-        // Gates.
-        for s in 0..n {
+        // Gates: a quiet gate with no write into its FIFO changes nothing.
+        let mut todo = all & !(quiet_in(&self.marks) & !written);
+        while todo != 0 {
+            let s = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
             let gi = GateIn {
                 free,
                 ..self.gate_in_with(s as u32, i, (granted, eop))
             };
-            let bit = 1u64 << s;
-            let quiet =
-                |m: &Marks| m.in_idle & bit != 0 && (!gi.enabled || m.in_hf_empty & bit != 0);
-            if skip && !gi.wr_hf && !gi.wr_pay && quiet(&self.marks) {
-                continue;
-            }
             let slot = &mut self.ins[s];
             let next = slot.eval(&self.p, &i.cfg, self.routing.as_deref(), &gi);
             slot.commit(next);
             self.mark_in(s);
-            busy |= !quiet(&self.marks);
         }
-        busy || !skip
+        // (the slots passed over were quiet and still are)
+        let m = &self.marks;
+        !skip || m.out_exists & !m.out_quiet != 0 || all & !quiet_in(m) != 0
+    }
+
+    /// Bit s of each: input slot s is written this cycle; output slot s is popped; slot s's
+    /// port is enabled.
+    fn port_masks(&self, i: &RouterIn) -> (u64, u64, u64) {
+        let p = &self.p;
+        let (mut written, mut read, mut enabled) = (0u64, 0u64, 0u64);
+        for (k, x) in i.intra.iter().enumerate().take(p.n_intra as usize) {
+            let bit = 1u64 << p.intra_slot(k as u32);
+            if x.wr_hf || x.wr_pay {
+                written |= bit;
+            }
+            if x.rd_hf || x.rd_pay {
+                read |= bit;
+            }
+            if i.cfg.intra_en & (1 << k) != 0 {
+                enabled |= bit;
+            }
+        }
+        let vcs = (1u64 << p.num_vcs) - 1;
+        for (q, x) in i.inter.iter().enumerate().take(p.inter.len()) {
+            let first = p.inter_slot(q as u32, 0);
+            if x.wr_valid && (x.wr_vc as u32) < p.num_vcs {
+                written |= 1 << (first + x.wr_vc as u32);
+            }
+            read |= ((x.hf_rd | x.pay_rd) as u64 & vcs) << first;
+            if i.cfg.inter_en & (1 << q) != 0 {
+                enabled |= vcs << first;
+            }
+        }
+        (written, read, enabled)
     }
 
     /// The inter-tile RX FIFOs' occupancies of port `q` in credit units, packed for the TCL TX.

@@ -90,6 +90,7 @@ impl OutSlot {
     }
 
     /// Room downstream for the packet gate `g` requests.
+    #[inline]
     fn room(&self, p: &RouterParams, cfg: &RouterCfg, i: &OutIn, g: &Gate) -> bool {
         let f = &self.fifo;
         let fp = f.params();
@@ -110,12 +111,17 @@ impl OutSlot {
         local && remote
     }
 
-    /// Next state. Pure: reads its own registers, the gates' registers and `i`.
+    /// Next state. Pure: reads its own registers, the gates' registers and `i`. `requests`:
+    /// bit k is set when gate k requests this output (`req_q` high, `out_q` this output), a
+    /// summary of the gates' registers the caller keeps, so that arbitration looks only at the
+    /// gates that request (`requests`).
+    #[inline]
     pub fn eval(
         &self,
         p: &RouterParams,
         cfg: &RouterCfg,
         ins: &[InSlot],
+        requests: u64,
         i: &OutIn,
     ) -> OutSlotNext {
         let r = &self.r;
@@ -156,14 +162,24 @@ impl OutSlot {
         // Arbitration.
         let free = !r.busy || (o.xin_valid && o.xin_last && o.xin_out == me);
         let nin = ins.len() as u32;
-        let eligible = |k: u32| {
-            let g = &ins[k as usize].gate;
-            g.req && g.out == me && self.room(p, cfg, i, g)
+        // The first requesting gate with room, in arbitration order: from `rr` on, wrapping
+        // (round robin), or from gate 0 (fixed). Only the requesting gates are looked at.
+        let start = if cfg.arb_fixed { 0 } else { r.rr % nin };
+        let below = (1u64 << start) - 1;
+        let first_with_room = |mut m: u64| {
+            while m != 0 {
+                let k = m.trailing_zeros();
+                if self.room(p, cfg, i, &ins[k as usize].gate) {
+                    return Some(k);
+                }
+                m &= m - 1;
+            }
+            None
         };
-        let winner = if cfg.arb_fixed {
-            (0..nin).find(|&k| eligible(k))
+        let winner = if free {
+            first_with_room(requests & !below).or_else(|| first_with_room(requests & below))
         } else {
-            (0..nin).map(|k| (r.rr + k) % nin).find(|&k| eligible(k))
+            None // (not used)
         };
         n.grant_valid = false;
         n.grant_in = 0;
@@ -174,7 +190,7 @@ impl OutSlot {
                 n.grant_in = w;
                 n.busy = true;
                 n.owner = w;
-                n.rr = (w + 1) % nin;
+                n.rr = if w + 1 == nin { 0 } else { w + 1 };
                 resv_hf += 2;
                 resv_pay += g.words;
                 if is_inter {
@@ -201,6 +217,13 @@ impl OutSlot {
         }
     }
 
+    /// Bit k: gate k of `ins` requests output `me` (the `requests` of `eval`).
+    pub fn requests(ins: &[InSlot], me: u32) -> u64 {
+        ins.iter().enumerate().fold(0, |m, (k, x)| {
+            m | (((x.gate.req && x.gate.out == me) as u64) << k)
+        })
+    }
+
     /// Nothing in flight and nothing to arbitrate: with no request for this output and no pop
     /// by its reader, the next cycle changes nothing (the engine may skip it).
     pub fn quiet(&self) -> bool {
@@ -215,6 +238,7 @@ impl OutSlot {
             && self.fifo.settled()
     }
 
+    #[inline]
     pub fn commit(&mut self, n: OutSlotNext) {
         self.r = n.r;
         self.fifo.commit(n.fifo);

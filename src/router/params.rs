@@ -73,7 +73,14 @@ impl RouterParams {
             Slot::Intra(s as u8)
         } else {
             let k = s - self.n_intra;
-            Slot::Inter((k / self.num_vcs) as u8, (k % self.num_vcs) as u8)
+            let nv = self.num_vcs;
+            // (every slot's every cycle asks: no division for the usual power-of-two VCs)
+            if nv.is_power_of_two() {
+                let sh = nv.trailing_zeros();
+                Slot::Inter((k >> sh) as u8, (k & (nv - 1)) as u8)
+            } else {
+                Slot::Inter((k / nv) as u8, (k % nv) as u8)
+            }
         }
     }
 
