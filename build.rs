@@ -39,8 +39,9 @@ const TOPS: &[(&str, &str, &str)] = &[
 /// `testbench/rtl/`.
 const RTL_DIRS: &[&str] = &["rtl", "testbench/rtl"];
 
-/// Optional Verilator configuration file with the project's lint waivers.
-const WAIVERS: &str = "rtl/lint_waivers.vlt";
+/// The project's lint waivers (a Verilator configuration in a `.sv` file, so that a plain
+/// `verilator --lint-only -Wall rtl/*.sv` reads it first); passed first, not as a source.
+const WAIVERS: &str = "rtl/0_lint_waivers.sv";
 
 /// Verilator options besides `--top-module`, `--prefix`, `-Mdir` (reasons in decision 0001).
 fn verilator_flags() -> Vec<String> {
@@ -272,7 +273,8 @@ fn rtl_sources(root: &Path, dirs: &[&str]) -> Vec<PathBuf> {
         if let Ok(rd) = fs::read_dir(root.join(dir)) {
             files.extend(
                 rd.filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| p.extension().is_some_and(|x| x == "sv")),
+                    .filter(|p| p.extension().is_some_and(|x| x == "sv"))
+                    .filter(|p| !p.ends_with(WAIVERS)),
             );
         }
     }

@@ -13,7 +13,7 @@
 //           +---------------+
 
 module exanet_crc32c
-  import exanet_pkg::*;
+  import exanet_base_pkg::*;
 #(
   // Data word width in bits: 64 (one wire beat) or 128 (one packet word).
   parameter int unsigned WIDTH = 64

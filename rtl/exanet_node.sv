@@ -25,9 +25,9 @@
 // src/node/selftest.rs.
 
 module exanet_node
-  import exanet_pkg::*;
-  import exanet_regs_pkg::*;
-  import exanet_router_pkg::*;
+  import exanet_base_pkg::*;
+  import exanet_base_regs_pkg::*;
+  import exanet_base_router_pkg::*;
 #(
   /// Intra-tile ports (to the processing system), 1..8.
   parameter int unsigned            N_INTRA           = 3,

@@ -14,8 +14,8 @@
 // Model twin: src/node/top.rs (NodeTop), driven by src/cosim/node_design.rs.
 
 module exanet_node_top
-  import exanet_regs_pkg::*;
-  import exanet_router_pkg::*;
+  import exanet_base_regs_pkg::*;
+  import exanet_base_router_pkg::*;
 #(
   /// Intra-tile ports (to the processing system), 1..8.
   parameter int unsigned            N_INTRA           = 3,

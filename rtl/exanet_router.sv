@@ -25,7 +25,7 @@
 // with src/router/gate.rs, output.rs, route.rs.
 
 module exanet_router
-  import exanet_router_pkg::*;
+  import exanet_base_router_pkg::*;
 #(
   /// Intra-tile ports (to the processing system), 1..8.
   parameter int unsigned            N_INTRA           = 3,

@@ -8,7 +8,7 @@
 // Model twin: src/router/mod.rs (Router), wrapped by src/cosim/router_design.rs.
 
 module exanet_router_top
-  import exanet_router_pkg::*;
+  import exanet_base_router_pkg::*;
 #(
   /// Intra-tile ports (to the processing system), 1..8.
   parameter int unsigned            N_INTRA           = 3,

@@ -10,7 +10,7 @@
 //
 // One packet at a time (cycle numbers for a header written into the FIFO in cycle 0 of an idle
 // router): 3 the header at the show-ahead FIFO head is copied into hdr_q; 4 routing of hdr_q
-// (exanet_router_pkg::route) into out_q, ovc_q, words_q; 5 req_q raised towards the output's
+// (exanet_base_router_pkg::route) into out_q, ovc_q, words_q; 5 req_q raised towards the output's
 // arbiter; 6 the arbiter grants; 7 the gate sees granted_i; 8 the header is popped, its VC
 // rewritten for an inter-tile output (ECC re-encoded), and put in the crossbar input register
 // xin_*_q; then one word a cycle (payload as it arrives, then the footer). After the footer the
@@ -24,8 +24,8 @@
 // documents every rule; keep the two line for line. The routing function is src/router/route.rs.
 
 module exanet_rt_in
-  import exanet_pkg::*;
-  import exanet_router_pkg::*;
+  import exanet_base_pkg::*;
+  import exanet_base_router_pkg::*;
 #(
   /// Intra-tile ports of the router, 1..8 (output slots 0..N_INTRA-1).
   parameter int unsigned          N_INTRA       = 3,

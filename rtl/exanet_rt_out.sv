@@ -23,7 +23,7 @@
 // src/router/output.rs (OutSlot), which documents every rule; keep the two line for line.
 
 module exanet_rt_out
-  import exanet_router_pkg::*;
+  import exanet_base_router_pkg::*;
 #(
   /// This output's crossbar slot.
   parameter int unsigned SLOT         = 0,

@@ -3,7 +3,7 @@
 // Models the header check of the receiving APElink TCL (thesis 002 §5.3.4, code of §5.3.2): a
 // header with one flipped bit (any of the 128) is corrected so the packet is not misrouted; a
 // header with two flipped bits is flagged uncorrectable, and the TCL drops words until the next
-// Start. Extended Hamming (128,120) SECDED, construction in exanet_pkg and docs/packet.md.
+// Start. Extended Hamming (128,120) SECDED, construction in exanet_base_pkg and docs/packet.md.
 // Combinational, no clock; gives bit for bit the results of `packet::secded_decode` in Rust.
 //
 //           +-------------------+-- hdr_o            [127:0] corrected header (hdr_i if uncorr.)
@@ -11,7 +11,7 @@
 //  [127:0]  +-------------------+-- uncorrectable_o  two bits are wrong
 
 module exanet_secded_dec
-  import exanet_pkg::*;
+  import exanet_base_pkg::*;
 (
   input  logic [WORD_W-1:0] hdr_i,           // received header
   output logic [WORD_W-1:0] hdr_o,           // corrected header, valid check bits included

@@ -14,7 +14,7 @@
 // Model twin: src/node/selftest.rs (StConsumer); keep the two line for line.
 
 module exanet_st_cons
-  import exanet_pkg::*;
+  import exanet_base_pkg::*;
 #(
   /// Depth of the port's header/footer RX FIFO, words (power of two).
   parameter int unsigned HF_DEPTH      = 128,

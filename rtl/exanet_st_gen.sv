@@ -20,8 +20,8 @@
 // Model twin: src/node/selftest.rs (TrafficGen); keep the two line for line.
 
 module exanet_st_gen
-  import exanet_pkg::*;
-  import exanet_regs_pkg::*;
+  import exanet_base_pkg::*;
+  import exanet_base_regs_pkg::*;
 #(
   /// The intra-tile port this generator drives (header address, payload, footer user field).
   parameter int unsigned PORT          = 0,

@@ -16,7 +16,7 @@
 // Model twin: src/link/tcl_rx.rs, which documents every rule; keep the two line for line.
 
 module exanet_tcl_rx
-  import exanet_pkg::*;
+  import exanet_base_pkg::*;
 #(
   /// Virtual channels, 1..8.
   parameter int unsigned NUM_VCS       = 2,

@@ -25,7 +25,7 @@
 // Model twin: src/link/tcl_tx.rs, which documents every rule; keep the two line for line.
 
 module exanet_tcl_tx
-  import exanet_pkg::*;
+  import exanet_base_pkg::*;
 #(
   /// Virtual channels, 1..8.
   parameter int unsigned NUM_VCS       = 2,

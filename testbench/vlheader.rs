@@ -278,7 +278,7 @@ pub struct Scope {
     /// C++ path from a root pointer `root` to this object's members: `""` for the root,
     /// `"__PVT__pkg->"` for a cell, `"__PVT__a->__PVT__b->"` for a cell in a cell.
     pub access: String,
-    /// VCD name prefix of its members: `"TOP."`, `"TOP.exanet_selftest_pkg."`,
+    /// VCD name prefix of its members: `"TOP."`, `"TOP.exanet_base_selftest_pkg."`,
     /// `"TOP.exanet_selftest_top.gen_vc[0].u_lane."`.
     pub name: String,
     /// The root: only its `VL_IN*` members are top-level inputs, and only its `__DOT__`

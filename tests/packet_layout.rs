@@ -1,5 +1,5 @@
 //! The packet layout exists three times: the Rust table (`packet::layout::FIELDS`), the tables of
-//! `docs/packet.md` and the localparams of `rtl/exanet_pkg.sv`. This test parses the other two
+//! `docs/packet.md` and the localparams of `rtl/exanet_base_pkg.sv`. This test parses the other two
 //! and requires both to equal the Rust table exactly, so they cannot drift apart. It checks the
 //! wire constants and type codes the same way.
 
@@ -75,7 +75,7 @@ fn docs_tables_equal_the_rust_table() {
 /// Every `localparam <type> NAME = VALUE;` of the package whose value is a number.
 fn sv_localparams() -> BTreeMap<String, u64> {
     let mut out = BTreeMap::new();
-    for (name, value, _) in common::sv_localparams("rtl/exanet_pkg.sv") {
+    for (name, value, _) in common::sv_localparams("rtl/exanet_base_pkg.sv") {
         if let Some(v) = value {
             assert!(
                 out.insert(name.clone(), v).is_none(),
@@ -105,7 +105,7 @@ fn sv_localparams_equal_the_rust_table() {
         .collect();
     assert_eq!(
         got, want,
-        "rtl/exanet_pkg.sv HDR_*/FTR_* localparams differ from FIELDS"
+        "rtl/exanet_base_pkg.sv HDR_*/FTR_* localparams differ from FIELDS"
     );
 }
 

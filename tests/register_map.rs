@@ -1,5 +1,5 @@
 //! The register map exists three times: `REGS` in `src/node/regs.rs` (the model), the tables of
-//! `docs/registers.md`, and the address constants of `rtl/exanet_regs_pkg.sv`. They must agree
+//! `docs/registers.md`, and the address constants of `rtl/exanet_base_regs_pkg.sv`. They must agree
 //! row for row.
 
 use exanet::node::regs::{
@@ -87,7 +87,7 @@ fn addresses_are_unique_aligned_and_inside_their_blocks() {
 /// block constants, the ID value and the error bits are the model's.
 #[test]
 fn the_rtl_package_carries_every_register() {
-    let sv = sv_localparams("rtl/exanet_regs_pkg.sv");
+    let sv = sv_localparams("rtl/exanet_base_regs_pkg.sv");
     let got: Vec<(String, u64, String)> = sv
         .iter()
         .filter(|(n, _, _)| n.starts_with("REG_") && n != "REG_ADDR_W")
@@ -111,13 +111,13 @@ fn the_rtl_package_carries_every_register() {
         .collect();
     assert_eq!(
         got, want,
-        "rtl/exanet_regs_pkg.sv REG_* differs from node::regs::REGS"
+        "rtl/exanet_base_regs_pkg.sv REG_* differs from node::regs::REGS"
     );
     let get = |name: &str| {
         sv.iter()
             .find(|(n, _, _)| n == name)
             .and_then(|(_, v, _)| *v)
-            .unwrap_or_else(|| panic!("{name} missing from rtl/exanet_regs_pkg.sv"))
+            .unwrap_or_else(|| panic!("{name} missing from rtl/exanet_base_regs_pkg.sv"))
     };
     assert_eq!(get("ID_VALUE"), u64::from(ID_VALUE));
     assert_eq!(get("SLOT_BASE"), u64::from(SLOT_BASE));

@@ -1,7 +1,7 @@
 //! The Target Controller's register map (seed 002 §5.4: "a set of configuration/status
 //! registers is accessible on the same AXI bus through the Target Controller IP, which allows the
 //! configuration of the router (e.g. setting coordinates and lattice size) and the probing of
-//! FIFOs and link status"). One table; `docs/registers.md` and `rtl/exanet_regs_pkg.sv` carry
+//! FIFOs and link status"). One table; `docs/registers.md` and `rtl/exanet_base_regs_pkg.sv` carry
 //! the same one and `tests/register_map.rs` keeps the three equal.
 //!
 //! All registers are 32 bits at byte addresses. Per-slot status registers repeat every

@@ -8,7 +8,7 @@
 //!
 //! The `update` functions work on the running, un-finalised state, as a TCL does one beat per
 //! cycle: start from [`CRC_INIT`], update per word, XOR with [`CRC_XOROUT`] at the end. They are
-//! table driven (slicing-by-16); `rtl/exanet_pkg.sv` computes the same bit by bit.
+//! table driven (slicing-by-16); `rtl/exanet_base_pkg.sv` computes the same bit by bit.
 
 /// Reflected CRC-32C polynomial.
 pub const CRC_POLY_REFLECTED: u32 = 0x82F6_3B78;

@@ -4,7 +4,7 @@
 //! are this project's definition (see `docs/packet.md`). Everything that touches a header or
 //! footer bit (the encoders and decoders here, the TCL, the wave viewers) reads positions from
 //! [`FIELDS`]; `tests/packet_layout.rs` checks that `docs/packet.md` and the localparams of
-//! `rtl/exanet_pkg.sv` say exactly the same thing.
+//! `rtl/exanet_base_pkg.sv` say exactly the same thing.
 //!
 //! Bit 0 is the LSB of the 128-bit word; on the 64-bit wire bits 63:0 go first.
 

@@ -3,7 +3,7 @@
 //! constants.
 //!
 //! The bit layout lives in one table, [`layout::FIELDS`]; `docs/packet.md` and
-//! `rtl/exanet_pkg.sv` carry the same table, and `tests/packet_layout.rs` keeps the three equal.
+//! `rtl/exanet_base_pkg.sv` carry the same table, and `tests/packet_layout.rs` keeps the three equal.
 
 pub mod annotate;
 pub mod builder;

@@ -2,7 +2,7 @@
 //!
 //! Models the "header error detection and correction code" of thesis 002 §5.3.2, which the
 //! receiving TCL uses so that a corrupted header does not misroute a packet (002 §5.3.4). The
-//! construction is this project's (the thesis names no code); `rtl/exanet_pkg.sv`
+//! construction is this project's (the thesis names no code); `rtl/exanet_base_pkg.sv`
 //! (`secded_encode`) and `rtl/exanet_secded_dec.sv` implement the same one.
 //!
 //! Hamming positions 1..=127: check bit `j` (j = 0..6) at position `2^j`, data bit `d[i]` at the

@@ -3,7 +3,7 @@
 //! Thesis 002 §5.3.4 describes word stuffing (a Magic word marks every control frame; Magic then
 //! Start announce a header) and two credit flavours (start/stop, usedword) without publishing
 //! their encodings; the values below are this project's (see `docs/packet.md`). The
-//! SystemVerilog package `rtl/exanet_pkg.sv` carries the same values (`WIRE_MAGIC`,
+//! SystemVerilog package `rtl/exanet_base_pkg.sv` carries the same values (`WIRE_MAGIC`,
 //! `WIRE_START`, `CREDIT_SS_TAG`, `CREDIT_UW_TAG`); `tests/packet_layout.rs` keeps them equal.
 
 /// Magic word: precedes every control frame (a Start, or a credit sent inside a packet).

@@ -15,7 +15,7 @@
 //!
 //! A packet that cannot be routed is dropped by its gate and counted, with the reason.
 //!
-//! RTL twin: the `route` function of `rtl/exanet_router_pkg.sv`.
+//! RTL twin: the `route` function of `rtl/exanet_base_router_pkg.sv`.
 
 use super::params::{Dir, RouterCfg, RouterParams, MAX_DIMS};
 use crate::packet::layout::{HDR_DST_PORT, HDR_DST_X, HDR_DST_Y, HDR_DST_Z};

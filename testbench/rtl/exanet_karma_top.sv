@@ -17,7 +17,7 @@
 // resets to its default settings; the software sets the coordinates through the registers.
 
 module exanet_karma_top
-  import exanet_regs_pkg::*;
+  import exanet_base_regs_pkg::*;
 #(
   /// Intra-tile ports of each node (the default node's).
   parameter int unsigned N_INTRA = 3

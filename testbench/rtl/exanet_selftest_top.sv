@@ -27,7 +27,7 @@
 // The tool inlines u_a, u_b and the top's own registers into its root class; gen_vc[i].u_lane
 // and u_lane.u_delay stay separate classes (see exanet_selftest_lane.sv): both paths are tested.
 module exanet_selftest_top
-  import exanet_selftest_pkg::*;
+  import exanet_base_selftest_pkg::*;
 (
   input  logic         clk_i,
   input  logic         rst_ni,

@@ -17,7 +17,7 @@
 //   crc128_data_i   --[ u_crc128 (WIDTH 128) ]-- crc128_crc_o
 
 module exanet_units_top
-  import exanet_pkg::*;
+  import exanet_base_pkg::*;
 (
   // SECDED encoder: header bits 119:0 in, header with check bits out.
   input  logic [SECDED_DATA_W-1:0] enc_data_i,

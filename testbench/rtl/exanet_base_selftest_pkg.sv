@@ -1,5 +1,5 @@
 // Shared constants of the Verilator self-test top (testbench only, not part of the IP).
-package exanet_selftest_pkg;
+package exanet_base_selftest_pkg;
   // Number of generate-loop lanes in `exanet_selftest_top` (scopes `gen_vc[0]` .. `gen_vc[N-1]`).
   parameter int unsigned NumLanes = 2;
   // Depth of the 16-bit register pipeline `pipe_q`.

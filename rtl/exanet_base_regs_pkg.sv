@@ -1,4 +1,4 @@
-// exanet_regs_pkg: the register map of the Target Controller (seed 002 §5.4: "a set of
+// exanet_base_regs_pkg: the register map of the Target Controller (seed 002 §5.4: "a set of
 // configuration/status registers is accessible on the same AXI bus through the Target Controller
 // IP, which allows the configuration of the router (e.g. setting coordinates and lattice size)
 // and the probing of FIFOs and link status").
@@ -13,7 +13,7 @@
 // Model twin: src/node/regs.rs (REGS). tests/register_map.rs keeps this package, the Rust table
 // and docs/registers.md equal.
 
-package exanet_regs_pkg;
+package exanet_base_regs_pkg;
 
   // Register address width (reg_addr_i), and the offset of a register in a slot or link block.
   localparam int unsigned REG_ADDR_W = 12;

@@ -1,4 +1,4 @@
-// exanet_router_pkg: constants and pure functions of the APErouter (thesis 002 §5.3.3, thesis 000
+// exanet_base_router_pkg: constants and pure functions of the APErouter (thesis 002 §5.3.3, thesis 000
 // §2.7.1): the switch gate's states, the routing function and the header size decode.
 //
 // route() is dimension-order routing with run-time priority registers and the thesis's VC rule:
@@ -16,9 +16,9 @@
 // docs/router.md describes the routing function. Model twin: src/router/route.rs (route_to),
 // src/router/gate.rs (states, rewrite_header), src/packet/builder.rs (payload_words).
 
-package exanet_router_pkg;
+package exanet_base_router_pkg;
 
-  import exanet_pkg::*;
+  import exanet_base_pkg::*;
 
   // Largest router the parameters describe (src/router/params.rs MAX_*).
   localparam int unsigned MAX_INTRA = 8;   // intra-tile ports
@@ -58,7 +58,7 @@ package exanet_router_pkg;
   } route_t;
 
   // Payload words of a packet from its header: 0 for ACK and RATE, else ceil(size/16) in byte
-  // mode and size in word mode (all 13 bits, unlike exanet_pkg::hdr_payload_words).
+  // mode and size in word mode (all 13 bits, unlike exanet_base_pkg::hdr_payload_words).
   function automatic logic [WORDS_W-1:0] payload_words(logic [WORD_W-1:0] hdr,
                                                        logic size_in_words);
     logic [HDR_TYPE_W-1:0] pkt_type;

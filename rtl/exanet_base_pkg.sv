@@ -1,4 +1,4 @@
-// exanet_pkg: constants and pure functions of the ExaNet packet and APElink wire format.
+// exanet_base_pkg: constants and pure functions of the ExaNet packet and APElink wire format.
 //
 // Models the packet of thesis 002 §5.3.2 (128-bit header with an error detection and correction
 // code, payload of 128-bit words, 128-bit footer with a CRC) and the wire words of the APElink
@@ -9,7 +9,7 @@
 //
 // Bit 0 is the LSB of a 128-bit word; on the 64-bit wire bits 63:0 go first.
 
-package exanet_pkg;
+package exanet_base_pkg;
 
   // ---------------------------------------------------------------------------------------------
   // Layout: <word>_<FIELD>_LSB is the field's lowest bit, <word>_<FIELD>_W its width.
