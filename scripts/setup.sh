@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Installs what the project needs on a fresh Debian machine, only what is missing. Sourced by
+# the README's two commands: scripts/karma.sh (the main job: Rust and a C linker) and
+# scripts/test-all.sh (the whole suite: also Verilator, a C++ compiler, rustfmt and clippy).
+#
+#   need_rust       a C compiler/linker (gcc, apt-get), Rust >= RUST_MIN (rustup, stable)
+#   need_verilator  Verilator (Debian's 5.006), g++ and make (apt-get)
+#   need_lints      the rustfmt and clippy components (rustup)
+
+RUST_MIN=87 # 1.87: the oldest Rust that builds the crate (Cargo.toml rust-version)
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    echo "error: need root (or sudo) to run: $*" >&2; exit 1; fi
+}
+
+apt_install() {
+  if ! command -v apt-get >/dev/null; then
+    echo "error: $* missing and no apt-get to install them: install them, then run this again" >&2
+    exit 1
+  fi
+  echo "== installing $* (apt-get)"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+rust_minor() { rustc --version 2>/dev/null | sed -nE 's/^rustc 1\.([0-9]+)\..*/\1/p'; }
+
+need_rust() {
+  # rustup's default place, when this shell does not have it on PATH yet
+  if ! command -v cargo >/dev/null && [ -x "$HOME/.cargo/bin/cargo" ]; then
+    export PATH="$HOME/.cargo/bin:$PATH"
+  fi
+  local pkgs=()
+  command -v cc >/dev/null || pkgs+=(gcc libc6-dev)
+  # build.rs compiles the Verilated RTL with a C++ compiler whenever Verilator is there
+  if command -v verilator >/dev/null && ! command -v g++ >/dev/null; then pkgs+=(g++ make); fi
+  if ! command -v cargo >/dev/null && ! command -v curl >/dev/null; then pkgs+=(curl ca-certificates); fi
+  if [ "${#pkgs[@]}" -gt 0 ]; then apt_install "${pkgs[@]}"; fi
+  if ! command -v cargo >/dev/null; then
+    echo "== installing Rust (rustup, stable toolchain, into ~/.cargo)"
+    curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs |
+      sh -s -- -y --profile minimal --default-toolchain stable >/dev/null
+    export PATH="$HOME/.cargo/bin:$PATH"
+  fi
+  local minor
+  minor=$(rust_minor)
+  if [ -z "$minor" ] || [ "$minor" -lt "$RUST_MIN" ]; then
+    if command -v rustup >/dev/null; then
+      echo "== $(rustc --version 2>/dev/null || echo 'rustc: none') is older than 1.$RUST_MIN: rustup update stable"
+      rustup update stable >/dev/null
+      rustup default stable >/dev/null
+    else
+      echo "error: $(rustc --version) is older than 1.$RUST_MIN and there is no rustup to update it" >&2
+      echo "       (remove the distribution's rustc/cargo, or install rustup: https://rustup.rs)" >&2
+      exit 1
+    fi
+  fi
+}
+
+need_verilator() {
+  local missing=()
+  command -v verilator >/dev/null || missing+=(verilator)
+  command -v g++ >/dev/null || missing+=(g++)
+  command -v make >/dev/null || missing+=(make)
+  if [ "${#missing[@]}" -gt 0 ]; then
+    apt_install verilator g++ make libc6-dev perl
+  fi
+  command -v verilator >/dev/null || { echo "error: verilator still missing after apt-get" >&2; exit 1; }
+}
+
+need_lints() {
+  local comp
+  for comp in rustfmt clippy; do
+    if ! cargo "${comp/rustfmt/fmt}" --version >/dev/null 2>&1; then
+      echo "== installing the $comp component (rustup)"
+      rustup component add "$comp"
+    fi
+  done
+}

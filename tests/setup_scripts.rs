@@ -1,0 +1,209 @@
+//! The README's two commands install what a fresh Debian machine lacks (`scripts/setup.sh`).
+//! Each case runs the script's functions in a shell whose PATH holds only the tools the case
+//! gives it; `apt-get`, `curl` and the Rust tools are fakes that record their calls and
+//! "install" by putting a fake tool on PATH, so nothing on this machine changes. A case fails if
+//! a missing tool is not installed, or a present one is installed again.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+struct Sandbox {
+    dir: PathBuf,
+}
+
+impl Sandbox {
+    fn new(name: &str) -> Sandbox {
+        let dir = std::env::temp_dir().join(format!("exanet-setup-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(dir.join("bin")).unwrap();
+        fs::create_dir_all(dir.join("home")).unwrap();
+        // the real tools setup.sh itself uses
+        for t in ["sed", "id", "sh", "mkdir", "chmod", "cat", "cp", "env"] {
+            let real = ["/usr/bin", "/bin"]
+                .iter()
+                .map(|d| Path::new(d).join(t))
+                .find(|p| p.exists())
+                .unwrap_or_else(|| panic!("{t} not found"));
+            std::os::unix::fs::symlink(real, dir.join("bin").join(t)).unwrap();
+        }
+        let s = Sandbox { dir };
+        // apt-get records its arguments and installs the packages it names as fake tools
+        s.tool(
+            "apt-get",
+            r#"echo "apt-get $*" >> "$LOG"
+for p in "$@"; do case "$p" in
+  verilator|g++|make|curl) printf '#!/bin/sh\necho "%s 5.006"\n' "$p" > "$BIN/$p"; chmod +x "$BIN/$p";;
+  gcc) printf '#!/bin/sh\n' > "$BIN/cc"; chmod +x "$BIN/cc";;
+esac; done"#,
+        );
+        s
+    }
+
+    /// A fake tool: a shell script with `body`.
+    fn tool(&self, name: &str, body: &str) {
+        let p = self.dir.join("bin").join(name);
+        fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
+    /// A fake Rust of version 1.`minor` in `dir`.
+    fn rust_in(&self, dir: &Path, minor: u32) {
+        fs::create_dir_all(dir).unwrap();
+        for (name, body) in [
+            ("rustc", format!("echo 'rustc 1.{minor}.0 (fake)'")),
+            ("cargo", format!("echo 'cargo 1.{minor}.0 (fake)'")),
+        ] {
+            let p = dir.join(name);
+            fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+            fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).unwrap();
+        }
+    }
+
+    /// Source setup.sh (as root needs no sudo here), run `calls`, then print PATH's tools.
+    fn run(&self, calls: &str) -> (Output, String) {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let bin = self.dir.join("bin");
+        let log = self.dir.join("log");
+        let script = format!(
+            "set -euo pipefail\nsource {root}/scripts/setup.sh\nas_root() {{ \"$@\"; }}\n{calls}\n\
+             for t in verilator g++ make cc cargo rustc; do command -v $t >/dev/null && echo \"have $t\"; done; true"
+        );
+        let bash = ["/usr/bin/bash", "/bin/bash"]
+            .into_iter()
+            .find(|p| Path::new(p).exists())
+            .expect("bash");
+        let out = Command::new(bash)
+            .arg("-c")
+            .arg(script)
+            .env_clear()
+            .env("PATH", &bin)
+            .env("HOME", self.dir.join("home"))
+            .env("BIN", &bin)
+            .env("LOG", &log)
+            .output()
+            .expect("bash runs");
+        (out, fs::read_to_string(&log).unwrap_or_default())
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn the_test_command_installs_verilator_when_it_is_missing() {
+    let s = Sandbox::new("verilator");
+    s.tool("g++", "true");
+    s.tool("make", "true");
+    let (o, log) = s.run("need_verilator");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        log.contains("apt-get install") && log.contains("verilator"),
+        "{log}"
+    );
+    assert!(stdout(&o).contains("have verilator"), "{}", stdout(&o));
+}
+
+#[test]
+fn nothing_is_installed_when_everything_is_there() {
+    let s = Sandbox::new("present");
+    for t in ["verilator", "g++", "make", "cc", "curl"] {
+        s.tool(t, "true");
+    }
+    s.rust_in(&s.dir.join("bin"), 90);
+    let (o, log) = s.run("need_verilator\nneed_rust");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(log, "", "apt-get ran although nothing was missing");
+}
+
+#[test]
+fn a_missing_rust_and_linker_are_installed() {
+    let s = Sandbox::new("rust");
+    // curl hands over an installer that puts a fake Rust into ~/.cargo/bin
+    let home_bin = s.dir.join("home/.cargo/bin");
+    let fake = s.dir.join("fake-rust");
+    s.rust_in(&fake, 88);
+    s.tool(
+        "curl",
+        &format!(
+            "echo \"curl $*\" >> \"$LOG\"\necho 'mkdir -p {hb}; cp {f}/* {hb}/'",
+            hb = home_bin.display(),
+            f = fake.display()
+        ),
+    );
+    let (o, log) = s.run("need_rust");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        log.contains("apt-get install") && log.contains("gcc"),
+        "{log}"
+    );
+    assert!(
+        log.contains("curl") && log.contains("sh.rustup.rs"),
+        "{log}"
+    );
+    let out = stdout(&o);
+    assert!(
+        out.contains("have cargo") && out.contains("have cc"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_rust_too_old_without_rustup_is_refused_with_the_reason() {
+    let s = Sandbox::new("old");
+    s.tool("cc", "true");
+    s.rust_in(&s.dir.join("bin"), 63);
+    let (o, _) = s.run("need_rust");
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("older than 1.87") && err.contains("rustup"),
+        "{err}"
+    );
+}
+
+/// The README gives exactly two commands, both scripts that exist, and `.ci/run` runs the second
+/// (the test suite) and nothing else.
+#[test]
+fn the_readme_commands_are_the_scripts_and_ci_runs_the_test_one() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = fs::read_to_string(root.join("README.md")).unwrap();
+    let section = readme
+        .split("## Two commands")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("a 'Two commands' section");
+    let commands: Vec<&str> = section
+        .lines()
+        .filter(|l| l.starts_with("    ") && !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    assert_eq!(
+        commands,
+        ["bash scripts/karma.sh", "bash scripts/test-all.sh"],
+        "{section}"
+    );
+    for c in &commands {
+        let script = c.trim_start_matches("bash ");
+        assert!(root.join(script).is_file(), "{script} missing");
+    }
+    let ci = fs::read_to_string(root.join(".ci/run")).unwrap();
+    let run: Vec<&str> = ci
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("set "))
+        .collect();
+    assert_eq!(
+        run,
+        [r#"exec bash "$(dirname "$0")/../scripts/test-all.sh""#],
+        ".ci/run must run the README's test command and nothing else"
+    );
+}
