@@ -67,6 +67,13 @@ need_verilator() {
     apt_install verilator g++ make libc6-dev perl
   fi
   command -v verilator >/dev/null || { echo "error: verilator still missing after apt-get" >&2; exit 1; }
+  local major
+  major=$(verilator --version 2>/dev/null | sed -nE 's/^[Vv]erilator ([0-9]+)\..*/\1/p')
+  if [ -z "$major" ] || [ "$major" -lt 5 ]; then
+    echo "error: $(verilator --version 2>/dev/null || echo verilator) found; the co-simulation needs" >&2
+    echo "       Verilator 5 (Debian 12's package is 5.006): install it, then run this again" >&2
+    exit 1
+  fi
 }
 
 need_lints() {

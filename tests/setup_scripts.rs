@@ -115,9 +115,13 @@ fn the_test_command_installs_verilator_when_it_is_missing() {
 #[test]
 fn nothing_is_installed_when_everything_is_there() {
     let s = Sandbox::new("present");
-    for t in ["verilator", "g++", "make", "cc", "curl"] {
+    for t in ["g++", "make", "cc", "curl"] {
         s.tool(t, "true");
     }
+    s.tool(
+        "verilator",
+        "echo 'Verilator 5.006 2023-01-22 rev (Debian 5.006-3)'",
+    );
     s.rust_in(&s.dir.join("bin"), 90);
     let (o, log) = s.run("need_verilator\nneed_rust");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -205,5 +209,22 @@ fn the_readme_commands_are_the_scripts_and_ci_runs_the_test_one() {
         run,
         [r#"exec bash "$(dirname "$0")/../scripts/test-all.sh""#],
         ".ci/run must run the README's test command and nothing else"
+    );
+}
+
+#[test]
+fn a_verilator_older_than_5_is_refused_with_the_reason() {
+    let s = Sandbox::new("oldverilator");
+    for t in ["g++", "make"] {
+        s.tool(t, "true");
+    }
+    s.tool("verilator", "echo 'Verilator 4.038 2020-07-11'");
+    let (o, log) = s.run("need_verilator");
+    assert!(!o.status.success());
+    assert_eq!(log, "", "a Verilator that is there is not installed again");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("4.038") && err.contains("Verilator 5"),
+        "{err}"
     );
 }
