@@ -440,8 +440,7 @@ impl Router {
             todo &= todo - 1;
             let oi = self.out_in(s as u32, i);
             let o = self.outs[s].as_mut().expect("marked as existing");
-            let x = o.eval(&self.p, &i.cfg, &self.ins, self.marks.req_to[s], &oi);
-            o.commit(x);
+            o.step(&self.p, &i.cfg, &self.ins, self.marks.req_to[s], &oi);
             self.mark_out(s);
         }
         // Gates: a quiet gate with no write into its FIFO changes nothing.
@@ -453,9 +452,7 @@ impl Router {
                 free,
                 ..self.gate_in_with(s as u32, i, (granted, eop))
             };
-            let slot = &mut self.ins[s];
-            let next = slot.eval(&self.p, &i.cfg, self.routing.as_deref(), &gi);
-            slot.commit(next);
+            self.ins[s].step(&self.p, &i.cfg, self.routing.as_deref(), &gi);
             self.mark_in(s);
         }
         // (the slots passed over were quiet and still are)
