@@ -198,6 +198,17 @@ impl Fifo {
         }
     }
 
+    /// One cycle in place: the same as `eval` then `commit`, and nothing at all when the
+    /// cycle changes nothing (no strobe, settled).
+    #[inline]
+    pub fn step(&mut self, i: &FifoIn) {
+        if !i.wr && !i.rd && self.settled() {
+            return;
+        }
+        let n = self.eval(i);
+        self.commit(n);
+    }
+
     pub fn commit(&mut self, n: FifoNext) {
         if n.same {
             // (most FIFOs of a busy slot, most cycles: the other half of a packet FIFO)

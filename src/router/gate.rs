@@ -177,8 +177,7 @@ impl InSlot {
             i,
             &mut self.gate,
         );
-        let f = self.fifo.eval(&fi);
-        self.fifo.commit(f);
+        self.fifo.step(&fi);
     }
 
     /// The gate's next registers written into `n` (a copy of `g`), from this cycle's: slot

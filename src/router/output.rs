@@ -167,8 +167,7 @@ impl OutSlot {
             i,
             &mut self.r,
         );
-        let f = self.fifo.eval(&fi);
-        self.fifo.commit(f);
+        self.fifo.step(&fi);
     }
 
     /// The next registers written into `n` (a copy of `r`), from this cycle's: output `me`'s
