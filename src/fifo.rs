@@ -57,6 +57,8 @@ pub struct FifoIn {
 /// The registers of the next cycle (memory as a write command).
 #[derive(Debug, Clone, Copy)]
 pub struct FifoNext {
+    /// Nothing changes: no write or read strobe, every write already on the read side.
+    same: bool,
     wr_ptr: u32,
     rd_ptr: u32,
     vis_in: u32,
@@ -186,6 +188,7 @@ impl Fifo {
         let wr_ok = i.wr && !full;
         let rd_ok = i.rd && !empty;
         FifoNext {
+            same: !i.wr && !i.rd && self.settled(),
             wr_ptr: self.wr_ptr.wrapping_add(wr_ok as u32) & self.ptr_mask,
             rd_ptr: self.rd_ptr.wrapping_add(rd_ok as u32) & self.ptr_mask,
             vis_in: self.wr_ptr,
@@ -195,7 +198,22 @@ impl Fifo {
         }
     }
 
+    /// One cycle in place: the same as `eval` then `commit`, and nothing at all when the
+    /// cycle changes nothing (no strobe, settled).
+    #[inline]
+    pub fn step(&mut self, i: &FifoIn) {
+        if !i.wr && !i.rd && self.settled() {
+            return;
+        }
+        let n = self.eval(i);
+        self.commit(n);
+    }
+
     pub fn commit(&mut self, n: FifoNext) {
+        if n.same {
+            // (most FIFOs of a busy slot, most cycles: the other half of a packet FIFO)
+            return;
+        }
         let popped = n.rd_ptr != self.rd_ptr;
         let head_moved = match &mut self.mem {
             Mem::Pages(m) => {

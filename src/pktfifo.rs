@@ -112,6 +112,14 @@ impl PktFifo {
         }
     }
 
+    /// One cycle in place (`Fifo::step`, both halves).
+    #[inline]
+    pub fn step(&mut self, i: &PktFifoIn) {
+        let (h, p) = Self::split(i);
+        self.hf.step(&h);
+        self.pay.step(&p);
+    }
+
     #[inline]
     pub fn commit(&mut self, n: PktFifoNext) {
         self.hf.commit(n.hf);

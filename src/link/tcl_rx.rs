@@ -235,17 +235,30 @@ impl TclRx {
     /// Next state and this cycle's events. Pure.
     pub fn eval(&self, p: &TclParams, cfg: &TclCfg, i: &RxIn) -> (TclRx, RxEvents) {
         let mut n = self.clone();
+        let ev = self.next(p, cfg, i, &mut n);
+        (n, ev)
+    }
+
+    /// One cycle in place: `self` becomes the next state of `eval`, with one copy of the
+    /// registers instead of three (the engine steps every busy link every cycle).
+    pub fn step(&mut self, p: &TclParams, cfg: &TclCfg, i: &RxIn) -> RxEvents {
+        let now = self.clone();
+        now.next(p, cfg, i, self)
+    }
+
+    /// The next state, written into `n`, which holds a copy of `self`.
+    fn next(&self, p: &TclParams, cfg: &TclCfg, i: &RxIn, n: &mut TclRx) -> RxEvents {
         let mut ev = RxEvents::default();
         n.in_valid = i.rx_valid;
         n.in_data = i.rx_data;
         n.wr_valid = false;
         n.cred_upd_valid = false;
         if !self.in_valid {
-            return (n, ev);
+            return ev;
         }
         let beat = self.in_data;
         if self.cred_idx != 0 {
-            self.credit_beat(&mut n, p, cfg, beat, self.cred_idx as u32);
+            self.credit_beat(n, p, cfg, beat, self.cred_idx as u32);
         } else if self.magic {
             n.magic = false;
             if in_packet(self.mode) {
@@ -253,16 +266,16 @@ impl TclRx {
                 // the packet keeps its length whatever the beat says (seed 002 §5.3.4,
                 // "trusting the Size field stored in the header").
                 if beat == MAGIC {
-                    self.data_beat(&mut n, p, beat, &mut ev);
+                    self.data_beat(n, p, beat, &mut ev);
                 } else {
-                    self.credit_beat(&mut n, p, cfg, beat, 0);
+                    self.credit_beat(n, p, cfg, beat, 0);
                 }
             } else if beat == START {
                 n.mode = M_HDR;
                 n.half = false;
                 n.crc = CRC_INIT;
             } else if Self::is_credit0(cfg, beat) {
-                self.credit_beat(&mut n, p, cfg, beat, 0);
+                self.credit_beat(n, p, cfg, beat, 0);
             } else if beat == MAGIC && self.mode == M_DISCARD {
                 // an escaped MAGIC inside a discarded packet
             } else {
@@ -271,13 +284,13 @@ impl TclRx {
         } else if beat == MAGIC {
             n.magic = true;
         } else if in_packet(self.mode) {
-            self.data_beat(&mut n, p, beat, &mut ev);
+            self.data_beat(n, p, beat, &mut ev);
         } else if self.mode == M_IDLE && Self::is_credit0(cfg, beat) {
-            self.credit_beat(&mut n, p, cfg, beat, 0);
+            self.credit_beat(n, p, cfg, beat, 0);
         } else {
             n.stat_dropped = inc(self.stat_dropped);
         }
-        (n, ev)
+        ev
     }
 
     pub fn probe(&self, cfg: &TclCfg, i: &RxIn, v: &mut dyn Visitor) {

@@ -224,6 +224,19 @@ impl TclTx {
     /// Next state and this cycle's events. Pure: reads `self` and `i` only.
     pub fn eval(&self, p: &TclParams, cfg: &TclCfg, i: &TxIn) -> (TclTx, TxEvents) {
         let mut n = self.clone();
+        let ev = self.next(p, cfg, i, &mut n);
+        (n, ev)
+    }
+
+    /// One cycle in place: `self` becomes the next state of `eval`, with one copy of the
+    /// registers instead of three (the engine steps every busy link every cycle).
+    pub fn step(&mut self, p: &TclParams, cfg: &TclCfg, i: &TxIn) -> TxEvents {
+        let now = self.clone();
+        now.next(p, cfg, i, self)
+    }
+
+    /// The next state, written into `n`, which holds a copy of `self`.
+    fn next(&self, p: &TclParams, cfg: &TclCfg, i: &TxIn, n: &mut TclTx) -> TxEvents {
         let mut ev = TxEvents::default();
         let nv = p.num_vcs as u8;
         let can_load = !self.out_valid || i.tx_ready;
@@ -414,7 +427,7 @@ impl TclTx {
         if !cfg.usedword && i.cred_upd_valid {
             n.credit_stop = i.cred_upd_stop & vc_mask(p.num_vcs);
         }
-        (n, ev)
+        ev
     }
 
     pub fn probe(&self, p: &TclParams, cfg: &TclCfg, i: &TxIn, v: &mut dyn Visitor) {

@@ -273,7 +273,7 @@ impl NetNode {
                         }
                     }
                 }
-                port.tx = port.tx.eval(&l.tcl, &env.tcl_cfg, &x).0;
+                port.tx.step(&l.tcl, &env.tcl_cfg, &x);
                 port.tx_seen = cycle + 1;
             }
             if rx_on[q] {
@@ -281,7 +281,7 @@ impl NetNode {
                     rx_valid: link_in[q].0,
                     rx_data: link_in[q].1,
                 };
-                port.rx = port.rx.eval(&l.tcl, &env.tcl_cfg, &rxi).0;
+                port.rx.step(&l.tcl, &env.tcl_cfg, &rxi);
             }
             if lane_in.tx_valid || !skip {
                 if lane_in.tx_valid && port.lane.tx_ready() {

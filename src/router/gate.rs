@@ -143,11 +143,56 @@ impl InSlot {
         routing: Option<&dyn RouteFn>,
         i: &GateIn,
     ) -> InSlotNext {
-        let g = &self.gate;
-        let mut n = g.clone();
-        let f = &self.fifo;
+        let mut n = self.gate.clone();
+        let fi = Self::next(
+            (self.index, &self.gate, &self.fifo),
+            p,
+            cfg,
+            routing,
+            i,
+            &mut n,
+        );
+        InSlotNext {
+            gate: n,
+            fifo: self.fifo.eval(&fi),
+        }
+    }
+
+    /// One cycle in place: the same as `eval` then `commit`, with one copy of the gate's
+    /// registers instead of three (the network engine steps every busy slot every cycle).
+    #[inline]
+    pub fn step(
+        &mut self,
+        p: &RouterParams,
+        cfg: &RouterCfg,
+        routing: Option<&dyn RouteFn>,
+        i: &GateIn,
+    ) {
+        let now = self.gate.clone();
+        let fi = Self::next(
+            (self.index, &now, &self.fifo),
+            p,
+            cfg,
+            routing,
+            i,
+            &mut self.gate,
+        );
+        self.fifo.step(&fi);
+    }
+
+    /// The gate's next registers written into `n` (a copy of `g`), from this cycle's: slot
+    /// `index`'s gate registers `g` and FIFO `f`; and the FIFO's strobes.
+    #[inline]
+    fn next(
+        (index, g, f): (u32, &Gate, &PktFifo),
+        p: &RouterParams,
+        cfg: &RouterCfg,
+        routing: Option<&dyn RouteFn>,
+        i: &GateIn,
+        n: &mut Gate,
+    ) -> PktFifoIn {
         let hf_avail = !f.hf.empty();
-        let fi = self.fifo_in(i);
+        let fi = Self::fifo_in_of(g, f, i);
         n.xin_valid = false;
         n.xin_last = false;
         match g.state {
@@ -159,7 +204,7 @@ impl InSlot {
             }
             S_ROUTE => match routing.map_or_else(
                 || (route(g.hdr, p, cfg, true), None),
-                |f| f.route(g.hdr, self.index, i.free),
+                |f| f.route(g.hdr, index, i.free),
             ) {
                 (Route::Out { slot, vc }, state) => {
                     if let Some(st) = state {
@@ -232,10 +277,7 @@ impl InSlot {
             }
             _ => unreachable!("gate state is one of the seven"),
         }
-        InSlotNext {
-            gate: n,
-            fifo: f.eval(&fi),
-        }
+        fi
     }
 
     #[inline]
@@ -248,7 +290,11 @@ impl InSlot {
     /// its stage needs (header, payload or footer) when the FIFO shows one (XFER and DROP).
     #[inline]
     fn fifo_in(&self, i: &GateIn) -> PktFifoIn {
-        let (g, f) = (&self.gate, &self.fifo);
+        Self::fifo_in_of(&self.gate, &self.fifo, i)
+    }
+
+    #[inline]
+    fn fifo_in_of(g: &Gate, f: &PktFifo, i: &GateIn) -> PktFifoIn {
         let popping = g.state == S_XFER || g.state == S_DROP;
         let (rd_hf, rd_pay) = match g.kind {
             K_PAY => (false, popping && !f.pay.empty()),

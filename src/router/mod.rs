@@ -93,6 +93,8 @@ struct Marks {
     req_out: Vec<u8>,
     /// Per output: bit s is set when gate s requests it (`req_out` the other way round).
     req_to: Vec<u64>,
+    /// Bit s: some gate requests output s.
+    wanted: u64,
     /// Per input: its FIFO's occupancy in credit units (`PktFifo::units`).
     in_units: Vec<u32>,
     /// Bit s: output s exists.
@@ -109,6 +111,21 @@ struct Marks {
     /// register (`NONE`: none).
     grant_in: Vec<u8>,
     eop_src: Vec<u8>,
+    /// Bit s: an output grants input s this cycle; input s's footer is in an output's write
+    /// register (`grant_in` and `eop_src` as masks).
+    granted: u64,
+    eop: u64,
+}
+
+/// Entry `s` of `of` changed from `old` to `new` (`NONE`: none): bring `mask`, whose bit k
+/// says that some entry is k, up to date. (Only a change costs a look at the other entries.)
+fn remap(of: &[u8], mask: &mut u64, old: u8, new: u8) {
+    if old != NONE && !of.contains(&old) {
+        *mask &= !(1 << old);
+    }
+    if new != NONE {
+        *mask |= 1 << new;
+    }
 }
 
 pub struct RouterNext {
@@ -151,6 +168,7 @@ impl Router {
         m.in_units.resize(n, 0);
         m.req_to.clear();
         m.req_to.resize(n, 0);
+        (m.wanted, m.granted, m.eop) = (0, 0, 0);
         m.out_exists = 0;
         for s in 0..n {
             self.mark_in(s);
@@ -170,11 +188,12 @@ impl Router {
         m.in_hf_empty = (m.in_hf_empty & !bit) | if x.fifo.hf.empty() { bit } else { 0 };
         let req = if g.req { g.out as u8 } else { NONE };
         if req != m.req_out[s] {
-            if m.req_out[s] != NONE {
-                m.req_to[m.req_out[s] as usize] &= !bit;
-            }
-            if req != NONE {
-                m.req_to[req as usize] |= bit;
+            for (o, on) in [(m.req_out[s], false), (req, true)] {
+                if o != NONE {
+                    let o = o as usize;
+                    m.req_to[o] = (m.req_to[o] & !bit) | if on { bit } else { 0 };
+                    m.wanted = (m.wanted & !(1 << o)) | ((m.req_to[o] != 0) as u64) << o;
+                }
             }
             m.req_out[s] = req;
         }
@@ -192,16 +211,24 @@ impl Router {
         set(&mut m.out_hf_ready, !o.fifo.hf.empty());
         set(&mut m.out_pay_ready, !o.fifo.pay.empty());
         set(&mut m.out_settled, o.fifo.settled());
-        m.grant_in[s] = if r.grant_valid {
+        let grant = if r.grant_valid {
             r.grant_in as u8
         } else {
             NONE
         };
-        m.eop_src[s] = if r.owr_valid && r.owr_last {
+        if grant != m.grant_in[s] {
+            let old = std::mem::replace(&mut m.grant_in[s], grant);
+            remap(&m.grant_in, &mut m.granted, old, grant);
+        }
+        let eop = if r.owr_valid && r.owr_last {
             r.owr_src as u8
         } else {
             NONE
         };
+        if eop != m.eop_src[s] {
+            let old = std::mem::replace(&mut m.eop_src[s], eop);
+            remap(&m.eop_src, &mut m.eop, old, eop);
+        }
     }
 
     /// Output slot `s`'s FIFO, from `step`'s marks: (a header shows, a payload word shows, it
@@ -393,18 +420,7 @@ impl Router {
             0
         };
         // grants and footers in the outputs' registers, requests in the gates' (this cycle)
-        let (mut granted, mut eop, mut wanted) = (0u64, 0u64, 0u64);
-        for s in 0..n {
-            if m.grant_in[s] != NONE {
-                granted |= 1 << m.grant_in[s];
-            }
-            if m.eop_src[s] != NONE {
-                eop |= 1 << m.eop_src[s];
-            }
-            if m.req_to[s] != 0 {
-                wanted |= 1 << s;
-            }
-        }
+        let (granted, eop, wanted) = (m.granted, m.eop, m.wanted);
         // Per slot, from the ports: a write into the input FIFO, a pop from the output FIFO,
         // the port enabled (as `gate_in_with` and `out_in` see them), so that the quiet slots
         // are passed over without building their inputs.
@@ -424,8 +440,7 @@ impl Router {
             todo &= todo - 1;
             let oi = self.out_in(s as u32, i);
             let o = self.outs[s].as_mut().expect("marked as existing");
-            let x = o.eval(&self.p, &i.cfg, &self.ins, self.marks.req_to[s], &oi);
-            o.commit(x);
+            o.step(&self.p, &i.cfg, &self.ins, self.marks.req_to[s], &oi);
             self.mark_out(s);
         }
         // Gates: a quiet gate with no write into its FIFO changes nothing.
@@ -437,9 +452,7 @@ impl Router {
                 free,
                 ..self.gate_in_with(s as u32, i, (granted, eop))
             };
-            let slot = &mut self.ins[s];
-            let next = slot.eval(&self.p, &i.cfg, self.routing.as_deref(), &gi);
-            slot.commit(next);
+            self.ins[s].step(&self.p, &i.cfg, self.routing.as_deref(), &gi);
             self.mark_in(s);
         }
         // (the slots passed over were quiet and still are)

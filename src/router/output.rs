@@ -89,20 +89,26 @@ impl OutSlot {
         }
     }
 
-    /// Room downstream for the packet gate `g` requests.
+    /// Room downstream for the packet gate `g` requests, with output `index`'s registers `r`
+    /// and FIFO `f`.
     #[inline]
-    fn room(&self, p: &RouterParams, cfg: &RouterCfg, i: &OutIn, g: &Gate) -> bool {
-        let f = &self.fifo;
+    fn room(
+        (index, r, f): (u32, &OutRegs, &PktFifo),
+        p: &RouterParams,
+        cfg: &RouterCfg,
+        i: &OutIn,
+        g: &Gate,
+    ) -> bool {
         let fp = f.params();
-        let hf_free = fp.hf_depth as i64 - f.hf.usedw() as i64 - self.r.resv_hf as i64;
-        let pay_free = fp.pay_depth as i64 - f.pay.usedw() as i64 - self.r.resv_pay as i64;
+        let hf_free = fp.hf_depth as i64 - f.hf.usedw() as i64 - r.resv_hf as i64;
+        let pay_free = fp.pay_depth as i64 - f.pay.usedw() as i64 - r.resv_pay as i64;
         let local = hf_free >= 2 && pay_free >= g.words as i64;
-        let remote = match p.slot(self.index) {
+        let remote = match p.slot(index) {
             Slot::Intra(_) => true,
             Slot::Inter(..) => {
                 if cfg.usedword {
                     let cost = g.words + 2 * p.remote_scale();
-                    i.credit_cnt as i64 >= cfg.tred as i64 + self.r.inflight as i64 + cost as i64
+                    i.credit_cnt as i64 >= cfg.tred as i64 + r.inflight as i64 + cost as i64
                 } else {
                     !i.credit_stop
                 }
@@ -124,9 +130,58 @@ impl OutSlot {
         requests: u64,
         i: &OutIn,
     ) -> OutSlotNext {
-        let r = &self.r;
-        let mut n = r.clone();
-        let me = self.index;
+        let mut n = self.r.clone();
+        let fi = Self::next(
+            (self.index, &self.r, &self.fifo),
+            p,
+            cfg,
+            ins,
+            requests,
+            i,
+            &mut n,
+        );
+        OutSlotNext {
+            r: n,
+            fifo: self.fifo.eval(&fi),
+        }
+    }
+
+    /// One cycle in place: the same as `eval` then `commit`, with one copy of the registers
+    /// instead of three (the network engine steps every busy slot every cycle).
+    #[inline]
+    pub fn step(
+        &mut self,
+        p: &RouterParams,
+        cfg: &RouterCfg,
+        ins: &[InSlot],
+        requests: u64,
+        i: &OutIn,
+    ) {
+        let now = self.r.clone();
+        let fi = Self::next(
+            (self.index, &now, &self.fifo),
+            p,
+            cfg,
+            ins,
+            requests,
+            i,
+            &mut self.r,
+        );
+        self.fifo.step(&fi);
+    }
+
+    /// The next registers written into `n` (a copy of `r`), from this cycle's: output `me`'s
+    /// registers `r` and FIFO `f`; and the FIFO's strobes.
+    #[inline]
+    fn next(
+        (me, r, f): (u32, &OutRegs, &PktFifo),
+        p: &RouterParams,
+        cfg: &RouterCfg,
+        ins: &[InSlot],
+        requests: u64,
+        i: &OutIn,
+        n: &mut OutRegs,
+    ) -> PktFifoIn {
         let is_inter = matches!(p.slot(me), Slot::Inter(..));
 
         // Crossbar: the owner's word, if it is one for this output.
@@ -169,7 +224,7 @@ impl OutSlot {
         let first_with_room = |mut m: u64| {
             while m != 0 {
                 let k = m.trailing_zeros();
-                if self.room(p, cfg, i, &ins[k as usize].gate) {
+                if Self::room((me, r, f), p, cfg, i, &ins[k as usize].gate) {
                     return Some(k);
                 }
                 m &= m - 1;
@@ -204,16 +259,12 @@ impl OutSlot {
         n.resv_pay = resv_pay;
         n.inflight = inflight;
 
-        let fi = PktFifoIn {
+        PktFifoIn {
             wr_hf: r.owr_valid && r.owr_hf,
             wr_pay: r.owr_valid && !r.owr_hf,
             wdata: r.owr_data,
             rd_hf: i.rd_hf,
             rd_pay: i.rd_pay,
-        };
-        OutSlotNext {
-            r: n,
-            fifo: self.fifo.eval(&fi),
         }
     }
 
