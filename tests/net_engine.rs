@@ -433,3 +433,69 @@ fn a_congested_network_overflows_no_fifo_and_loses_no_packet() {
         .unwrap_err();
     assert!(e.contains("net.tred_units = 128"), "{e}");
 }
+
+// ---- memory bound and the benchmark command ----
+
+#[test]
+fn fifo_memory_is_held_only_for_live_words_and_bounded_by_the_depths() {
+    use exanet::net::setup::build;
+    let c = small("torus:4x4", "ecube", 0.35);
+    let p = plan(&c).unwrap_or_else(|e| panic!("{e}"));
+    let mut net = build(&c, &p, c.net.load).unwrap_or_else(|e| panic!("{e}"));
+    let (held0, depth) = net.fifo_words();
+    assert_eq!(held0, 0, "an empty network holds no FIFO word");
+    // at least the link FIFOs: 4 ports x 2 VCs, an RX and a TX packet FIFO each
+    let l = &c.link;
+    let per_node = 4
+        * 2
+        * (l.rx_hf_fifo_depth_words
+            + l.rx_fifo_depth_words
+            + l.tx_hf_fifo_depth_words
+            + l.tx_fifo_depth_words) as u64;
+    assert!(depth >= 16 * per_node, "{depth} < 16 x {per_node}");
+    net.run(3000);
+    let (held, depth2) = net.fifo_words();
+    assert_eq!(depth2, depth);
+    assert!(held > 0, "traffic flowed but no FIFO holds a word");
+    assert!(
+        held <= depth,
+        "held {held} words, more than the depths {depth}"
+    );
+}
+
+#[test]
+fn bench_network_runs_a_case_and_refuses_bad_values() {
+    let o = exanet(&[
+        "bench",
+        "network",
+        "--case",
+        "torus32-10",
+        "--cycles",
+        "20",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["nodes"], 1024);
+    assert_eq!(v["timed_cycles"], 20);
+    assert!(v["node_cycles_per_cpu_second"].as_f64().unwrap() > 0.0);
+    assert!(v["packets_delivered"].as_u64().unwrap() > 0);
+    let (held, depth) = (
+        v["fifo_words_held"].as_u64().unwrap(),
+        v["fifo_words_depth"].as_u64().unwrap(),
+    );
+    assert!(0 < held && held < depth, "{held} of {depth}");
+    let (b, full) = (
+        v["bytes_per_node"].as_f64().unwrap(),
+        v["full_buffers_bytes_per_node"].as_f64().unwrap(),
+    );
+    assert_eq!(full, b + ((depth - held) * 16) as f64 / 1024.0);
+    refused(
+        &["bench", "network", "--case", "torus7"],
+        "--case torus7: unknown",
+    );
+    refused(
+        &["bench", "network", "--cycles", "0"],
+        "--cycles: must be at least 1",
+    );
+}

@@ -11,11 +11,13 @@
 //! again every cycle (a network of 1024 nodes is far larger than the cache).
 //!
 //! The nodes are split into partitions, contiguous blocks of nodes each keeping its own
-//! statistics; they are stepped one after the other. Every random draw is an endpoint's own
-//! generator and statistics are merged order-independently, so the results depend neither on
-//! the partitioning nor on the order in which nodes are stepped (the statistics hash is the
-//! same for any partitioning and window, and with the cycle-by-cycle order of earlier
-//! versions).
+//! statistics; they are stepped one after the other. (Stepping them on threads between
+//! window boundaries would need the lanes that cross a partition boundary double-buffered: a
+//! neighbour stepped on another thread writes its lane while this node reads it.) Every random
+//! draw is an endpoint's own generator and statistics are merged order-independently, so the
+//! results depend neither on the partitioning nor on the order in which nodes are stepped (the
+//! statistics hash is the same for any partitioning and window, and with the cycle-by-cycle
+//! order of earlier versions).
 //!
 //! Idle skipping (`idle_skip`): router slots whose next cycle changes nothing are not evaluated
 //! (`Router::step`); the results are identical either way (a test).
@@ -383,6 +385,29 @@ impl Network {
         );
         s.fifo_errors = self.fifo_errors();
         s
+    }
+
+    /// Router FIFO memory over every node, in 128-bit words: (held now, the configured
+    /// depths). A FIFO that keeps only its live words holds at most its depth, so
+    /// `16 x (depths - held)` bytes is what the network could still grow by with every FIFO
+    /// full (`exanet bench network`).
+    pub fn fifo_words(&self) -> (u64, u64) {
+        let (mut held, mut depth) = (0u64, 0u64);
+        let mut add = |f: &crate::pktfifo::PktFifo| {
+            for x in [&f.hf, &f.pay] {
+                held += x.words_held() as u64;
+                depth += x.params().depth as u64;
+            }
+        };
+        for n in &self.nodes {
+            for s in &n.router.ins {
+                add(&s.fifo);
+            }
+            for o in n.router.outs.iter().flatten() {
+                add(&o.fifo);
+            }
+        }
+        (held, depth)
     }
 
     /// Overflows and underflows of every router FIFO so far.
