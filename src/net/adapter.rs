@@ -1,7 +1,10 @@
 //! A network routing algorithm (`routing/`) seen by one router: the `RouteFn` its ROUTE stage
 //! calls. It turns the header and the input slot into a `RouteIn`, asks the algorithm for its
-//! admissible hops, and takes the first whose output slot is free this cycle, or else the last
-//! (the deterministic or escape choice), which the gate then requests and waits for.
+//! admissible hops, and takes the first whose output slot is free this cycle with room for the
+//! packet, or else the last (the deterministic or escape choice), which the gate then requests
+//! and waits for. A packet that took an earlier (adaptive) hop is routed again if that output
+//! has no room for it while it waits (`gate.rs`), so that no packet waits for an adaptive
+//! channel: it waits only for the last hop, the one the deadlock argument rests on.
 
 use super::routing::{Hop, Port, RouteIn, Routing};
 use super::topology::Topology;
@@ -46,7 +49,11 @@ impl NodeRouting {
 }
 
 impl RouteFn for NodeRouting {
-    fn route(&self, hdr: u128, from: u32, free: u64) -> (Route, Option<u8>) {
+    fn adapts(&self) -> bool {
+        self.routing.adapts()
+    }
+
+    fn route(&self, hdr: u128, from: u32, free: u64) -> (Route, Option<u8>, bool) {
         let dst = [
             HDR_DST_X.get(hdr) as u8,
             HDR_DST_Y.get(hdr) as u8,
@@ -54,10 +61,10 @@ impl RouteFn for NodeRouting {
         ];
         let dst_terminal = HDR_DST_PORT.get(hdr) as u8;
         if self.topo.node_at(dst).is_none() {
-            return (Route::Drop(DropReason::OutsideLattice), None);
+            return (Route::Drop(DropReason::OutsideLattice), None, false);
         }
         if dst_terminal as usize >= self.topo.terminals() {
-            return (Route::Drop(DropReason::BadDstPort), None);
+            return (Route::Drop(DropReason::BadDstPort), None, false);
         }
         let from_port = if from < self.n_intra {
             Port::Intra(from as u8)
@@ -74,13 +81,57 @@ impl RouteFn for NodeRouting {
         };
         let mut hops = Vec::with_capacity(4);
         self.routing.route(self.topo.as_ref(), &r, &mut hops);
+        let last = hops.len().saturating_sub(1);
         let pick = hops
             .iter()
-            .find(|h| self.slot(h).is_some_and(|s| free >> s & 1 == 1))
-            .or(hops.last());
-        match pick.and_then(|h| self.slot(h).map(|s| (s, h))) {
-            Some((slot, h)) => (Route::Out { slot, vc: h.vc }, Some(h.state)),
-            None => (Route::Drop(DropReason::NoPort), None),
+            .take(last)
+            .position(|h| self.slot(h).is_some_and(|s| free >> s & 1 == 1))
+            .unwrap_or(last);
+        match hops.get(pick).and_then(|h| self.slot(h).map(|s| (s, h))) {
+            Some((slot, h)) => (Route::Out { slot, vc: h.vc }, Some(h.state), pick < last),
+            None => (Route::Drop(DropReason::NoPort), None, false),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::net::engine::router_params;
+    use crate::net::routing::parse_routing;
+    use crate::net::topology::parse;
+
+    /// The adapter of node (0,0) of a 4x4 torus; a header from its intra-tile port to `dst`.
+    fn at_origin(routing: &str, dst: [u8; 2]) -> (NodeRouting, u128) {
+        let t: Arc<dyn Topology> = parse("torus:4x4").unwrap().into();
+        let r: Arc<dyn Routing> = parse_routing(routing).unwrap().into();
+        let p = router_params(&Config::default(), t.as_ref(), r.vcs());
+        let hdr = HDR_DST_Y.set(HDR_DST_X.set(0, dst[0] as u64), dst[1] as u64);
+        (NodeRouting::new(t, r, 0, &p), hdr)
+    }
+
+    #[test]
+    fn an_adaptive_choice_may_be_retried_the_last_resort_may_not() {
+        let (a, hdr) = at_origin("star-channel", [1, 1]);
+        assert!(a.adapts());
+        // every output free with room: the first "*" hop, which the gate may route again
+        let (r, _, retry) = a.route(hdr, 0, u64::MAX);
+        let Route::Out { vc, .. } = r else {
+            panic!("{r:?}")
+        };
+        assert_eq!(vc, crate::net::routing::star_channel::STAR_VC);
+        assert!(retry);
+        // none free (or none with room): the e-cube escape, waited for
+        let (r, _, retry) = a.route(hdr, 0, 0);
+        let Route::Out { vc, .. } = r else {
+            panic!("{r:?}")
+        };
+        assert_eq!(vc, 0);
+        assert!(!retry);
+        // deterministic e-cube: one hop, never retried, and no room asked for
+        let (e, hdr) = at_origin("ecube", [1, 1]);
+        assert!(!e.adapts());
+        assert!(!e.route(hdr, 0, u64::MAX).2);
     }
 }

@@ -14,6 +14,10 @@
 //! - 5 REQ: `req_q` raised towards the output's arbiter;
 //! - 6 ARB: (the output's arbiter grants, `output.rs`);
 //! - 7 ACCEPT: the gate sees the grant and goes to XFER;
+//!   (network runs only, no RTL twin: with a routing function that adapts, ROUTE picks among
+//!   the outputs that are free and have room for the packet, and a gate waiting for such an
+//!   adaptive choice goes back to ROUTE in a cycle its output has no room for it, so that a
+//!   packet waits only for its last-resort hop, `src/net/adapter.rs`;)
 //! - 8 READ: the header is popped, its VC rewritten for an inter-tile output (ECC re-encoded),
 //!   and put in the crossbar input register `xin_q`; then one word a cycle (payload from the
 //!   payload FIFO as it arrives, then the footer) until the footer;
@@ -67,6 +71,10 @@ pub struct Gate {
     pub stat_pkts: u32,
     pub stat_words: u32,
     pub stat_drops: u32,
+    /// Network routing only (no RTL twin: the RTL routes by the APErouter's DOR): the output
+    /// was an adaptive choice, so the gate routes the packet again if it has no room there
+    /// while the gate waits (`GateIn::no_room`).
+    pub retry: bool,
 }
 
 /// An input slot: the gate and the packet FIFO it reads.
@@ -90,9 +98,12 @@ pub struct GateIn {
     pub granted: bool,
     /// This slot's footer is in an output's write register this cycle.
     pub eop: bool,
-    /// Bit s: output slot s is free this cycle (not owned, no grant pending); only routing
-    /// functions that adapt look at it.
+    /// Bit s: output slot s is free this cycle (not owned, no grant pending) and, for a routing
+    /// function that adapts, has room for this gate's packet; only such functions look at it.
     pub free: u64,
+    /// The output this gate requests has no room for its packet this cycle, so its arbiter
+    /// cannot grant it (computed only for a gate waiting with `retry`).
+    pub no_room: bool,
 }
 
 pub struct InSlotNext {
@@ -203,19 +214,20 @@ impl InSlot {
                 }
             }
             S_ROUTE => match routing.map_or_else(
-                || (route(g.hdr, p, cfg, true), None),
+                || (route(g.hdr, p, cfg, true), None, false),
                 |f| f.route(g.hdr, index, i.free),
             ) {
-                (Route::Out { slot, vc }, state) => {
+                (Route::Out { slot, vc }, state, retry) => {
                     if let Some(st) = state {
                         n.hdr = HDR_ROUTE.set(g.hdr, st as u64);
                     }
+                    n.retry = retry;
                     n.out = slot;
                     n.ovc = vc;
                     n.words = payload_words(g.hdr, p.size_in_words);
                     n.state = S_REQ;
                 }
-                (Route::Drop(r), _) => {
+                (Route::Drop(r), _, _) => {
                     n.drop_reason = r as u8;
                     n.kind = K_HDR;
                     n.left = payload_words(g.hdr, p.size_in_words);
@@ -230,9 +242,18 @@ impl InSlot {
             S_WAIT => {
                 if i.granted {
                     n.req = false;
+                    n.retry = false;
                     n.kind = K_HDR;
                     n.left = g.words;
                     n.state = S_XFER;
+                } else if g.retry && i.no_room {
+                    // An adaptive choice without room: route again (the arbiter cannot grant
+                    // this cycle, it sees the same room). The header, still at the FIFO head,
+                    // brings back the route field it arrived with.
+                    n.req = false;
+                    n.retry = false;
+                    n.hdr = f.hf.rdata();
+                    n.state = S_ROUTE;
                 }
             }
             S_XFER | S_DROP => {

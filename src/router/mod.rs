@@ -25,7 +25,7 @@ pub mod route;
 
 use crate::pktfifo::PktFifo;
 use crate::probe::{b, clk_rst, Visitor};
-use gate::{GateIn, InSlot, InSlotNext};
+use gate::{GateIn, InSlot, InSlotNext, S_ROUTE, S_WAIT};
 use output::{OutIn, OutSlot, OutSlotNext};
 use params::{RouterCfg, RouterParams, Slot, MAX_INTER, MAX_INTRA};
 
@@ -74,6 +74,8 @@ pub struct Router {
     pub skip_quiet: bool,
     /// What `step` needs of every slot's registers, kept up to date as slots commit.
     marks: Marks,
+    /// `step`'s scratch: per gate, `adaptive_in` of this cycle (kept to reuse its memory).
+    adaptive: Vec<(u64, bool)>,
 }
 
 /// A slot index that names none.
@@ -151,6 +153,7 @@ impl Router {
             routing: None,
             skip_quiet: true,
             marks: Marks::default(),
+            adaptive: Vec::new(),
         };
         r.refresh_marks();
         r
@@ -339,6 +342,35 @@ impl Router {
             granted: granted >> s & 1 == 1,
             eop: eop >> s & 1 == 1,
             free: 0,
+            no_room: false,
+        }
+    }
+
+    /// For gate `s` under a routing function that adapts, from this cycle's registers: the
+    /// outputs among `free` with room for its packet (for ROUTE), and whether the output it
+    /// waits for with `retry` has no room for it (for WAIT). Zero and false otherwise.
+    fn adaptive_in(&self, s: usize, i: &RouterIn, free: u64) -> (u64, bool) {
+        let g = &self.ins[s].gate;
+        let room = |o: u32, words: u32| {
+            self.outs[o as usize]
+                .as_ref()
+                .is_some_and(|x| x.room_for(&self.p, &i.cfg, &self.out_in(o, i), words))
+        };
+        match g.state {
+            S_ROUTE => {
+                let words = crate::packet::payload_words(g.hdr, self.p.size_in_words);
+                let (mut m, mut with_room) = (free, 0u64);
+                while m != 0 {
+                    let o = m.trailing_zeros();
+                    m &= m - 1;
+                    if room(o, words) {
+                        with_room |= 1 << o;
+                    }
+                }
+                (with_room, false)
+            }
+            S_WAIT if g.retry => (0, !room(g.out, g.words)),
+            _ => (0, false),
         }
     }
 
@@ -369,13 +401,20 @@ impl Router {
         let free = self.free_outputs();
         let ge = self.grant_eop();
         let rf = self.routing.as_deref();
+        let adapts = rf.is_some_and(|f| f.adapts());
         RouterNext {
             ins: self
                 .ins
                 .iter()
                 .map(|s| {
+                    let (free, no_room) = if adapts {
+                        self.adaptive_in(s.index as usize, i, free)
+                    } else {
+                        (free, false)
+                    };
                     let gi = GateIn {
                         free,
+                        no_room,
                         ..self.gate_in_with(s.index, i, ge)
                     };
                     s.eval(&self.p, &i.cfg, rf, &gi)
@@ -412,6 +451,7 @@ impl Router {
     /// the cycle (always true without `skip_quiet`).
     pub fn step(&mut self, i: &RouterIn) -> bool {
         let n = self.p.slots() as usize;
+        let mut adaptive = std::mem::take(&mut self.adaptive);
         let skip = self.skip_quiet;
         let m = &self.marks;
         let free = if self.routing.is_some() {
@@ -431,6 +471,18 @@ impl Router {
             (all, all, all)
         };
         let quiet_in = |m: &Marks| m.in_idle & (!enabled | m.in_hf_empty);
+        // An adaptive routing function's view of room, from this cycle's output registers
+        // (before the outputs below commit): for the gates routing or waiting with `retry`.
+        let adapts = self.routing.as_ref().is_some_and(|f| f.adapts());
+        if adapts {
+            adaptive.resize(n, (0, false));
+            let mut busy = all & !m.in_idle;
+            while busy != 0 {
+                let s = busy.trailing_zeros() as usize;
+                busy &= busy - 1;
+                adaptive[s] = self.adaptive_in(s, i, free);
+            }
+        }
         // Outputs: they read the gates' registers of this cycle, which change only below, and
         // the gates read nothing of the outputs but the masks above, so each output commits at
         // once. A quiet output nobody requests and nobody pops changes nothing.
@@ -448,13 +500,16 @@ impl Router {
         while todo != 0 {
             let s = todo.trailing_zeros() as usize;
             todo &= todo - 1;
+            let (free, no_room) = if adapts { adaptive[s] } else { (free, false) };
             let gi = GateIn {
                 free,
+                no_room,
                 ..self.gate_in_with(s as u32, i, (granted, eop))
             };
             self.ins[s].step(&self.p, &i.cfg, self.routing.as_deref(), &gi);
             self.mark_in(s);
         }
+        self.adaptive = adaptive;
         // (the slots passed over were quiet and still are)
         let m = &self.marks;
         !skip || m.out_exists & !m.out_quiet != 0 || all & !quiet_in(m) != 0

@@ -26,7 +26,7 @@
 //!
 //! RTL twin: `rtl/exanet_rt_out.sv`.
 
-use super::gate::{Gate, InSlot};
+use super::gate::InSlot;
 use super::params::{RouterCfg, RouterParams, Slot};
 use crate::pktfifo::{PktFifo, PktFifoIn, PktFifoNext};
 use crate::probe::{b, clk_rst, Visitor};
@@ -89,25 +89,25 @@ impl OutSlot {
         }
     }
 
-    /// Room downstream for the packet gate `g` requests, with output `index`'s registers `r`
-    /// and FIFO `f`.
+    /// Room downstream for a packet of `words` payload words, with output `index`'s registers
+    /// `r` and FIFO `f`: the arbiter grants only a request with room (virtual cut-through).
     #[inline]
     fn room(
         (index, r, f): (u32, &OutRegs, &PktFifo),
         p: &RouterParams,
         cfg: &RouterCfg,
         i: &OutIn,
-        g: &Gate,
+        words: u32,
     ) -> bool {
         let fp = f.params();
         let hf_free = fp.hf_depth as i64 - f.hf.usedw() as i64 - r.resv_hf as i64;
         let pay_free = fp.pay_depth as i64 - f.pay.usedw() as i64 - r.resv_pay as i64;
-        let local = hf_free >= 2 && pay_free >= g.words as i64;
+        let local = hf_free >= 2 && pay_free >= words as i64;
         let remote = match p.slot(index) {
             Slot::Intra(_) => true,
             Slot::Inter(..) => {
                 if cfg.usedword {
-                    let cost = g.words + 2 * p.remote_scale();
+                    let cost = words + 2 * p.remote_scale();
                     i.credit_cnt as i64 >= cfg.tred as i64 + r.inflight as i64 + cost as i64
                 } else {
                     !i.credit_stop
@@ -115,6 +115,13 @@ impl OutSlot {
             }
         };
         local && remote
+    }
+
+    /// Whether the arbiter would find room for a packet of `words` payload words this cycle
+    /// (the network's adaptive routing asks before it picks an output, and while it waits).
+    #[inline]
+    pub fn room_for(&self, p: &RouterParams, cfg: &RouterCfg, i: &OutIn, words: u32) -> bool {
+        Self::room((self.index, &self.r, &self.fifo), p, cfg, i, words)
     }
 
     /// Next state. Pure: reads its own registers, the gates' registers and `i`. `requests`:
@@ -224,7 +231,7 @@ impl OutSlot {
         let first_with_room = |mut m: u64| {
             while m != 0 {
                 let k = m.trailing_zeros();
-                if Self::room((me, r, f), p, cfg, i, &ins[k as usize].gate) {
+                if Self::room((me, r, f), p, cfg, i, ins[k as usize].gate.words) {
                     return Some(k);
                 }
                 m &= m - 1;

@@ -45,10 +45,17 @@ pub enum Route {
 /// A routing function other than the APErouter's own: the network-scale algorithms
 /// (`src/net/routing/`), adapted to one router. Called at the ROUTE stage.
 pub trait RouteFn: Send + Sync {
-    /// Where header `hdr`, in input slot `from`, goes: the output slot and VC, and the new value
-    /// of the header's `route` field (None: unchanged). `free` bit s: output slot s is free this
-    /// cycle.
-    fn route(&self, hdr: u128, from: u32, free: u64) -> (Route, Option<u8>);
+    /// Where header `hdr`, in input slot `from`, goes: the output slot and VC, the new value
+    /// of the header's `route` field (None: unchanged), and whether the gate may route the
+    /// packet again while it waits (the output was an adaptive choice, not the hop it must
+    /// wait for). `free` bit s: output slot s is free this cycle (not owned, no grant
+    /// pending) and, for a routing function that adapts, has room for this packet.
+    fn route(&self, hdr: u128, from: u32, free: u64) -> (Route, Option<u8>, bool);
+    /// Whether `route` ever chooses among outputs by `free` (it then needs room in it, and the
+    /// gate re-routes a waiting packet whose adaptive choice has no room).
+    fn adapts(&self) -> bool {
+        true
+    }
 }
 
 /// Destination coordinates and intra-tile port of a header word.

@@ -72,6 +72,12 @@ pub trait Routing: Send + Sync + std::fmt::Debug {
     fn in_order(&self) -> bool {
         true
     }
+    /// Whether `route` may give more than one hop, choosing by which outputs are free (the
+    /// router then tells it which have room, and re-routes a packet waiting for an adaptive
+    /// choice that has none). Deterministic algorithms: false.
+    fn adapts(&self) -> bool {
+        false
+    }
     /// The hops the deadlock argument rests on, for the channel dependency graph: all of
     /// `route`'s for a deterministic or partly adaptive algorithm, only the escape sub-function
     /// for a fully adaptive one.

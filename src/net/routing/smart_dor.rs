@@ -148,6 +148,10 @@ impl Routing for SmartDor {
     fn in_order(&self) -> bool {
         false
     }
+
+    fn adapts(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

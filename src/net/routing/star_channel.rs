@@ -86,6 +86,10 @@ impl Routing for StarChannel {
         false
     }
 
+    fn adapts(&self) -> bool {
+        true
+    }
+
     /// The escape sub-function: the e-cube hop alone.
     fn cdg_hops(&self, t: &dyn Topology, r: &RouteIn, out: &mut Vec<Hop>) {
         let Some(s) = t.shape() else { return };
