@@ -98,6 +98,7 @@ package exanet_base_regs_pkg;
   localparam int unsigned PORT_EN_INTER_LSB       = 8;
   localparam int unsigned CREDIT_MODE_USEDWORD    = 0;   // bit: usedword credits
   localparam int unsigned CREDIT_MODE_AFTER_PKT   = 1;   // bit: a credit after every packet
+  localparam int unsigned CREDIT_MODE_WHOLE_PKT   = 2;   // bit: credit checked only before a packet
   localparam int unsigned PHY_CTRL_GEARBOX        = 0;   // bit: gearbox pause
   localparam int unsigned PHY_CTRL_CC             = 1;   // bit: clock compensation
   localparam int unsigned ST_PKT_SIZE_LSB         = 0;

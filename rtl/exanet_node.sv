@@ -88,7 +88,8 @@ module exanet_node
   parameter logic [31:0]            RST_MAX_INTERVAL  = 32'd110,
   /// Reset value of TRED, credit units.
   parameter logic [31:0]            RST_TRED          = 32'd128,
-  /// Reset value of CREDIT_MODE: [0] usedword, [1] a credit after every packet.
+  /// Reset value of CREDIT_MODE: [0] usedword, [1] a credit after every packet, [2] credit
+  /// checked only before a packet.
   parameter logic [31:0]            RST_CREDIT_MODE   = 32'h0000_0002,
   /// Reset value of PHY_CTRL: [0] gearbox pause, [1] clock compensation.
   parameter logic [31:0]            RST_PHY_CTRL      = 32'h0000_0002,
@@ -192,12 +193,13 @@ module exanet_node
 
   // The TCLs' and lanes' run-time configuration (validated by u_tc: 16-bit values).
   logic [15:0] tcl_credit_period, tcl_max_interval, tcl_tred;
-  logic        tcl_usedword, tcl_after_pkt, phy_gearbox_en, phy_cc_en;
+  logic        tcl_usedword, tcl_after_pkt, tcl_whole_pkt, phy_gearbox_en, phy_cc_en;
   assign tcl_credit_period = credit_period[15:0];
   assign tcl_max_interval  = max_interval[15:0];
   assign tcl_tred          = tred[15:0];
   assign tcl_usedword      = credit_mode[CREDIT_MODE_USEDWORD];
   assign tcl_after_pkt     = credit_mode[CREDIT_MODE_AFTER_PKT];
+  assign tcl_whole_pkt     = credit_mode[CREDIT_MODE_WHOLE_PKT];
   assign phy_gearbox_en    = phy_ctrl[PHY_CTRL_GEARBOX];
   assign phy_cc_en         = phy_ctrl[PHY_CTRL_CC];
 
@@ -357,6 +359,7 @@ module exanet_node
       .cfg_tred_i           (tcl_tred),
       .cfg_usedword_i       (tcl_usedword),
       .cfg_after_pkt_i      (tcl_after_pkt),
+      .cfg_whole_pkt_i      (tcl_whole_pkt),
       .hf_empty_i           (inter_tx_hf_empty[q]),
       .hf_rdata_i           (hf_rdata),
       .pay_empty_i          (inter_tx_pay_empty[q]),
@@ -428,8 +431,8 @@ module exanet_node
     logic unused_link;
     assign unused_link = ^{link_in_valid_i, link_in_data_i[0], link_err_mask_i[0],
                            inter_tx_hf_empty[0], inter_tx_pay_empty[0], inter_rx_units[0],
-                           tcl_credit_period, tcl_max_interval, tcl_after_pkt, phy_gearbox_en,
-                           phy_cc_en};
+                           tcl_credit_period, tcl_max_interval, tcl_after_pkt, tcl_whole_pkt,
+                           phy_gearbox_en, phy_cc_en};
     logic [NUM_VCS-1:0] unused_tx_rdata;
     for (genvar v = 0; v < NUM_VCS; v++) begin : gen_vc
       assign unused_tx_rdata[v] = ^{inter_tx_hf_rdata[v], inter_tx_pay_rdata[v]};

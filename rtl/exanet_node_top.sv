@@ -91,6 +91,7 @@ module exanet_node_top
   input  logic [15:0]           nb_cfg_tred_i,
   input  logic                  nb_cfg_usedword_i,
   input  logic                  nb_cfg_after_pkt_i,
+  input  logic                  nb_cfg_whole_pkt_i,
   input  logic                  nb_cfg_gearbox_en_i,
   input  logic                  nb_cfg_cc_en_i,
   // Bit errors on the node's lanes and on the neighbours' lanes.
@@ -184,6 +185,7 @@ module exanet_node_top
       .cfg_tred_i          (nb_cfg_tred_i),
       .cfg_usedword_i      (nb_cfg_usedword_i),
       .cfg_after_pkt_i     (nb_cfg_after_pkt_i),
+      .cfg_whole_pkt_i     (nb_cfg_whole_pkt_i),
       .tx_wr_hf_i          (nb_tx_wr_hf_i[q]),
       .tx_wr_pay_i         (nb_tx_wr_pay_i[q]),
       .tx_wdata_i          (nb_tx_wdata_i[q]),

@@ -46,7 +46,8 @@ module exanet_target_ctrl
   parameter logic [31:0] RST_MAX_INTERVAL  = 32'd110,
   /// Reset value of TRED, credit units.
   parameter logic [31:0] RST_TRED          = 32'd128,
-  /// Reset value of CREDIT_MODE: [0] usedword, [1] a credit after every packet.
+  /// Reset value of CREDIT_MODE: [0] usedword, [1] a credit after every packet, [2] credit
+  /// checked only before a packet.
   parameter logic [31:0] RST_CREDIT_MODE   = 32'h0000_0002,
   /// Reset value of PHY_CTRL: [0] gearbox pause, [1] clock compensation.
   parameter logic [31:0] RST_PHY_CTRL      = 32'h0000_0002
@@ -188,7 +189,7 @@ module exanet_target_ctrl
       REG_CREDIT_PERIOD:       ok = v >= 32'd1 && v <= 32'hFFFF && v <= max_interval_q;
       REG_CREDIT_MAX_INTERVAL: ok = v <= 32'hFFFF && v >= credit_period_q;
       REG_TRED:                ok = v >= 32'd1 && v < 32'(RX_CAPACITY);
-      REG_CREDIT_MODE,
+      REG_CREDIT_MODE:         ok = v[31:3] == '0;
       REG_PHY_CTRL:            ok = v[31:2] == '0;
       REG_ST_GEN_EN,
       REG_ST_CONS_EN:          ok = (v >> N_INTRA) == '0;

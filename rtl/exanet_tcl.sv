@@ -30,6 +30,7 @@ module exanet_tcl #(
   input  logic [15:0]                cfg_tred_i,
   input  logic                       cfg_usedword_i,
   input  logic                       cfg_after_pkt_i,
+  input  logic                       cfg_whole_pkt_i,
   input  logic [NUM_VCS-1:0]         hf_empty_i,     // router's inter-tile TX packet FIFOs
   input  logic [127:0]               hf_rdata_i [NUM_VCS],
   input  logic [NUM_VCS-1:0]         pay_empty_i,
@@ -76,6 +77,7 @@ module exanet_tcl #(
     .cfg_tred_i          (cfg_tred_i),
     .cfg_usedword_i      (cfg_usedword_i),
     .cfg_after_pkt_i     (cfg_after_pkt_i),
+    .cfg_whole_pkt_i     (cfg_whole_pkt_i),
     .hf_empty_i          (hf_empty_i),
     .hf_rdata_i          (hf_rdata_i),
     .pay_empty_i         (pay_empty_i),

@@ -16,7 +16,9 @@
 // suspended and older than cfg_credit_period_i. Flow control per word, in credit units (a
 // payload word 1, a header or footer word HF_SCALE): usedword credit_cnt_q (peer's free units,
 // reloaded by each credit, decreased per word, go while > TRED) or start/stop credit_stop_q
-// (go while the peer's stop bit is clear).
+// (go while the peer's stop bit is clear). With cfg_whole_pkt_i the credit is checked only
+// before a packet, at its MAGIC: a started packet runs to its footer whatever the credit,
+// suspended only by a missing word (credit_cnt_q still decreases per word sent).
 //
 // Cycle contract: header at a header/footer FIFO head in cycle c, link idle: MAGIC on tx_data_o
 // in c + 1, START c + 2, header halves c + 3, c + 4. Pops are registered (hf_rd_q, pay_rd_q): a
@@ -45,6 +47,7 @@ module exanet_tcl_tx
   input  logic [15:0]                cfg_tred_i,           // words
   input  logic                       cfg_usedword_i,       // usedword (1) or start/stop (0)
   input  logic                       cfg_after_pkt_i,      // credit after every packet
+  input  logic                       cfg_whole_pkt_i,      // credit: before a packet (1) or a word (0)
   input  logic [NUM_VCS-1:0]         hf_empty_i,           // TX header/footer FIFO of each VC
   input  logic [127:0]               hf_rdata_i [NUM_VCS],
   input  logic [NUM_VCS-1:0]         pay_empty_i,          // TX payload FIFO of each VC
@@ -234,7 +237,7 @@ module exanet_tcl_tx
     // Statistic: a word blocked by credit.
     blocked_between = !pkt_q && (waiting != '0) && (ready == '0);
     at_boundary     = pkt_q && !start_q && !half_q && !esc_q && (kind_q != K_HDR);
-    blocked_inside  = at_boundary && head_avail && !cur_credit_ok;
+    blocked_inside  = at_boundary && head_avail && !cur_credit_ok && !cfg_whole_pkt_i;
     if (can_load && (blocked_between || blocked_inside)) begin
       stat_stall_d = stat_stall_q + 32'd1;
     end
@@ -287,7 +290,8 @@ module exanet_tcl_tx
       end else begin
         // inside a packet, after START; a header's credit was checked at its MAGIC, an escaped
         // word's at its escape
-        data_ready   = head_avail && ((kind_q == K_HDR) || esc_q || cur_credit_ok);
+        data_ready   = head_avail && ((kind_q == K_HDR) || esc_q || cfg_whole_pkt_i ||
+                                      cur_credit_ok);
         inner_credit = at_boundary && ((credit_age_q >= cfg_max_interval_i) ||
                                        (!data_ready && (credit_age_q >= cfg_credit_period_i)));
         if (inner_credit) begin

@@ -236,6 +236,12 @@ pub struct NetConfig {
     /// overflowing with the run's shortest packets (docs/decisions/0012-network-tred.md).
     /// Default 0.
     pub tred_units: u32,
+    /// The links' TCLs check the credit only before a packet and send a started packet to its
+    /// footer (`link.credit.whole_packet`, replaced there), so that a VC out of credit never
+    /// holds a link inside a packet and the VCs stay independent, as the routing algorithms'
+    /// deadlock arguments need; false: before every word, as seed 002's TCL (star-channel can
+    /// then deadlock past saturation). Default true (docs/decisions/0013).
+    pub whole_packet_credit: bool,
 }
 
 impl Default for NetConfig {
@@ -257,6 +263,7 @@ impl Default for NetConfig {
             idle_skip: true,
             check: false,
             tred_units: 0,
+            whole_packet_credit: true,
         }
     }
 }
@@ -365,6 +372,10 @@ pub struct CreditConfig {
     pub tred_words: u32,
     /// Send a whole credit between every two packets (seed 002 §5.3.4). Default true.
     pub after_every_packet: bool,
+    /// Check the credit only before a packet starts and send a started packet to its footer
+    /// (true), or before every word as seed 002's TCL does (false, the default). Network runs
+    /// set it from `net.whole_packet_credit` (docs/decisions/0013).
+    pub whole_packet: bool,
     /// Beats of a usedword credit (two VCs per beat); 4 beats = 32 bytes for 8 VCs (Table 5.4).
     pub usedword_beats: u32,
 }
@@ -377,6 +388,7 @@ impl Default for CreditConfig {
             max_interval_cycles: 110,
             tred_words: 128,
             after_every_packet: true,
+            whole_packet: false,
             usedword_beats: 4,
         }
     }

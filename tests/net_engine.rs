@@ -30,7 +30,7 @@ fn probe_only(topology: &str, routing: &str, src: usize, dst: usize) -> Summary 
         window: 42,
         idle_skip: true,
         check: true,
-        tred: exanet::net::tred::network_tred(&cfg, 1).unwrap(),
+        tred: exanet::net::tred::network_tred(&cfg, 1, 4096).unwrap(),
     };
     let mut net = Network::new(
         &cfg,
@@ -65,7 +65,7 @@ fn lone_sender(topology: &str, routing: &str, pattern: &str, payload: u32, skip:
         window: 42,
         idle_skip: skip,
         check: true,
-        tred: exanet::net::tred::network_tred(&cfg, 1).unwrap(),
+        tred: exanet::net::tred::network_tred(&cfg, 1, 4096).unwrap(),
     };
     let mut net = Network::new(
         &cfg,
@@ -209,7 +209,11 @@ fn small_networks_deliver_every_packet_intact_and_in_order() {
 
 #[test]
 fn results_do_not_depend_on_partitioning_window_or_idle_skipping() {
-    for (topo, routing) in [("torus:6x6", "ecube"), ("dragonfly:p=2,a=2,h=1,g=3", "min")] {
+    for (topo, routing) in [
+        ("torus:6x6", "ecube"),
+        ("torus:6x6", "star-channel"),
+        ("dragonfly:p=2,a=2,h=1,g=3", "min"),
+    ] {
         let mut c = small(topo, routing, 0.35);
         c.net.check = false;
         let reference = run_cfg(&c);
@@ -498,4 +502,76 @@ fn bench_network_runs_a_case_and_refuses_bad_values() {
         &["bench", "network", "--cycles", "0"],
         "--cycles: must be at least 1",
     );
+}
+
+// ---- deadlock freedom past saturation (docs/decisions/0013) ----
+
+#[test]
+fn every_routing_drains_completely_after_an_overload() {
+    use exanet::net::setup::build;
+    // seed 000 §2.6.2: stop the injection and wait; a packet that never arrives is deadlocked
+    for (topo, routing) in [
+        ("torus:8x8", "ecube"),
+        ("torus:8x8", "star-channel"),
+        ("torus:8x8", "smart-dor"),
+        ("mesh:6x6", "star-channel"),
+        ("dragonfly:p=2,a=4,h=2", "min"),
+    ] {
+        let mut c = small(topo, routing, 0.9);
+        c.net.sizes = "16:256".into();
+        let p = plan(&c).unwrap_or_else(|e| panic!("{e}"));
+        let mut net = build(&c, &p, c.net.load).unwrap_or_else(|e| panic!("{e}"));
+        net.run(15_000);
+        let held = |n: &Network| {
+            let m = n.merged();
+            m.injected - m.delivered
+        };
+        assert!(held(&net) > 500, "{topo} {routing}: not overloaded");
+        net.stop_injecting();
+        let mut waited = 0;
+        while held(&net) > 0 && waited < 60_000 {
+            net.run(1000);
+            waited += 1000;
+        }
+        let m = net.merged();
+        assert_eq!(held(&net), 0, "{topo} {routing}: packets never delivered");
+        assert_eq!(m.payload_errors + m.crc_bad + m.order_errors, 0);
+        assert_eq!(net.fifo_errors(), 0, "{topo} {routing}");
+    }
+}
+
+/// Packets delivered by a 16x16 torus at load 0.9 (64-byte packets) in cycles 32000..36000.
+fn delivered_late(routing: &str, whole_packet: bool) -> u64 {
+    use exanet::net::setup::build;
+    let mut c = Config::default();
+    c.net.topology = "torus:16x16".into();
+    c.net.routing = routing.into();
+    c.net.load = 0.9;
+    c.net.sizes = "64".into();
+    c.net.whole_packet_credit = whole_packet;
+    let p = plan(&c).unwrap_or_else(|e| panic!("{e}"));
+    let mut net = build(&c, &p, c.net.load).unwrap_or_else(|e| panic!("{e}"));
+    net.run(32_000);
+    let before = net.merged().delivered;
+    net.run(4000);
+    assert_eq!(
+        net.fifo_errors(),
+        0,
+        "{routing}, whole packet {whole_packet}"
+    );
+    net.merged().delivered - before
+}
+
+#[test]
+fn a_packet_stopped_inside_by_credit_deadlocks_a_saturated_torus_whole_packets_do_not() {
+    // Seed 002's TCL checks the credit before every word: a packet stopped half way holds its
+    // link, so the other VCs of that link wait behind it and the escape VCs are no longer
+    // independent. Past saturation the torus then locks up (no packet delivered at all).
+    assert_eq!(delivered_late("star-channel", false), 0);
+    // With the credit checked only before a packet, the VCs stay independent and the same
+    // network keeps delivering, for the adaptive algorithm and for e-cube.
+    for routing in ["star-channel", "ecube"] {
+        let n = delivered_late(routing, true);
+        assert!(n > 5000, "{routing}: {n} packets in 4000 cycles");
+    }
 }

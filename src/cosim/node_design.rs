@@ -77,6 +77,9 @@ pub fn check_structural(cfg: &Config) -> Result<(), String> {
     if c.after_every_packet != dc.after_every_packet {
         diffs.push("link.credit.after_every_packet");
     }
+    if c.whole_packet != dc.whole_packet {
+        diffs.push("link.credit.whole_packet");
+    }
     if p.gearbox_pause != dp.gearbox_pause {
         diffs.push("link.phy.gearbox_pause");
     }
@@ -335,6 +338,7 @@ pub fn node_input_names(top: &NodeTop) -> Vec<String> {
         "nb_cfg_tred_i",
         "nb_cfg_usedword_i",
         "nb_cfg_after_pkt_i",
+        "nb_cfg_whole_pkt_i",
         "nb_cfg_gearbox_en_i",
         "nb_cfg_cc_en_i",
     ]
@@ -379,6 +383,7 @@ pub fn node_input_values(top: &NodeTop, i: &NodeTopIn, v: &mut Vec<u128>) {
         c.tred as u128,
         c.usedword as u128,
         c.after_pkt as u128,
+        c.whole_pkt as u128,
         top.nb_p.phy_cfg.gearbox_en as u128,
         top.nb_p.phy_cfg.cc_en as u128,
     ]);

@@ -54,6 +54,7 @@ impl LinkParams {
                 tred: c.credit.tred_words,
                 usedword: c.credit.flavour == CreditFlavour::Usedword,
                 after_pkt: c.credit.after_every_packet,
+                whole_pkt: c.credit.whole_packet,
             },
             phy: PhyParams {
                 latency: c.phy.latency_cycles,

@@ -31,6 +31,10 @@
 //! - start/stop: `credit_stop_q[v]` mirrors the stop bit of the last credit received (the peer
 //!   sets it when its free space is at or below TRED); a word may go when it is clear.
 //!   The check for a header is made at its MAGIC, which starts the packet.
+//! - `cfg.whole_pkt` (0 at reset, as seed 002): credit is checked only at a packet's MAGIC, and a
+//!   started packet is sent to its footer whatever credits arrive (only a missing word suspends
+//!   it), so that a VC out of credit never holds the link inside a packet either. The peer's TRED
+//!   must then also cover one whole packet (docs/decisions/0013).
 //!
 //! Cycle contract: a header at the head of a VC's header/footer FIFO in cycle `c` with the link
 //! idle gives MAGIC in `tx_data_o` in cycle `c + 1`, START in `c + 2`, the header halves in
@@ -68,6 +72,8 @@ pub struct TclCfg {
     pub tred: u32,
     pub usedword: bool,
     pub after_pkt: bool,
+    /// Credit checked only before a packet starts (1) or before every word (0).
+    pub whole_pkt: bool,
 }
 
 /// Kind of the 128-bit word being sent.
@@ -275,7 +281,8 @@ impl TclTx {
         // A word blocked by credit this cycle (statistic only).
         let blocked_between = !self.pkt && waiting != 0 && ready == 0;
         let at_boundary = self.pkt && !self.start && !self.half && !self.esc && self.kind != K_HDR;
-        let blocked_inside = at_boundary && head_avail && !self.credit_ok(cfg, self.vc);
+        let blocked_inside =
+            at_boundary && head_avail && !cfg.whole_pkt && !self.credit_ok(cfg, self.vc);
         if can_load && (blocked_between || blocked_inside) {
             n.stat_stall = self.stat_stall.wrapping_add(1);
         }
@@ -335,9 +342,12 @@ impl TclTx {
                 }
             } else {
                 // inside a packet, after START; a header's credit was checked at its MAGIC, an
-                // escaped word's at its escape
-                let data_ready =
-                    head_avail && (self.kind == K_HDR || self.esc || self.credit_ok(cfg, self.vc));
+                // escaped word's at its escape; with `whole_pkt` only at the MAGIC
+                let data_ready = head_avail
+                    && (self.kind == K_HDR
+                        || self.esc
+                        || cfg.whole_pkt
+                        || self.credit_ok(cfg, self.vc));
                 let inner_credit = at_boundary
                     && (self.credit_age >= cfg.max_interval
                         || (!data_ready && self.credit_age >= cfg.credit_period));
@@ -491,6 +501,7 @@ pub fn probe_cfg(cfg: &TclCfg, v: &mut dyn Visitor) {
     v.sig("cfg_tred_i", 16, cfg.tred as u128);
     v.sig("cfg_usedword_i", 1, b(cfg.usedword));
     v.sig("cfg_after_pkt_i", 1, b(cfg.after_pkt));
+    v.sig("cfg_whole_pkt_i", 1, b(cfg.whole_pkt));
 }
 
 /// 10-bit slot `k` of a packed occupancy vector.

@@ -148,6 +148,7 @@ impl Network {
         let mut lc = cfg.link.clone();
         lc.num_vcs = vcs;
         lc.credit.tred_words = s.tred;
+        lc.credit.whole_packet = cfg.net.whole_packet_credit;
         let mut c2 = cfg.clone();
         c2.link = lc.clone();
         c2.validate()
@@ -385,6 +386,20 @@ impl Network {
         );
         s.fifo_errors = self.fifo_errors();
         s
+    }
+
+    /// Stop injecting at every endpoint (`Nic::stop_injecting`; returns the packets discarded
+    /// from the software queues, which never entered the network). A network that then does not
+    /// deliver every packet it holds is deadlocked (seed 000 §2.6.2: stop the injection and
+    /// wait for the delivery of all the non-blocked packets).
+    pub fn stop_injecting(&mut self) -> usize {
+        let mut n = 0;
+        for node in &mut self.nodes {
+            for nic in &mut node.nics {
+                n += nic.stop_injecting();
+            }
+        }
+        n
     }
 
     /// Router FIFO memory over every node, in 128-bit words: (held now, the configured

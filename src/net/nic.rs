@@ -173,6 +173,17 @@ impl Nic {
         a.min(b)
     }
 
+    /// Inject no more packets: the injection process and the probe stop, and the packets
+    /// waiting in the software queue are discarded (they never entered the network; the one
+    /// being written is finished). Returns how many were discarded.
+    pub fn stop_injecting(&mut self) -> usize {
+        self.injector = None;
+        self.probe = None;
+        let n = self.queue.len();
+        self.queue.clear();
+        n
+    }
+
     /// Packets waiting in the software queue (the one being written included).
     pub fn queued(&self) -> usize {
         self.queue.len() + self.wcur.is_some() as usize

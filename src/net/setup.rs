@@ -113,7 +113,7 @@ pub fn build(cfg: &Config, p: &Plan, load: f64) -> Result<Network, String> {
     } else {
         p.sizes.min().min(super::traffic::MIN_SIZE)
     };
-    let tred = super::tred::network_tred(cfg, min_payload)?;
+    let tred = super::tred::network_tred(cfg, min_payload, p.sizes.max())?;
     let setup = NetSetup {
         topo: p.topo.clone(),
         routing: parse_routing(&p.routing)?.into(),

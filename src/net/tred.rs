@@ -16,7 +16,10 @@
 //! payload word one, a header or footer word `SCALE` = payload depth / header-footer depth. With
 //! the shortest packet of the run (W words: header, payload, footer) the header/footer FIFO fills
 //! fastest: at most `ceil(words / W) + 1` packets (one cut at each end) of 2 such words each. TRED
-//! must be at least the larger of the two counts. A link between two endpoints that always drain
+//! must be at least the larger of the two counts. When the TCLs send a started packet to its
+//! footer whatever credits arrive (`net.whole_packet_credit`, docs/decisions/0013), the
+//! largest packet of the run (payload words plus a header and a footer word of `SCALE` units
+//! each) may follow the stop as well, and is added. A link between two endpoints that always drain
 //! (the link and KARMA measurements) never comes near it, which is why the thesis's TRED of 128
 //! payload words serves there; a congested network does fill its receive FIFOs.
 
@@ -27,8 +30,9 @@ use crate::config::Config;
 const TX_PIPE: u32 = 4;
 const RX_PIPE: u32 = 2;
 
-/// The smallest safe TRED, in credit units, for packets of at least `min_payload_bytes`.
-pub fn safe_tred_units(cfg: &Config, min_payload_bytes: u32) -> u32 {
+/// The smallest safe TRED, in credit units, for payloads of `min_payload_bytes` to
+/// `max_payload_bytes`.
+pub fn safe_tred_units(cfg: &Config, min_payload_bytes: u32, max_payload_bytes: u32) -> u32 {
     let l = &cfg.link;
     let c = &l.credit;
     let credit_beats = if c.flavour == crate::config::CreditFlavour::Usedword {
@@ -41,21 +45,30 @@ pub fn safe_tred_units(cfg: &Config, min_payload_bytes: u32) -> u32 {
     let words = beats.div_ceil(2);
     let w = min_payload_bytes.div_ceil(16).max(1) + 2;
     let scale = l.rx_fifo_depth_words / l.rx_hf_fifo_depth_words.max(1);
-    words.max((words.div_ceil(w) + 1) * 2 * scale)
+    let in_flight = words.max((words.div_ceil(w) + 1) * 2 * scale);
+    if cfg.net.whole_packet_credit {
+        in_flight + max_payload_bytes.div_ceil(16).max(1) + 2 * scale
+    } else {
+        in_flight
+    }
 }
 
 /// The TRED of a network run: `net.tred_units`, or the safe one when that is 0; an explicit
 /// value below the safe one, or a safe one the receive FIFO cannot hold, is an error.
-pub fn network_tred(cfg: &Config, min_payload_bytes: u32) -> Result<u32, String> {
-    let safe = safe_tred_units(cfg, min_payload_bytes);
+pub fn network_tred(
+    cfg: &Config,
+    min_payload_bytes: u32,
+    max_payload_bytes: u32,
+) -> Result<u32, String> {
+    let safe = safe_tred_units(cfg, min_payload_bytes, max_payload_bytes);
     let depth = cfg.link.rx_fifo_depth_words;
     let t = match cfg.net.tred_units {
         0 => safe,
         t if t < safe => {
             return Err(format!(
                 "net.tred_units = {t}: below the {safe} credit units that keep the receive FIFOs \
-                 from overflowing with {min_payload_bytes}-byte packets (docs/decisions/0012); \
-                 0 picks it"
+                 from overflowing with {min_payload_bytes}- to {max_payload_bytes}-byte packets \
+                 (docs/decisions/0012, 0013); 0 picks it"
             ))
         }
         t => t,
@@ -75,18 +88,27 @@ mod tests {
 
     #[test]
     fn short_packets_need_more_margin_than_long_ones() {
-        let c = Config::default();
-        let short = safe_tred_units(&c, 1);
-        let mid = safe_tred_units(&c, 64);
-        let long = safe_tred_units(&c, 4096);
+        let mut c = Config::default();
+        c.net.whole_packet_credit = false;
+        let short = safe_tred_units(&c, 1, 1);
+        let mid = safe_tred_units(&c, 64, 64);
+        let long = safe_tred_units(&c, 4096, 4096);
         assert!(short > mid && mid > long, "{short} {mid} {long}");
         // long packets: the payload words bound it (ceil(beats / 2))
-        assert_eq!(
-            long,
-            (110 + 2 * (42 + 4 + 2) + 1 + 4u32)
-                .div_ceil(2)
-                .max(2 * 2 * 8)
-        );
+        let words = (110 + 2 * (42 + 4 + 2) + 1 + 4u32).div_ceil(2);
+        assert_eq!(long, words.max(2 * 2 * 8));
         assert!(short < c.link.rx_fifo_depth_words);
+    }
+
+    #[test]
+    fn whole_packets_add_the_largest_packet() {
+        let mut c = Config::default();
+        c.net.whole_packet_credit = false;
+        let word = safe_tred_units(&c, 64, 4096);
+        c.net.whole_packet_credit = true;
+        // 256 payload words, a header and a footer of 8 units each
+        assert_eq!(safe_tred_units(&c, 64, 4096), word + 256 + 16);
+        assert_eq!(safe_tred_units(&c, 64, 64), word + 4 + 16);
+        assert!(safe_tred_units(&c, 1, 4096) < c.link.rx_fifo_depth_words);
     }
 }

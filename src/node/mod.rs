@@ -151,6 +151,7 @@ impl Node {
             tred: t.tred,
             usedword: t.credit_mode & 1 == 1,
             after_pkt: t.credit_mode & 2 == 2,
+            whole_pkt: t.credit_mode & 4 == 4,
         }
     }
 

@@ -75,7 +75,7 @@ pub const REGS: [Reg; 48] = [
     r("CREDIT_PERIOD", 0x01C, Rw, "[15:0] cycles between credits on an idle link (>= 1)"),
     r("CREDIT_MAX_INTERVAL", 0x020, Rw, "[15:0] cycles after which a credit goes inside a packet (>= CREDIT_PERIOD)"),
     r("TRED", 0x024, Rw, "[15:0] credit threshold, credit units (1 .. RX buffer capacity - 1)"),
-    r("CREDIT_MODE", 0x028, Rw, "[0] usedword credits (0: start/stop), [1] a credit after every packet"),
+    r("CREDIT_MODE", 0x028, Rw, "[0] usedword credits (0: start/stop), [1] a credit after every packet, [2] credit checked only before a packet"),
     r("PHY_CTRL", 0x02C, Rw, "[0] gearbox pause, [1] clock compensation"),
     r("ERR_STATUS", 0x030, W1c, "sticky errors: [0] unknown address, [1] invalid value, [2] write to a read-only register"),
     r("ERR_ADDR", 0x034, Ro, "[15:0] address of the last erroneous access"),

@@ -108,7 +108,8 @@ impl TargetCtrl {
             max_interval: l.max_interval_cycles,
             tred: l.tred_words,
             credit_mode: (l.flavour == crate::config::CreditFlavour::Usedword) as u32
-                | (l.after_every_packet as u32) << 1,
+                | (l.after_every_packet as u32) << 1
+                | (l.whole_packet as u32) << 2,
             phy_ctrl: c.link.phy.gearbox_pause as u32 | (c.link.phy.clock_compensation as u32) << 1,
             err_status: 0,
             err_addr: 0,
@@ -144,7 +145,8 @@ impl TargetCtrl {
             CREDIT_PERIOD => (1..=0xffff).contains(&v) && v <= self.max_interval,
             CREDIT_MAX_INTERVAL => v <= 0xffff && v >= self.credit_period,
             TRED => v >= 1 && v < p.rx_capacity,
-            CREDIT_MODE | PHY_CTRL => v >> 2 == 0,
+            CREDIT_MODE => v >> 3 == 0,
+            PHY_CTRL => v >> 2 == 0,
             ST_GEN_EN | ST_CONS_EN => v >> p.n_intra == 0,
             ST_PKT => (v & 0x1fff) <= 4096 && (v >> 15) & 7 < p.num_vcs && v >> 18 == 0,
             ST_DEST => v >> 27 == 0,

@@ -137,6 +137,7 @@ impl NodeTop {
         v.sig("nb_cfg_tred_i", 16, c.tred as u128);
         v.sig("nb_cfg_usedword_i", 1, b(c.usedword));
         v.sig("nb_cfg_after_pkt_i", 1, b(c.after_pkt));
+        v.sig("nb_cfg_whole_pkt_i", 1, b(c.whole_pkt));
         v.sig("nb_cfg_gearbox_en_i", 1, b(self.nb_p.phy_cfg.gearbox_en));
         v.sig("nb_cfg_cc_en_i", 1, b(self.nb_p.phy_cfg.cc_en));
         for q in 0..nq {

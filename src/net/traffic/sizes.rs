@@ -34,6 +34,14 @@ impl SizeDist {
         }
     }
 
+    /// The largest payload size, bytes.
+    pub fn max(&self) -> u32 {
+        match *self {
+            SizeDist::Fixed(s) => s,
+            SizeDist::Uniform { max, .. } => max,
+        }
+    }
+
     /// The mean payload size, bytes.
     pub fn mean(&self) -> f64 {
         match *self {
