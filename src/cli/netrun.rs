@@ -202,6 +202,16 @@ fn progress(done: usize, total: usize, what: &str) {
     let _ = e.flush();
 }
 
+/// A CSV text field (RFC 4180): quoted when it holds a comma, a quote or a line break (a
+/// dragonfly's name, `dragonfly:p=2,a=4,h=2`), its quotes doubled.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
 fn write_csv(path: &Path, curves: &[Curve]) -> Result<(), String> {
     let mut s = String::from(
         "topology,routing,offered_load,injected_load,accepted_load,latency_mean_cycles,\
@@ -212,8 +222,8 @@ fn write_csv(path: &Path, curves: &[Curve]) -> Result<(), String> {
         for x in &c.points {
             s += &format!(
                 "{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                c.topology,
-                c.routing,
+                csv_field(&c.topology),
+                csv_field(&c.routing),
                 x.offered_load,
                 x.injected_load,
                 x.accepted_load,
@@ -379,4 +389,19 @@ pub fn bench_network(
     }
     print!("{rep}");
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::csv_field;
+
+    #[test]
+    fn csv_fields_with_commas_or_quotes_are_quoted() {
+        assert_eq!(csv_field("torus:10x10"), "torus:10x10");
+        assert_eq!(
+            csv_field("dragonfly:p=2,a=4,h=2"),
+            "\"dragonfly:p=2,a=4,h=2\""
+        );
+        assert_eq!(csv_field("a\"b"), "\"a\"\"b\"");
+    }
 }
