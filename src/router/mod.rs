@@ -68,8 +68,11 @@ pub struct Router {
     pub ins: Vec<InSlot>,
     /// `None` for the RX side of a TX-only intra-tile port.
     pub outs: Vec<Option<OutSlot>>,
-    /// A network routing function replacing the APErouter's dimension-order routing.
-    pub routing: Option<std::sync::Arc<dyn route::RouteFn>>,
+    /// A network routing function replacing the APErouter's dimension-order routing
+    /// (`with_routing`).
+    routing: Option<std::sync::Arc<dyn route::RouteFn>>,
+    /// `routing` adapts (`RouteFn::adapts`), kept so that `step` does not ask every cycle.
+    adapts: bool,
     /// Skip slots whose next cycle changes nothing (`step` only; results are identical).
     pub skip_quiet: bool,
     /// What `step` needs of every slot's registers, kept up to date as slots commit.
@@ -151,6 +154,7 @@ impl Router {
             ins,
             outs,
             routing: None,
+            adapts: false,
             skip_quiet: true,
             marks: Marks::default(),
             adaptive: Vec::new(),
@@ -256,6 +260,7 @@ impl Router {
     /// A router whose ROUTE stage asks `f` instead of the APErouter's dimension-order routing.
     pub fn with_routing(p: RouterParams, f: std::sync::Arc<dyn route::RouteFn>) -> Router {
         let mut r = Router::new(p);
+        r.adapts = f.adapts();
         r.routing = Some(f);
         r
     }
@@ -401,7 +406,7 @@ impl Router {
         let free = self.free_outputs();
         let ge = self.grant_eop();
         let rf = self.routing.as_deref();
-        let adapts = rf.is_some_and(|f| f.adapts());
+        let adapts = self.adapts;
         RouterNext {
             ins: self
                 .ins
@@ -451,7 +456,12 @@ impl Router {
     /// the cycle (always true without `skip_quiet`).
     pub fn step(&mut self, i: &RouterIn) -> bool {
         let n = self.p.slots() as usize;
-        let mut adaptive = std::mem::take(&mut self.adaptive);
+        let adapts = self.adapts;
+        let mut adaptive = if adapts {
+            std::mem::take(&mut self.adaptive)
+        } else {
+            Vec::new()
+        };
         let skip = self.skip_quiet;
         let m = &self.marks;
         let free = if self.routing.is_some() {
@@ -473,7 +483,6 @@ impl Router {
         let quiet_in = |m: &Marks| m.in_idle & (!enabled | m.in_hf_empty);
         // An adaptive routing function's view of room, from this cycle's output registers
         // (before the outputs below commit): for the gates routing or waiting with `retry`.
-        let adapts = self.routing.as_ref().is_some_and(|f| f.adapts());
         if adapts {
             adaptive.resize(n, (0, false));
             let mut busy = all & !m.in_idle;
@@ -509,7 +518,9 @@ impl Router {
             self.ins[s].step(&self.p, &i.cfg, self.routing.as_deref(), &gi);
             self.mark_in(s);
         }
-        self.adaptive = adaptive;
+        if adapts {
+            self.adaptive = adaptive;
+        }
         // (the slots passed over were quiet and still are)
         let m = &self.marks;
         !skip || m.out_exists & !m.out_quiet != 0 || all & !quiet_in(m) != 0
