@@ -39,7 +39,8 @@ need_rust() {
   if [ "${#pkgs[@]}" -gt 0 ]; then apt_install "${pkgs[@]}"; fi
   if ! command -v cargo >/dev/null; then
     echo "== installing Rust (rustup, stable toolchain, into ~/.cargo)"
-    curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs |
+    # (the installer sh.rustup.rs serves, from the host the toolchains come from)
+    curl --proto '=https' --tlsv1.2 -sSf https://static.rust-lang.org/rustup/rustup-init.sh |
       sh -s -- -y --profile minimal --default-toolchain stable >/dev/null
     export PATH="$HOME/.cargo/bin:$PATH"
   fi

@@ -150,7 +150,7 @@ fn a_missing_rust_and_linker_are_installed() {
         "{log}"
     );
     assert!(
-        log.contains("curl") && log.contains("sh.rustup.rs"),
+        log.contains("curl") && log.contains("rustup-init.sh"),
         "{log}"
     );
     let out = stdout(&o);
