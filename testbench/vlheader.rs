@@ -216,10 +216,8 @@ fn parse_port(line: &str) -> Option<Port> {
         (true, s)
     } else if let Some(s) = dir_size.strip_prefix("IN") {
         (true, s)
-    } else if let Some(s) = dir_size.strip_prefix("OUT") {
-        (false, s)
     } else {
-        return None;
+        (false, dir_size.strip_prefix("OUT")?)
     };
     let args: Vec<&str> = args.split(',').map(str::trim).collect();
     let (msb, lsb): (u32, u32) = (args.get(1)?.parse().ok()?, args.get(2)?.parse().ok()?);
