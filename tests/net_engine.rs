@@ -304,14 +304,34 @@ fn bad_input_is_refused_with_exit_2() {
         .map(|s| s.to_string())
         .collect()
     };
-    let cases: [(Vec<String>, &str); 7] = [
-        (sweep("torus:4x4x", "ecube", "0.1"), "torus:4x4x"),
-        (sweep("ring:8", "ecube", "0.1"), "ring:8"),
-        (sweep("torus:4x4", "xy-adaptive", "0.1"), "xy-adaptive"),
-        (sweep("dragonfly:p=2,a=4,h=2,g=4", "min", "0.1"), "g"),
-        (sweep("torus:4x4", "min", "0.1"), "min"),
-        (sweep("torus:4x4", "ecube", "1.5"), "1.5"),
-        (sweep("torus:4x4", "ecube", "0.5:0.1:0.1"), "0.5:0.1:0.1"),
+    // each needle is the reason, not only the value the user gave
+    let cases: [(Vec<String>, &str); 8] = [
+        (
+            sweep("torus:4x4x", "ecube", "0.1"),
+            "size '' is not a number",
+        ),
+        (sweep("ring:8", "ecube", "0.1"), "unknown kind 'ring'"),
+        (
+            sweep("torus:4x4", "xy-adaptive", "0.1"),
+            "'xy-adaptive': unknown algorithm",
+        ),
+        (
+            sweep("dragonfly:p=2,a=4,h=2,g=4", "min", "0.1"),
+            "g - 1 = 3 must divide a h = 8",
+        ),
+        (sweep("torus:4x4", "min", "0.1"), "'min' routes dragonflies"),
+        (
+            sweep("torus:4x4", "ecube", "1.5"),
+            "load 1.5 is outside (0, 1]",
+        ),
+        (
+            sweep("torus:4x4", "ecube", "0.5:0.1:0.1"),
+            "start 0.5 is above stop 0.1",
+        ),
+        (
+            sweep("torus:255x255x255", "ecube", "0.1"),
+            "16581375 nodes; network runs build at most 65536",
+        ),
     ];
     for (args, needle) in &cases {
         let a: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
@@ -331,6 +351,16 @@ fn bad_input_is_refused_with_exit_2() {
             "badtopo.toml",
             "[net]\ntopology = \"torus:0x4\"\n",
             "torus:0x4",
+        ),
+        (
+            "ber.toml",
+            "[link.phy]\nber = 1e-6\n",
+            "network runs inject no bit errors",
+        ),
+        (
+            "words.toml",
+            "[link]\nsize_in_words = true\n",
+            "network runs size packets in bytes",
         ),
     ] {
         let f = dir.join(name);
@@ -574,4 +604,17 @@ fn a_packet_stopped_inside_by_credit_deadlocks_a_saturated_torus_whole_packets_d
         let n = delivered_late(routing, true);
         assert!(n > 5000, "{routing}: {n} packets in 4000 cycles");
     }
+}
+
+#[test]
+fn packets_a_pattern_sends_to_their_own_source_are_counted() {
+    // transpose maps the diagonal of a 4x4 torus onto itself: those packets are never sent,
+    // and the summary says how many; uniform traffic never picks its own source
+    let mut c = small("torus:4x4", "ecube", 0.2);
+    c.net.pattern = "transpose".into();
+    let t = run_cfg(&c);
+    assert!(t.self_addressed > 0, "{t:?}");
+    assert_eq!(t.packets_in_flight, 0);
+    c.net.pattern = "uniform".into();
+    assert_eq!(run_cfg(&c).self_addressed, 0);
 }

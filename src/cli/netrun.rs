@@ -306,6 +306,12 @@ pub fn run(config: Option<&Path>, json: bool) -> R {
         "  packets              {} injected in the window, {} delivered, {} still in flight",
         s.packets_injected, s.packets_delivered, s.packets_in_flight
     );
+    if s.self_addressed > 0 {
+        println!(
+            "  not sent             {} packets the pattern addressed to their own source",
+            s.self_addressed
+        );
+    }
     if let Some(m) = s.probe_latency_mean_cycles {
         println!(
             "  probe                {} packets, mean latency {m:.1} cycles",

@@ -162,6 +162,16 @@ impl Network {
         }
         let n = t.nodes();
         let p = router_params(cfg, t.as_ref(), vcs);
+        if p.slots() > 64 {
+            return Err(format!(
+                "{}: a router of {} slots ({} intra-tile ports, {} inter-tile ports x {vcs} VCs); \
+                 the router's slot masks hold 64",
+                t.name(),
+                p.slots(),
+                p.n_intra,
+                p.inter.len()
+            ));
+        }
         let mut injectors = s.injectors;
         injectors.resize_with(t.endpoints(), || None);
         let mut probe = s.probe;
@@ -385,6 +395,12 @@ impl Network {
             self.cycle,
         );
         s.fifo_errors = self.fifo_errors();
+        s.self_addressed = self
+            .nodes
+            .iter()
+            .flat_map(|n| &n.nics)
+            .map(|x| x.self_addressed)
+            .sum();
         s
     }
 

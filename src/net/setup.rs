@@ -48,12 +48,39 @@ pub struct Plan {
     pub probe: String,
 }
 
-/// Parse and check `cfg.net` (topology, routing, pattern, sizes, injection, probe).
+/// The largest network a run builds: 256x256 or 40x40x40; a node takes about 30 KB at light
+/// load and up to about 450 KB with every FIFO full (`exanet bench network`).
+pub const MAX_NET_NODES: usize = 65_536;
+
+/// Parse and check `cfg.net` (topology, routing, pattern, sizes, injection, probe), and the
+/// settings of `cfg.link` a network run does not model.
 pub fn plan(cfg: &Config) -> Result<Plan, String> {
     let n = &cfg.net;
     let topo: Arc<dyn Topology> = parse(&n.topology)
         .map_err(|e| format!("topology: {e}"))?
         .into();
+    if topo.nodes() > MAX_NET_NODES {
+        return Err(format!(
+            "topology {}: {} nodes; network runs build at most {MAX_NET_NODES} (about 30 KB a \
+             node at light load, up to 450 KB with every FIFO full)",
+            n.topology,
+            topo.nodes()
+        ));
+    }
+    if cfg.link.phy.ber != 0.0 {
+        return Err(format!(
+            "link.phy.ber = {}: network runs inject no bit errors (their lanes have no error \
+             injector); set it to 0",
+            cfg.link.phy.ber
+        ));
+    }
+    if cfg.link.size_in_words {
+        return Err(
+            "link.size_in_words = true: network runs size packets in bytes (the NIC writes \
+             payload bytes into the header); set it to false"
+                .into(),
+        );
+    }
     let routing = parse_routing(&n.routing).map_err(|e| format!("routing: {e}"))?;
     routing
         .check(topo.as_ref())

@@ -133,6 +133,9 @@ pub struct Summary {
     /// Words written into a full FIFO or read from an empty one, over every router FIFO of the
     /// network (0 unless the credit threshold is unsafe: `net.tred_units`).
     pub fifo_errors: u64,
+    /// Packets the injection process made whose pattern addressed them to their own source
+    /// (a permutation's fixed points): never sent, counted here (not in the hash).
+    pub self_addressed: u64,
     pub cycles: u64,
     /// A hash of every figure and latency, to compare runs bit for bit.
     pub stats_hash: String,
@@ -194,6 +197,7 @@ impl Stats {
             probe_packets: self.probe_latencies.len() as u64,
             probe_latency_mean_cycles: probe_mean,
             fifo_errors: 0,
+            self_addressed: 0,
             cycles,
             stats_hash: String::new(),
         };
