@@ -24,7 +24,8 @@ apt_install() {
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
-rust_minor() { rustc --version 2>/dev/null | sed -nE 's/^rustc 1\.([0-9]+)\..*/\1/p'; }
+# (a rustc or verilator that fails to run gives an empty version, never a silent exit under set -e)
+rust_minor() { { rustc --version 2>/dev/null || true; } | sed -nE 's/^rustc 1\.([0-9]+)\..*/\1/p'; }
 
 need_rust() {
   # rustup's default place, when this shell does not have it on PATH yet
@@ -52,7 +53,7 @@ need_rust() {
       rustup update stable >/dev/null
       rustup default stable >/dev/null
     else
-      echo "error: $(rustc --version) is older than 1.$RUST_MIN and there is no rustup to update it" >&2
+      echo "error: $(rustc --version 2>/dev/null || echo 'a rustc that does not run') is older than 1.$RUST_MIN and there is no rustup to update it" >&2
       echo "       (remove the distribution's rustc/cargo, or install rustup: https://rustup.rs)" >&2
       exit 1
     fi
@@ -69,7 +70,7 @@ need_verilator() {
   fi
   command -v verilator >/dev/null || { echo "error: verilator still missing after apt-get" >&2; exit 1; }
   local major
-  major=$(verilator --version 2>/dev/null | sed -nE 's/^[Vv]erilator ([0-9]+)\..*/\1/p')
+  major=$({ verilator --version 2>/dev/null || true; } | sed -nE 's/^[Vv]erilator ([0-9]+)\..*/\1/p')
   if [ -z "$major" ] || [ "$major" -lt 5 ]; then
     echo "error: $(verilator --version 2>/dev/null || echo verilator) found; the co-simulation needs" >&2
     echo "       Verilator 5 (Debian 12's package is 5.006): install it, then run this again" >&2

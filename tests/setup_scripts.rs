@@ -228,3 +228,62 @@ fn a_verilator_older_than_5_is_refused_with_the_reason() {
         "{err}"
     );
 }
+
+#[test]
+fn a_rust_or_verilator_that_fails_to_run_is_refused_with_the_reason() {
+    // set -euo pipefail: a failing `rustc --version` must reach the message, not end the
+    // script silently
+    let s = Sandbox::new("brokenrust");
+    s.tool("cc", "true");
+    s.tool("cargo", "echo 'cargo 1.90.0 (fake)'");
+    s.tool("rustc", "exit 1");
+    let (o, _) = s.run("need_rust");
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("a rustc that does not run") && err.contains("older than 1.87"),
+        "{err}"
+    );
+    let s = Sandbox::new("brokenverilator");
+    for t in ["g++", "make"] {
+        s.tool(t, "true");
+    }
+    s.tool("verilator", "exit 3");
+    let (o, _) = s.run("need_verilator");
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("needs") && err.contains("Verilator 5"),
+        "{err}"
+    );
+}
+
+/// The two scripts install what they need before they run: the suite Verilator, Rust and the
+/// lints; the main job Rust.
+#[test]
+fn the_scripts_call_the_installers_they_need() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let calls = |script: &str| -> Vec<String> {
+        fs::read_to_string(root.join(script))
+            .unwrap()
+            .lines()
+            .map(str::trim)
+            .filter(|l| l.starts_with("need_"))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(
+        calls("scripts/test-all.sh"),
+        ["need_verilator", "need_rust", "need_lints"]
+    );
+    assert_eq!(calls("scripts/karma.sh"), ["need_rust"]);
+    let all = fs::read_to_string(root.join("scripts/test-all.sh")).unwrap();
+    for step in [
+        "cargo fmt --all -- --check",
+        "bash scripts/lint-rtl.sh",
+        "cargo clippy --release --all-targets -- -D warnings",
+        "cargo test --release --all-targets",
+    ] {
+        assert!(all.contains(step), "test-all.sh does not run '{step}'");
+    }
+}
