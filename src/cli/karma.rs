@@ -41,6 +41,7 @@ pub fn pingpong(a: &PingPongArgs) -> R {
         .backend
         .parse()
         .map_err(|e| CliError::input(format!("--backend: {e}")))?;
+    rtl_fits(&cfg, backend)?;
     let sizes = a
         .sizes
         .iter()
@@ -245,6 +246,7 @@ pub fn selftest(config: Option<&Path>, json: bool, payloads: &[String], backend:
     let backend: Backend = backend
         .parse()
         .map_err(|e| CliError::input(format!("--backend: {e}")))?;
+    rtl_fits(&cfg, backend)?;
     let sizes = payloads
         .iter()
         .map(|s| parse_payload("--payload", s))
@@ -283,4 +285,14 @@ pub fn selftest(config: Option<&Path>, json: bool, payloads: &[String], backend:
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The Verilated mesh has the default structure and resets to the default run-time settings:
+/// another configuration with `--backend rtl` is bad input (exit 2), not a run of the default.
+fn rtl_fits(cfg: &crate::config::Config, backend: Backend) -> Result<(), CliError> {
+    if matches!(backend, Backend::Rtl) {
+        crate::cosim::node_design::check_structural(cfg)
+            .map_err(|e| CliError::input(format!("--backend rtl: {e}")))?;
+    }
+    Ok(())
 }

@@ -287,6 +287,11 @@ impl Bed {
         let backend: Box<dyn MeshBackend> = match backend {
             Backend::Model => Box::new(super::mesh::Mesh::new(cfg)?),
             Backend::Rtl => {
+                // the Verilated mesh is built with the default parameters and resets to the
+                // default run-time settings: any other configuration would be simulated as
+                // the default one
+                crate::cosim::node_design::check_structural(cfg)
+                    .map_err(|e| format!("--backend rtl: {e}"))?;
                 let taps: Vec<Tap> = tracker.taps.iter().map(|t| t.0).collect();
                 Box::new(RtlMesh::new(p.n_intra as usize, &taps)?)
             }
