@@ -287,11 +287,13 @@ impl NetConfig {
                 format!("{}: must be 1 to 1e9", self.measure_cycles),
             ));
         }
-        if self.warmup_cycles > 1_000_000_000 || self.drain_cycles > 1_000_000_000 {
-            return Err(err(
-                "net.warmup_cycles",
-                "warm-up and drain must be at most 1e9 cycles",
-            ));
+        for (f, v) in [
+            ("net.warmup_cycles", self.warmup_cycles),
+            ("net.drain_cycles", self.drain_cycles),
+        ] {
+            if v > 1_000_000_000 {
+                return Err(err(f, format!("{v}: must be at most 1e9 cycles")));
+            }
         }
         range("net.partitions", self.partitions, 1, 1 << 20, "partitions")?;
         if self.window_cycles > phy_latency as u64 {
@@ -618,6 +620,21 @@ impl Config {
             ));
         }
         self.link.validate()?;
+        if self.link.credit.whole_packet {
+            // a started packet (up to the APElink's 4 KB) may follow the stop: TRED must cover
+            // it on top of the credit round trip (docs/decisions/0013)
+            let need = crate::net::tred::safe_tred_units_with(self, 4096, 4096, true);
+            if self.link.credit.tred_words < need {
+                return Err(err(
+                    "link.credit.tred_words",
+                    format!(
+                        "{}: below the {need} units that link.credit.whole_packet needs (a \
+                         4 KB packet after the credit round trip)",
+                        self.link.credit.tred_words
+                    ),
+                ));
+            }
+        }
         self.router.validate()?;
         self.node.validate(self.router.dims)?;
         self.karma.validate()?;
@@ -843,6 +860,19 @@ impl LinkConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whole_packet_credit_needs_a_tred_that_covers_a_packet_and_drain_is_named() {
+        let mut c = Config::default();
+        c.link.credit.whole_packet = true;
+        let e = c.validate().unwrap_err();
+        assert_eq!(e.field, "link.credit.tred_words");
+        assert!(e.message.contains("whole_packet"), "{e}");
+        c.link.credit.tred_words = crate::net::tred::safe_tred_units_with(&c, 4096, 4096, true);
+        c.validate().unwrap();
+        c.net.drain_cycles = 2_000_000_000;
+        assert_eq!(c.validate().unwrap_err().field, "net.drain_cycles");
+    }
 
     #[test]
     fn defaults_are_valid_and_round_trip_through_toml() {

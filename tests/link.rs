@@ -426,3 +426,83 @@ fn every_packet_is_accounted_for_under_errors_and_back_pressure() {
         assert!(bench.inj_ab.bits_flipped > 0);
     }
 }
+
+/// Payload beats a TCL TX sends in the 200 cycles after its peer's stop bit arrives in the
+/// middle of a 32-word packet (start/stop credits, one VC, the link always ready).
+fn beats_after_a_stop_inside_a_packet(whole_pkt: bool) -> usize {
+    use exanet::link::tcl_tx::{TclCfg, TclTx, TxIn};
+    use exanet::packet::layout::HDR_SIZE;
+    use exanet::pktfifo::{PktFifo, PktFifoIn, PktFifoParams};
+    let p = LinkParams::from_config(&Config::default().link).tcl;
+    let cfg = TclCfg {
+        credit_period: 35,
+        max_interval: 110,
+        tred: 128,
+        usedword: false,
+        after_pkt: false,
+        whole_pkt,
+    };
+    let mut f = PktFifo::new(PktFifoParams {
+        hf_depth: 16,
+        pay_depth: 64,
+        latency: 3,
+    });
+    // the packet: header (512 bytes = 32 payload words), payload, footer
+    let mut words = vec![(true, HDR_SIZE.set(0, 512))];
+    words.extend((1..=32u128).map(|k| (false, k)));
+    words.push((true, 0xf00d));
+    for (hf, w) in words {
+        f.step(&PktFifoIn {
+            wr_hf: hf,
+            wr_pay: !hf,
+            wdata: w,
+            ..Default::default()
+        });
+    }
+    for _ in 0..4 {
+        f.step(&PktFifoIn::default());
+    }
+    let mut tx = TclTx::new(&p);
+    let (mut payload_beats, mut after_stop, mut stopped_at) = (0, 0, None);
+    for c in 0..400 {
+        let mut i = TxIn {
+            hf_empty: f.hf.empty() as u8,
+            pay_empty: f.pay.empty() as u8,
+            tx_ready: true,
+            ..Default::default()
+        };
+        i.hf_rdata[0] = f.hf.rdata();
+        i.pay_rdata[0] = f.pay.rdata();
+        // the peer stops VC 0 once 8 payload beats have gone
+        if stopped_at.is_none() && payload_beats == 8 {
+            i.cred_upd_valid = true;
+            i.cred_upd_stop = 1;
+            stopped_at = Some(c);
+        }
+        let ev = tx.step(&p, &cfg, &i);
+        f.step(&PktFifoIn {
+            rd_hf: tx.hf_rd & 1 != 0,
+            rd_pay: tx.pay_rd & 1 != 0,
+            ..Default::default()
+        });
+        if ev.loaded == Some(BeatKind::Payload) {
+            payload_beats += 1;
+            if stopped_at.is_some_and(|s| c > s + 1 && c <= s + 200) {
+                after_stop += 1;
+            }
+        }
+    }
+    assert!(stopped_at.is_some(), "the packet never started");
+    after_stop
+}
+
+#[test]
+fn a_stop_inside_a_packet_holds_it_word_by_word_but_not_with_whole_packet_credit() {
+    // seed 002's TCL: the rest of the packet waits for the credit (a beat or two already
+    // loaded may still go)
+    let word = beats_after_a_stop_inside_a_packet(false);
+    assert!(word <= 2, "{word} payload beats after the stop");
+    // whole-packet credit: the packet runs to its footer (64 beats in all, 16 before)
+    let whole = beats_after_a_stop_inside_a_packet(true);
+    assert!(whole >= 64 - 16 - 2, "{whole} payload beats after the stop");
+}

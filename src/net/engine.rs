@@ -148,11 +148,12 @@ impl Network {
         let mut lc = cfg.link.clone();
         lc.num_vcs = vcs;
         lc.credit.tred_words = s.tred;
-        lc.credit.whole_packet = cfg.net.whole_packet_credit;
         let mut c2 = cfg.clone();
         c2.link = lc.clone();
         c2.validate()
             .map_err(|e| format!("{} needs {vcs} VCs on every link: {e}", s.routing.name()))?;
+        // (after the check: the network's TRED covers its own longest packet, `tred.rs`)
+        lc.credit.whole_packet = cfg.net.whole_packet_credit;
         let link = LinkParams::from_config(&lc);
         if s.window == 0 || s.window > link.phy.latency as u64 {
             return Err(format!(

@@ -31,8 +31,24 @@ const TX_PIPE: u32 = 4;
 const RX_PIPE: u32 = 2;
 
 /// The smallest safe TRED, in credit units, for payloads of `min_payload_bytes` to
-/// `max_payload_bytes`.
+/// `max_payload_bytes`, with the network's credit checking (`net.whole_packet_credit`).
 pub fn safe_tred_units(cfg: &Config, min_payload_bytes: u32, max_payload_bytes: u32) -> u32 {
+    safe_tred_units_with(
+        cfg,
+        min_payload_bytes,
+        max_payload_bytes,
+        cfg.net.whole_packet_credit,
+    )
+}
+
+/// `safe_tred_units` with the TCLs checking the credit only before a packet (`whole_packet`)
+/// or before every word.
+pub fn safe_tred_units_with(
+    cfg: &Config,
+    min_payload_bytes: u32,
+    max_payload_bytes: u32,
+    whole_packet: bool,
+) -> u32 {
     let l = &cfg.link;
     let c = &l.credit;
     let credit_beats = if c.flavour == crate::config::CreditFlavour::Usedword {
@@ -46,7 +62,7 @@ pub fn safe_tred_units(cfg: &Config, min_payload_bytes: u32, max_payload_bytes: 
     let w = min_payload_bytes.div_ceil(16).max(1) + 2;
     let scale = l.rx_fifo_depth_words / l.rx_hf_fifo_depth_words.max(1);
     let in_flight = words.max((words.div_ceil(w) + 1) * 2 * scale);
-    if cfg.net.whole_packet_credit {
+    if whole_packet {
         in_flight + max_payload_bytes.div_ceil(16).max(1) + 2 * scale
     } else {
         in_flight
