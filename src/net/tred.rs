@@ -117,6 +117,16 @@ mod tests {
     }
 
     #[test]
+    fn the_pipeline_cycles_are_what_the_clocked_tcls_take() {
+        // TX_PIPE and RX_PIPE restate the TCL stages; the latency measurement clocks them
+        let m = crate::measure::latency::measure(&Config::default()).unwrap();
+        assert_eq!(
+            (m.tcl_tx_cycles, m.tcl_rx_cycles),
+            (TX_PIPE as u64, RX_PIPE as u64)
+        );
+    }
+
+    #[test]
     fn whole_packets_add_the_largest_packet() {
         let mut c = Config::default();
         c.net.whole_packet_credit = false;
