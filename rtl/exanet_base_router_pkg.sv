@@ -20,7 +20,9 @@ package exanet_base_router_pkg;
 
   import exanet_base_pkg::*;
 
-  // Largest router the parameters describe (src/router/params.rs MAX_*).
+  // Largest router the RTL describes: MAX_INTRA as src/router/params.rs; MAX_INTER as the
+  // node's register map and router.inter_ports (the Rust model's MAX_INTER is 16, for
+  // network-scale runs only).
   localparam int unsigned MAX_INTRA = 8;   // intra-tile ports
   localparam int unsigned MAX_INTER = 6;   // inter-tile ports
   localparam int unsigned MAX_DIMS  = 3;   // coordinates in a header

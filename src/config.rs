@@ -199,8 +199,8 @@ pub struct NetConfig {
     /// Destination pattern: `uniform`, `transpose`, `bitcomp`, `bitrev`, `shuffle`, `tornado`,
     /// `neighbour`, `hotspot:node=K,frac=F`. Default `uniform`.
     pub pattern: String,
-    /// Injection process: `bernoulli` (at `load`) or `constant:N` (N packets per endpoint in
-    /// flight). Default `bernoulli`.
+    /// Injection process: `bernoulli` (at `load`) or `constant:N` (each endpoint starts
+    /// N packets, then sends one each time a packet is delivered to it). Default `bernoulli`.
     pub injection: String,
     /// Applied load, a fraction of an endpoint's injection bandwidth
     /// (`injection_bytes_per_cycle`), in (0, 1]. Default 0.1.
