@@ -269,6 +269,25 @@ fn constant_packet_number_keeps_n_packets_in_flight() {
         "{per_cycle} packets a cycle, latency {}",
         s.latency_mean_cycles
     );
+    // every delivery is answered by one new packet: generated (injected or still queued at
+    // its source) minus delivered stays 2 per endpoint, give or take one an endpoint (a
+    // delivery of the last cycle is answered at the next; a packet being written counts both
+    // as injected and as queued); a drift either way would leave the band
+    use exanet::net::setup::build;
+    let p = plan(&c).unwrap_or_else(|e| panic!("{e}"));
+    let mut net = build(&c, &p, c.net.load).unwrap_or_else(|e| panic!("{e}"));
+    for _ in 0..20 {
+        net.run(97);
+        let m = net.merged();
+        let queued: usize = net
+            .nodes
+            .iter()
+            .flat_map(|n| &n.nics)
+            .map(|x| x.queued())
+            .sum();
+        let held = (m.injected + queued as u64) as i64 - m.delivered as i64;
+        assert!((16..=48).contains(&held), "{held} packets, not 2 x 16");
+    }
 }
 
 // ---- the command line ----
