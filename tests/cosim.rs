@@ -17,6 +17,30 @@ fn run(cfg: &Config, opts: &Options) -> Result<exanet::cosim::lockstep::CosimRep
     }
 }
 
+/// Every signal of the model's waves is in the RTL's, and every register of the RTL's waves
+/// (`<name>_q`) is in the model's, but for memory arrays (`mem_q`), which neither side dumps
+/// alike.
+fn assert_same_register_names(rep: &exanet::wave::DiffReport) {
+    assert!(
+        rep.only_in_a.is_empty(),
+        "signals only in the model's waves: {:?}",
+        rep.only_in_a
+    );
+    let rtl_only: Vec<&String> = rep
+        .only_in_b
+        .iter()
+        .filter(|n| {
+            let leaf = n.rsplit('.').next().unwrap_or(n);
+            let leaf = leaf.split('[').next().unwrap_or(leaf);
+            leaf.ends_with("_q") && leaf != "mem_q"
+        })
+        .collect();
+    assert!(
+        rtl_only.is_empty(),
+        "registers only in the RTL's waves: {rtl_only:?}"
+    );
+}
+
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("exanet-cosim-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
@@ -195,11 +219,7 @@ fn both_sides_write_waves_with_the_same_names_and_wave_diff_finds_a_planted_diff
         rep.compared > 500,
         "every model signal has a twin in the RTL waves: {rep}"
     );
-    assert!(
-        rep.only_in_a.is_empty(),
-        "signals only in the model's waves: {:?}",
-        rep.only_in_a
-    );
+    assert_same_register_names(&rep);
     let t = plant(
         &m,
         "credit_age_q",
@@ -339,11 +359,7 @@ fn the_router_waves_have_the_same_names_on_both_sides() {
     let rep = diff_files(&m, &r, &DiffOptions { strict: false }).unwrap();
     assert!(rep.identical(false), "{rep}");
     assert!(rep.compared > 1000, "{rep}");
-    assert!(
-        rep.only_in_a.is_empty(),
-        "signals only in the model's waves: {:?}",
-        rep.only_in_a
-    );
+    assert_same_register_names(&rep);
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -429,10 +445,6 @@ fn the_node_waves_have_the_same_names_on_both_sides() {
     let rep = diff_files(&m, &r, &DiffOptions { strict: false }).unwrap();
     assert!(rep.identical(false), "{rep}");
     assert!(rep.compared > 2000, "{rep}");
-    assert!(
-        rep.only_in_a.is_empty(),
-        "signals only in the model's waves: {:?}",
-        rep.only_in_a
-    );
+    assert_same_register_names(&rep);
     std::fs::remove_dir_all(&dir).ok();
 }
