@@ -1,14 +1,9 @@
 //! The `exanet` command line: outputs, JSON fields, and bad input (exit status 2, a message
 //! naming what is wrong).
 
+mod common;
+use common::exanet;
 use std::process::{Command, Output};
-
-fn exanet(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_exanet"))
-        .args(args)
-        .output()
-        .unwrap()
-}
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

@@ -3,11 +3,12 @@
 //! the RTL backend giving the model's cycle counts, losses under bit errors, the self-test
 //! bandwidths, and bad input.
 
+mod common;
+use common::exanet;
 use exanet::config::Config;
 use exanet::karma::pingpong::{Backend, PingPong, Report};
 use exanet::karma::selftest::{measure, Path as StPath};
 use exanet::karma::software::Mode;
-use std::process::Command;
 
 fn run(hops: &[u32], mode: Mode, sizes: &[u32], iterations: u32, backend: Backend) -> Report {
     PingPong {
@@ -197,13 +198,6 @@ fn self_test_bandwidth_on_the_mesh() {
     // the Verilated mesh counts the same cycles
     let rtl = measure(&cfg, Backend::Rtl, StPath::Link, 512, 1).unwrap();
     assert_eq!(rtl.cycles, link.cycles);
-}
-
-fn exanet(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_exanet"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
 }
 
 #[test]

@@ -2,6 +2,8 @@
 //! zero-load latency is the sum of the blocks' pipeline latencies, results do not depend on the
 //! partitioning or on idle skipping, and the commands refuse bad input with exit 2.
 
+mod common;
+use common::exanet;
 use exanet::config::Config;
 use exanet::net::engine::{NetSetup, Network};
 use exanet::net::routing::parse_routing;
@@ -9,7 +11,6 @@ use exanet::net::setup::{plan, run};
 use exanet::net::stats::{Summary, Window};
 use exanet::net::topology::parse;
 use exanet::net::traffic::{parse_pattern, parse_probe, Injector, SizeDist};
-use std::process::{Command, Output};
 use std::sync::Arc;
 
 /// One probe packet stream from endpoint `src` to `dst` on an otherwise silent network: the
@@ -291,13 +292,6 @@ fn constant_packet_number_keeps_n_packets_in_flight() {
 }
 
 // ---- the command line ----
-
-fn exanet(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_exanet"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
 
 fn refused(args: &[&str], needle: &str) {
     let o = exanet(args);

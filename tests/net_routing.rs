@@ -5,13 +5,14 @@
 //! with the extra VCs and cyclic without them, mismatched topologies and names are refused, and
 //! `exanet network cdg`.
 
+mod common;
+use common::exanet;
 use exanet::net::routing::cdg::analyse;
 use exanet::net::routing::path::{first, last, walk, PathHop};
 use exanet::net::routing::{parse_routing, Port, Routing};
 use exanet::net::topology::{parse, PortClass, Topology};
 use rand_mt::Mt64;
 use std::collections::VecDeque;
-use std::process::{Command, Output};
 use std::time::Instant;
 
 fn topo(name: &str) -> Box<dyn Topology> {
@@ -378,13 +379,6 @@ fn mismatched_topologies_are_refused() {
 
 // ---------------------------------------------------------------------------------------
 // exanet network cdg
-
-fn exanet(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_exanet"))
-        .args(args)
-        .output()
-        .unwrap()
-}
 
 #[test]
 fn cli_json_has_the_documented_fields() {

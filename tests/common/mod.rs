@@ -4,6 +4,7 @@
 #![allow(dead_code)] // each test binary uses its own subset
 
 use std::path::Path;
+use std::process::{Command, Output};
 
 /// A file of the repository, by its path from the root.
 pub fn read(rel: &str) -> String {
@@ -48,4 +49,12 @@ pub fn sv_localparams(rel: &str) -> Vec<(String, Option<u64>, String)> {
         out.push((name, value, comment.trim().to_string()));
     }
     out
+}
+
+/// Run this package's `exanet` binary with `args`.
+pub fn exanet(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_exanet"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
 }
