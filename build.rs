@@ -69,6 +69,40 @@ fn verilator_flags() -> Vec<String> {
     f
 }
 
+/// `EXANET_GIT_REVISION` for the `run` object of every JSON result (`src/cli/output.rs`): the
+/// commit checked out when the binary was built. Uncommitted changes are not seen (watching
+/// the work tree would rerun this script, and Verilator, on every edit). Outside a git
+/// checkout, or without git, it stays unset and the program says `unknown`.
+fn git_revision() {
+    let git = |args: &[&str]| -> Option<String> {
+        let out = Command::new("git").args(args).output().ok()?;
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+            .filter(|s| !s.is_empty())
+    };
+    let Some(rev) = git(&["rev-parse", "HEAD"]) else {
+        return;
+    };
+    println!("cargo::rustc-env=EXANET_GIT_REVISION={rev}");
+    // rerun when HEAD moves: HEAD itself (a checkout), the branch's ref (a commit), and
+    // packed-refs; only files that exist, or cargo would rerun this script on every build
+    let mut watch: Vec<PathBuf> = Vec::new();
+    if let Some(d) = git(&["rev-parse", "--git-dir"]) {
+        watch.push(PathBuf::from(d).join("HEAD"));
+    }
+    if let Some(common) = git(&["rev-parse", "--git-common-dir"]) {
+        let common = PathBuf::from(common);
+        if let Some(r) = git(&["symbolic-ref", "-q", "HEAD"]) {
+            watch.push(common.join(r));
+        }
+        watch.push(common.join("packed-refs"));
+    }
+    for p in watch.iter().filter(|p| p.exists()) {
+        println!("cargo::rerun-if-changed={}", p.display());
+    }
+}
+
 /// C++ optimisation of the generated hot code and of Verilator's runtime library, chosen by
 /// measurement (decision 0001): on a 16-router test design `-O2` compiles as fast as `-O1`
 /// and evaluates twice as fast (five times `-O0`); the runtime's level changes nothing
@@ -78,6 +112,7 @@ const OPT_MODEL: &str = "2";
 const OPT_RUNTIME: &str = "1";
 
 fn main() {
+    git_revision();
     println!("cargo::rustc-check-cfg=cfg(exanet_no_rtl)");
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-changed=testbench");

@@ -2,6 +2,7 @@
 //! default; the defaults are the thesis's hardware (seed 002 §5.3, seed 000 §2.8.2, PG074 for the
 //! PHY options). `validate()` turns a bad value into an error naming the field.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::Path;
@@ -30,7 +31,7 @@ fn err(field: &str, message: impl Into<String>) -> ConfigError {
 }
 
 /// The whole configuration of a run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
     pub clock: ClockConfig,
@@ -43,7 +44,7 @@ pub struct Config {
 }
 
 /// The one system clock.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct ClockConfig {
     /// Clock frequency in MHz (router, TCL and PHY user interface). Default 156.25 (seed 002 §5.3.4).
@@ -59,7 +60,7 @@ impl Default for ClockConfig {
 /// The emulated processing system of the KARMA test bed: the ARM Cortex-A53 of each Trenz board
 /// reaching its node through AXI, and the costs of the ping-pong software (seed 002 §5.4,
 /// §5.4.1; decision 0009 gives the source of every default).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct KarmaConfig {
     /// Cycles of one AXI write of a word (FIFO or register), from the store's issue to the
@@ -188,7 +189,7 @@ impl KarmaConfig {
 /// A network-scale run (`exanet network run`, `exanet network sweep`; docs/network.md). The
 /// nodes and links are the `[router]` FIFO sizes and the `[link]` APElink of this same file;
 /// the VCs on every link are the routing algorithm's.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct NetConfig {
     /// Topology: `torus:10x10`, `mesh:4x4`, `torus:10x10x10`, `dragonfly:p=2,a=4,h=2`,
@@ -310,7 +311,7 @@ impl NetConfig {
 }
 
 /// Simulation-wide settings.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct SimConfig {
     /// Seed of every random generator of the run (Mersenne Twister). Default 1.
@@ -324,7 +325,9 @@ impl Default for SimConfig {
 }
 
 /// Credit flavour of the APElink protocol (seed 002 §5.3.4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum, JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum CreditFlavour {
     /// One 64-bit credit beat carrying a stop bit per VC (up to 8 VCs), three copies.
@@ -357,7 +360,7 @@ impl std::str::FromStr for CreditFlavour {
 }
 
 /// The APElink credit protocol.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct CreditConfig {
     /// Credit flavour, `start-stop` or `usedword`. Default `start-stop` (latency-optimised).
@@ -397,7 +400,7 @@ impl Default for CreditConfig {
 }
 
 /// The Aurora-64B/66B-like PHY lane (PG074 facts in SPEC.md).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct PhyConfig {
     /// Cycles from a beat accepted at TX to the same beat valid at RX. Default 42 (seed 002 §5.3.4).
@@ -434,7 +437,7 @@ impl Default for PhyConfig {
 }
 
 /// One APElink: the TCL at each end, its TX FIFO and per-VC RX FIFOs, and two PHY lanes.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct LinkConfig {
     /// Virtual channels per physical channel, 1..=8. Default 2 (seed 002 §5.3.3).
@@ -477,7 +480,7 @@ impl Default for LinkConfig {
 pub use crate::router::params::Dir;
 
 /// One inter-tile port of the router.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InterPortConfig {
     /// Dimension the port leads along (0 = X, 1 = Y, 2 = Z).
@@ -487,7 +490,7 @@ pub struct InterPortConfig {
 }
 
 /// The APErouter's structure (synthesis parameters; seed 002 §5.3.3).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct RouterConfig {
     /// Intra-tile ports, 1..=8. Default 3 (KARMA's "3 x 2" router, docs/decisions/0008).
@@ -528,7 +531,7 @@ impl Default for RouterConfig {
 }
 
 /// Arbitration policy of the router's output arbiters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Arbiter {
     RoundRobin,
@@ -537,7 +540,7 @@ pub enum Arbiter {
 }
 
 /// Reset values of the node's run-time registers (the Target Controller writes them too).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct NodeConfig {
     /// This node's coordinates (X, Y, Z). Default [0, 0, 0].
@@ -590,6 +593,14 @@ fn range(field: &str, v: u32, lo: u32, hi: u32, unit: &str) -> Result<(), Config
 impl Config {
     /// Reads a TOML (`.toml`) or JSON (`.json`) file; unknown fields are errors.
     pub fn from_file(path: &Path) -> Result<Config, ConfigError> {
+        let cfg = Config::from_file_unvalidated(path)?;
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// [`Config::from_file`] without `validate()`: for a caller that changes fields before
+    /// validating (`--set`), so that a value the command line corrects is not refused.
+    pub fn from_file_unvalidated(path: &Path) -> Result<Config, ConfigError> {
         let name = path.display().to_string();
         let text =
             std::fs::read_to_string(path).map_err(|e| err(&name, format!("cannot read: {e}")))?;
@@ -598,7 +609,6 @@ impl Config {
             Some("toml") => toml::from_str(&text).map_err(|e| err(&name, e.to_string()))?,
             _ => return Err(err(&name, "configuration files must end in .toml or .json")),
         };
-        cfg.validate()?;
         Ok(cfg)
     }
 

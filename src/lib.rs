@@ -6,6 +6,8 @@
 
 pub mod cli;
 pub mod config;
+pub mod config_doc;
+pub mod config_set;
 pub mod conststr;
 pub mod cosim;
 pub mod fifo;

@@ -2,10 +2,22 @@
 //! (fields documented in docs/cli.md). Bad input exits with status 2 and a message naming what
 //! is wrong.
 
-use clap::{Args, Parser, Subcommand};
+use clap::builder::PossibleValuesParser;
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use exanet::cli;
+use exanet::config::CreditFlavour;
+use exanet::config_set::Assignment;
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+use exanet::net::routing::parse::ROUTING_NAMES;
+
+/// The names of `bench network`'s cases.
+const BENCH_CASES: [&str; 3] = [
+    exanet::net::bench::CASES[0].name,
+    exanet::net::bench::CASES[1].name,
+    exanet::net::bench::CASES[2].name,
+];
 
 #[derive(Parser)]
 #[command(
@@ -26,6 +38,51 @@ struct Common {
     /// Print machine-readable JSON instead of a table.
     #[arg(long)]
     json: bool,
+    /// Change one configuration field, as in the file: `--set link.num_vcs=4` (repeatable;
+    /// applied in order on top of --config, then validated like the file).
+    #[arg(long = "set", value_name = "SECTION.KEY=VALUE")]
+    set: Vec<Assignment>,
+}
+
+/// A table written as CSV too, with the fields of the JSON rows.
+#[derive(Args, Clone)]
+struct CsvOut {
+    /// Also write the table as CSV (same fields as the JSON rows).
+    #[arg(long, value_name = "FILE.csv")]
+    csv: Option<PathBuf>,
+}
+
+/// A design with a Verilated top to co-simulate.
+#[derive(Clone, Copy, ValueEnum)]
+enum Design {
+    Link,
+    Router,
+    Node,
+}
+
+/// What simulates the KARMA nodes.
+#[derive(Clone, Copy, ValueEnum)]
+enum Backend {
+    /// The Rust model.
+    Model,
+    /// The Verilated RTL.
+    Rtl,
+}
+
+/// The ping-pong software.
+#[derive(Clone, Copy, ValueEnum)]
+enum Mode {
+    /// Polling from user space through /dev/mem.
+    User,
+    /// The driver: system calls, an interrupt, a bounce buffer.
+    Kernel,
+}
+
+fn name<T: ValueEnum>(v: T) -> String {
+    v.to_possible_value()
+        .expect("no variant is skipped")
+        .get_name()
+        .to_string()
 }
 
 #[derive(Subcommand)]
@@ -63,8 +120,8 @@ enum Cmd {
         #[command(flatten)]
         common: Common,
         /// Design to co-simulate.
-        #[arg(long, value_name = "DESIGN")]
-        design: String,
+        #[arg(long, value_enum)]
+        design: Design,
         /// Cycles to simulate.
         #[arg(long, default_value_t = 100_000)]
         cycles: u64,
@@ -74,9 +131,9 @@ enum Cmd {
         /// Bit error rate on every lane.
         #[arg(long)]
         ber: Option<f64>,
-        /// Credit flavour (start-stop or usedword).
-        #[arg(long)]
-        credit: Option<String>,
+        /// Credit flavour.
+        #[arg(long, value_enum)]
+        credit: Option<CreditFlavour>,
         /// Write model.vcd and rtl.vcd into this directory.
         #[arg(long, value_name = "DIR")]
         vcd_dir: Option<PathBuf>,
@@ -96,9 +153,22 @@ enum Cmd {
     },
     /// Configuration files.
     Config {
-        /// Print the default configuration as TOML.
+        /// Print the configuration (defaults, or --config with --set applied) as TOML, every
+        /// field with its meaning, unit and valid range.
         #[arg(long)]
         print: bool,
+        /// Configuration file to print instead of the defaults.
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+        /// Change one field before printing (repeatable).
+        #[arg(long = "set", value_name = "SECTION.KEY=VALUE")]
+        set: Vec<Assignment>,
+    },
+    /// Shell completion script for exanet, on stdout.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
     },
     /// Simulation speed benchmarks.
     Bench {
@@ -113,14 +183,18 @@ enum LinkCmd {
     Latency {
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        out: CsvOut,
     },
     /// Protocol efficiency under saturating traffic, against the formula and Table 5.4.
     Efficiency {
         #[command(flatten)]
         common: Common,
-        /// Credit flavour (start-stop or usedword); default from the configuration.
-        #[arg(long)]
-        credit: Option<String>,
+        #[command(flatten)]
+        out: CsvOut,
+        /// Credit flavour; default from the configuration.
+        #[arg(long, value_enum)]
+        credit: Option<CreditFlavour>,
         /// Payload sizes in bytes, comma separated.
         #[arg(
             long,
@@ -133,6 +207,8 @@ enum LinkCmd {
     Bandwidth {
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        out: CsvOut,
         /// Payload size in bytes.
         #[arg(long, default_value = "512")]
         payload: String,
@@ -145,11 +221,15 @@ enum RouterCmd {
     Latency {
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        out: CsvOut,
     },
     /// Self-test bandwidth: traffic generators on 1 or 2 intra-tile ports to one target port.
     Bandwidth {
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        out: CsvOut,
         /// Payload sizes in bytes, comma separated.
         #[arg(
             long,
@@ -157,8 +237,8 @@ enum RouterCmd {
             default_value = "16,32,64,128,256,512,1024,2048,4096"
         )]
         payload: Vec<String>,
-        /// Sending intra-tile ports, 1 or 2 (default: both cases).
-        #[arg(long)]
+        /// Sending intra-tile ports (default: both cases).
+        #[arg(long, value_parser = PossibleValuesParser::new(["1", "2"]))]
         intra_ports: Option<String>,
     },
     /// Channel dependency graph of the routing function on a torus or mesh.
@@ -180,12 +260,14 @@ enum KarmaCmd {
     Pingpong {
         #[command(flatten)]
         common: Common,
-        /// Hops, 1 or 2 (default: both).
-        #[arg(long)]
+        #[command(flatten)]
+        out: CsvOut,
+        /// Hops (default: both).
+        #[arg(long, value_parser = PossibleValuesParser::new(["1", "2"]))]
         hops: Option<String>,
-        /// Software: user (polling, /dev/mem) or kernel (driver, interrupt, bounce buffer).
-        #[arg(long, default_value = "user")]
-        mode: String,
+        /// The ping-pong software.
+        #[arg(long, value_enum, default_value = "user")]
+        mode: Mode,
         /// Payload sizes in bytes, comma separated.
         #[arg(
             long,
@@ -196,9 +278,9 @@ enum KarmaCmd {
         /// Round trips per size (they sweep the polling phase evenly: docs/karma.md).
         #[arg(long, default_value_t = 16)]
         iterations: u32,
-        /// What simulates the nodes: model (Rust) or rtl (Verilated).
-        #[arg(long, default_value = "model")]
-        backend: String,
+        /// What simulates the nodes.
+        #[arg(long, value_enum, default_value = "model")]
+        backend: Backend,
         /// Bit error rate on every lane.
         #[arg(long)]
         ber: Option<f64>,
@@ -213,12 +295,14 @@ enum KarmaCmd {
     Selftest {
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        out: CsvOut,
         /// Payload sizes in bytes, comma separated.
         #[arg(long, value_delimiter = ',', default_value = "128,512,2048")]
         payload: Vec<String>,
-        /// What simulates the nodes: model (Rust) or rtl (Verilated).
-        #[arg(long, default_value = "model")]
-        backend: String,
+        /// What simulates the nodes.
+        #[arg(long, value_enum, default_value = "model")]
+        backend: Backend,
     },
 }
 
@@ -230,7 +314,7 @@ enum NetworkCmd {
         #[arg(long)]
         topology: String,
         /// ecube, star-channel, smart-dor (tori and meshes), min (dragonflies).
-        #[arg(long)]
+        #[arg(long, value_parser = PossibleValuesParser::new(ROUTING_NAMES))]
         routing: String,
         /// Without the extra VC deadlock freedom rests on (ecube: the dateline VC; min: the
         /// local VC of packets from another group).
@@ -248,7 +332,7 @@ enum NetworkCmd {
         #[arg(long)]
         topology: Vec<String>,
         /// Routing algorithm (repeat to overlay several).
-        #[arg(long)]
+        #[arg(long, value_parser = PossibleValuesParser::new(ROUTING_NAMES))]
         routing: Vec<String>,
         /// Applied loads: a list 0.05,0.2 or a range start:stop:step.
         #[arg(long, default_value = "0.05:0.5:0.05")]
@@ -304,8 +388,8 @@ enum BenchCmd {
         /// Timed cycles of every case (default: the case's own, 4000 or 1000).
         #[arg(long)]
         cycles: Option<u64>,
-        /// Run only this case (torus32-10, torus32-sat, torus96-10), in this process.
-        #[arg(long)]
+        /// Run only this case, in this process.
+        #[arg(long, value_parser = PossibleValuesParser::new(BENCH_CASES))]
         case: Option<String>,
     },
 }
@@ -327,39 +411,97 @@ fn default_sigpipe() {
     }
 }
 
+/// Every subcommand with a configuration takes `--set`; it reaches `cli::load_config`.
+fn common_of(cmd: &Cmd) -> Option<&Common> {
+    Some(match cmd {
+        Cmd::Demo { common, .. } | Cmd::Cosim { common, .. } => common,
+        Cmd::Link { cmd } => match cmd {
+            LinkCmd::Latency { common, .. }
+            | LinkCmd::Efficiency { common, .. }
+            | LinkCmd::Bandwidth { common, .. } => common,
+        },
+        Cmd::Router { cmd } => match cmd {
+            RouterCmd::Latency { common, .. }
+            | RouterCmd::Bandwidth { common, .. }
+            | RouterCmd::Cdg { common, .. } => common,
+        },
+        Cmd::Karma { cmd } => match cmd {
+            KarmaCmd::Pingpong { common, .. } | KarmaCmd::Selftest { common, .. } => common,
+        },
+        Cmd::Network { cmd } => match cmd {
+            NetworkCmd::Sweep { common, .. } | NetworkCmd::Run { common, .. } => common,
+            NetworkCmd::Cdg { .. } => return None,
+        },
+        Cmd::Bench { cmd } => match cmd {
+            BenchCmd::Link { common, .. }
+            | BenchCmd::Node { common, .. }
+            | BenchCmd::Network { common, .. } => common,
+        },
+        Cmd::WaveDiff { .. }
+        | Cmd::WaveFilter { .. }
+        | Cmd::Config { .. }
+        | Cmd::Completions { .. } => return None,
+    })
+}
+
 fn main() -> ExitCode {
     #[cfg(unix)]
     default_sigpipe();
     let args = Cli::parse();
+    match &args.cmd {
+        Cmd::Config { set, .. } => cli::set_overrides(set),
+        cmd => {
+            if let Some(c) = common_of(cmd) {
+                cli::set_overrides(&c.set);
+            }
+        }
+    }
     let r = match args.cmd {
         Cmd::Demo { common, vcd } => cli::demo(common.config.as_deref(), common.json, &vcd),
         Cmd::Link { cmd } => match cmd {
-            LinkCmd::Latency { common } => cli::link_latency(common.config.as_deref(), common.json),
+            LinkCmd::Latency { common, out } => cli::link_latency(
+                common.config.as_deref(),
+                common.json,
+                out.csv.as_deref(),
+            ),
             LinkCmd::Efficiency {
                 common,
+                out,
                 credit,
                 payload,
             } => cli::link_efficiency(
                 common.config.as_deref(),
                 common.json,
-                credit.as_deref(),
+                out.csv.as_deref(),
+                credit,
                 &payload,
             ),
-            LinkCmd::Bandwidth { common, payload } => {
-                cli::link_bandwidth(common.config.as_deref(), common.json, &payload)
-            }
+            LinkCmd::Bandwidth {
+                common,
+                out,
+                payload,
+            } => cli::link_bandwidth(
+                common.config.as_deref(),
+                common.json,
+                out.csv.as_deref(),
+                &payload,
+            ),
         },
         Cmd::Router { cmd } => match cmd {
-            RouterCmd::Latency { common } => {
-                cli::router_latency(common.config.as_deref(), common.json)
-            }
+            RouterCmd::Latency { common, out } => cli::router_latency(
+                common.config.as_deref(),
+                common.json,
+                out.csv.as_deref(),
+            ),
             RouterCmd::Bandwidth {
                 common,
+                out,
                 payload,
                 intra_ports,
             } => cli::router_bandwidth(
                 common.config.as_deref(),
                 common.json,
+                out.csv.as_deref(),
                 &payload,
                 intra_ports.as_deref(),
             ),
@@ -372,6 +514,7 @@ fn main() -> ExitCode {
         Cmd::Karma { cmd } => match cmd {
             KarmaCmd::Pingpong {
                 common,
+                out,
                 hops,
                 mode,
                 sizes,
@@ -383,20 +526,28 @@ fn main() -> ExitCode {
             } => cli::karma::pingpong(&cli::karma::PingPongArgs {
                 config: common.config.as_deref(),
                 json: common.json,
+                csv: out.csv.as_deref(),
                 hops: hops.as_deref(),
-                mode: &mode,
+                mode: &name(mode),
                 sizes: &sizes,
                 iterations,
-                backend: &backend,
+                backend: &name(backend),
                 ber,
                 plot: plot.as_deref(),
                 vcd: vcd.as_deref(),
             }),
             KarmaCmd::Selftest {
                 common,
+                out,
                 payload,
                 backend,
-            } => cli::karma::selftest(common.config.as_deref(), common.json, &payload, &backend),
+            } => cli::karma::selftest(
+                common.config.as_deref(),
+                common.json,
+                out.csv.as_deref(),
+                &payload,
+                &name(backend),
+            ),
         },
         Cmd::Network { cmd } => match cmd {
             NetworkCmd::Cdg {
@@ -440,16 +591,20 @@ fn main() -> ExitCode {
         } => cli::cosim(
             common.config.as_deref(),
             common.json,
-            &design,
+            &name(design),
             cycles,
             seed,
             ber,
-            credit.as_deref(),
+            credit,
             vcd_dir.as_deref(),
         ),
         Cmd::WaveDiff { a, b, strict } => cli::wave_diff(&a, &b, strict),
         Cmd::WaveFilter { kind } => cli::wave_filter(&kind),
-        Cmd::Config { print } => cli::config(print),
+        Cmd::Config { print, config, .. } => cli::config(print, config.as_deref()),
+        Cmd::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "exanet", &mut std::io::stdout());
+            Ok(ExitCode::SUCCESS)
+        }
         Cmd::Bench { cmd } => match cmd {
             BenchCmd::Link { common, cycles } => {
                 cli::bench(common.config.as_deref(), common.json, cycles, "link")

@@ -1,6 +1,6 @@
 //! `exanet karma ...`: the KARMA test bed (docs/karma.md).
 
-use super::{json_out, load_config, parse_payload, CliError, R};
+use super::{check_out, json_out, load_config, parse_payload, write_csv, CliError, R};
 use crate::karma::pingpong::{Backend, PingPong, Report};
 use crate::karma::software::Mode;
 use std::path::{Path, PathBuf};
@@ -10,6 +10,8 @@ use std::process::ExitCode;
 pub struct PingPongArgs<'a> {
     pub config: Option<&'a Path>,
     pub json: bool,
+    /// Write the rows as CSV too.
+    pub csv: Option<&'a Path>,
     pub hops: Option<&'a str>,
     pub mode: &'a str,
     pub sizes: &'a [String],
@@ -23,6 +25,7 @@ pub struct PingPongArgs<'a> {
 pub fn pingpong(a: &PingPongArgs) -> R {
     let cfg = load_config(a.config)?;
     crate::karma::mesh::check_config(&cfg).map_err(CliError::input)?;
+    check_out("--csv", a.csv, "csv")?;
     let hops = match a.hops {
         None => vec![1, 2],
         Some("1") => vec![1],
@@ -89,6 +92,9 @@ pub fn pingpong(a: &PingPongArgs) -> R {
     if let Some(p) = a.plot {
         crate::plot::write_svg(p, &latency_figure(&r))
             .map_err(|e| CliError::failed(e.to_string()))?;
+    }
+    if let Some(p) = a.csv {
+        write_csv(p, &r.rows)?;
     }
     if a.json {
         return json_out(&r);
@@ -239,10 +245,17 @@ fn print_table(cfg: &crate::config::Config, r: &Report) {
 }
 
 /// `exanet karma selftest`: router and link bandwidth with the self-test IPs on the mesh.
-pub fn selftest(config: Option<&Path>, json: bool, payloads: &[String], backend: &str) -> R {
+pub fn selftest(
+    config: Option<&Path>,
+    json: bool,
+    csv: Option<&Path>,
+    payloads: &[String],
+    backend: &str,
+) -> R {
     use crate::karma::selftest::{measure, Path as P};
     let cfg = load_config(config)?;
     crate::karma::mesh::check_config(&cfg).map_err(CliError::input)?;
+    check_out("--csv", csv, "csv")?;
     let backend: Backend = backend
         .parse()
         .map_err(|e| CliError::input(format!("--backend: {e}")))?;
@@ -256,6 +269,9 @@ pub fn selftest(config: Option<&Path>, json: bool, payloads: &[String], backend:
         for &s in &sizes {
             rows.push(measure(&cfg, backend, path, s, senders).map_err(CliError::failed)?);
         }
+    }
+    if let Some(p) = csv {
+        write_csv(p, &rows)?;
     }
     if json {
         #[derive(serde::Serialize)]

@@ -49,22 +49,37 @@ impl From<crate::config::ConfigError> for CliError {
 pub mod karma;
 pub mod netrun;
 pub mod network;
+pub mod output;
+
+pub use output::{check_out, json_out, write_csv};
 
 pub(crate) type R = Result<ExitCode, CliError>;
 
-/// The configuration of a run: the file, or the defaults, validated.
-pub fn load_config(path: Option<&Path>) -> Result<Config, CliError> {
-    let cfg = match path {
-        Some(p) => Config::from_file(p)?,
-        None => Config::default(),
-    };
-    cfg.validate()?;
-    Ok(cfg)
+/// The `--set section.key=value` assignments of this process's command line, applied by
+/// every [`load_config`] on top of the file (or the defaults). Set once by `main` before the
+/// subcommand runs: they are the command line's, like the program name.
+static OVERRIDES: std::sync::Mutex<Vec<crate::config_set::Assignment>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// Records the command line's `--set` assignments (see [`load_config`]).
+pub fn set_overrides(sets: &[crate::config_set::Assignment]) {
+    *OVERRIDES.lock().unwrap_or_else(|p| p.into_inner()) = sets.to_vec();
 }
 
-fn parse_flavour(s: &str) -> Result<CreditFlavour, CliError> {
-    s.parse::<CreditFlavour>()
-        .map_err(|e| CliError::input(format!("--credit: {e}")))
+/// The configuration of a run: the file (or the defaults) with the command line's `--set`
+/// assignments applied, validated exactly as a file is, and recorded as the run's effective
+/// configuration for the JSON `run` object (a command that changes it afterwards records it
+/// again with [`output::record_config`]).
+pub fn load_config(path: Option<&Path>) -> Result<Config, CliError> {
+    let base = match path {
+        Some(p) => Config::from_file_unvalidated(p)?,
+        None => Config::default(),
+    };
+    let sets = OVERRIDES.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    let cfg = crate::config_set::apply(&base, &sets)?;
+    cfg.validate()?;
+    output::record_config(&cfg);
+    Ok(cfg)
 }
 
 /// A payload size from the command line: 1..=4096 bytes.
@@ -79,14 +94,6 @@ pub fn parse_payload(opt: &str, s: &str) -> Result<u32, CliError> {
         )));
     }
     Ok(v)
-}
-
-pub(crate) fn json_out<T: serde::Serialize>(v: &T) -> R {
-    println!(
-        "{}",
-        serde_json::to_string_pretty(v).map_err(|e| CliError::failed(e.to_string()))?
-    );
-    Ok(ExitCode::SUCCESS)
 }
 
 fn print_latency(r: &latency::LatencyReport) {
@@ -107,9 +114,13 @@ fn print_latency(r: &latency::LatencyReport) {
     );
 }
 
-pub fn link_latency(config: Option<&Path>, json: bool) -> R {
+pub fn link_latency(config: Option<&Path>, json: bool, csv: Option<&Path>) -> R {
     let cfg = load_config(config)?;
+    check_out("--csv", csv, "csv")?;
     let r = latency::measure(&cfg).map_err(CliError::failed)?;
+    if let Some(p) = csv {
+        write_csv(p, std::slice::from_ref(&r))?;
+    }
     if json {
         return json_out(&r);
     }
@@ -138,14 +149,17 @@ fn print_efficiency(rows: &[efficiency::EfficiencyRow]) {
 pub fn link_efficiency(
     config: Option<&Path>,
     json: bool,
-    credit: Option<&str>,
+    csv: Option<&Path>,
+    credit: Option<CreditFlavour>,
     payloads: &[String],
 ) -> R {
     let mut cfg = load_config(config)?;
     if let Some(c) = credit {
-        cfg.link.credit.flavour = parse_flavour(c)?;
+        cfg.link.credit.flavour = c;
     }
     cfg.validate()?;
+    output::record_config(&cfg);
+    check_out("--csv", csv, "csv")?;
     let sizes = payloads
         .iter()
         .map(|s| parse_payload("--payload", s))
@@ -153,6 +167,9 @@ pub fn link_efficiency(
     let mut rows = Vec::new();
     for s in sizes {
         rows.push(efficiency::efficiency(&cfg, s).map_err(CliError::failed)?);
+    }
+    if let Some(p) = csv {
+        write_csv(p, &rows)?;
     }
     if json {
         #[derive(serde::Serialize)]
@@ -165,10 +182,14 @@ pub fn link_efficiency(
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn link_bandwidth(config: Option<&Path>, json: bool, payload: &str) -> R {
+pub fn link_bandwidth(config: Option<&Path>, json: bool, csv: Option<&Path>, payload: &str) -> R {
     let cfg = load_config(config)?;
+    check_out("--csv", csv, "csv")?;
     let p = parse_payload("--payload", payload)?;
     let r = efficiency::bandwidth(&cfg, p).map_err(CliError::failed)?;
+    if let Some(p) = csv {
+        write_csv(p, std::slice::from_ref(&r))?;
+    }
     if json {
         return json_out(&r);
     }
@@ -231,7 +252,7 @@ pub fn cosim(
     cycles: u64,
     seed: u64,
     ber: Option<f64>,
-    credit: Option<&str>,
+    credit: Option<CreditFlavour>,
     vcd_dir: Option<&Path>,
 ) -> R {
     let mut cfg = load_config(config)?;
@@ -239,10 +260,11 @@ pub fn cosim(
         cfg.link.phy.ber = b;
     }
     if let Some(c) = credit {
-        cfg.link.credit.flavour = parse_flavour(c)?;
+        cfg.link.credit.flavour = c;
     }
     cfg.sim.seed = seed;
     cfg.validate()?;
+    output::record_config(&cfg);
     if !["link", "router", "node"].contains(&design) {
         return Err(CliError::input(format!(
             "--design: unknown design '{design}' (available: link, router, node)"
@@ -284,13 +306,17 @@ pub fn cosim(
     }
 }
 
-pub fn router_latency(config: Option<&Path>, json: bool) -> R {
+pub fn router_latency(config: Option<&Path>, json: bool, csv: Option<&Path>) -> R {
     let cfg = load_config(config)?;
+    check_out("--csv", csv, "csv")?;
     let paths = crate::measure::router::PATHS
         .iter()
         .map(|&p| crate::measure::router::path_latency(&cfg, p))
         .collect::<Result<Vec<_>, _>>()
         .map_err(CliError::failed)?;
+    if let Some(p) = csv {
+        write_csv(p, &paths)?;
+    }
     if json {
         #[derive(serde::Serialize)]
         struct Out<'a> {
@@ -315,10 +341,12 @@ pub fn router_latency(config: Option<&Path>, json: bool) -> R {
 pub fn router_bandwidth(
     config: Option<&Path>,
     json: bool,
+    csv: Option<&Path>,
     payloads: &[String],
     intra_ports: Option<&str>,
 ) -> R {
     let cfg = load_config(config)?;
+    check_out("--csv", csv, "csv")?;
     let sizes = payloads
         .iter()
         .map(|s| parse_payload("--payload", s))
@@ -346,6 +374,9 @@ pub fn router_bandwidth(
                 crate::measure::router::selftest_bandwidth(&cfg, s, n).map_err(CliError::failed)?,
             );
         }
+    }
+    if let Some(p) = csv {
+        write_csv(p, &rows)?;
     }
     if json {
         #[derive(serde::Serialize)]
@@ -436,13 +467,14 @@ pub fn wave_filter(kind: &str) -> R {
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn config(print: bool) -> R {
+pub fn config(print: bool, path: Option<&Path>) -> R {
     if !print {
         return Err(CliError::input(
             "config: nothing to do (use --print to write the defaults)",
         ));
     }
-    print!("{}", Config::default().to_toml());
+    let cfg = load_config(path)?;
+    print!("{}", crate::config_doc::annotated_toml(&cfg));
     Ok(ExitCode::SUCCESS)
 }
 

@@ -3,7 +3,9 @@
 use crate::pktfifo::PktFifoParams;
 
 /// Direction an inter-tile port leads to along its dimension.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Dir {
     /// Towards increasing coordinates.

@@ -19,6 +19,16 @@ use super::Routing;
 pub const ROUTINGS: &str = "ecube, star-channel, smart-dor (tori and meshes), min (dragonflies); \
                             ecube-1vc, min-1vc (without the extra VC, deadlock-prone)";
 
+/// Every name `parse_routing` accepts (the command line lists them in `--help`).
+pub const ROUTING_NAMES: &[&str] = &[
+    "ecube",
+    "star-channel",
+    "smart-dor",
+    "min",
+    "ecube-1vc",
+    "min-1vc",
+];
+
 /// The routing algorithm named `name`.
 pub fn parse_routing(name: &str) -> Result<Box<dyn Routing>, String> {
     Ok(match name {
@@ -54,6 +64,14 @@ pub fn without_extra_vc(name: &str) -> Result<Box<dyn Routing>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_listed_name_parses_and_is_in_the_message() {
+        for n in ROUTING_NAMES {
+            parse_routing(n).unwrap();
+            assert!(ROUTINGS.contains(n), "{n}");
+        }
+    }
 
     #[test]
     fn names_round_trip() {
