@@ -34,12 +34,20 @@ fn err(field: &str, message: impl Into<String>) -> ConfigError {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
+    /// The one system clock: router, TCL and PHY user interface.
     pub clock: ClockConfig,
+    /// The APElink: TCL, FIFOs and PHY lanes of every link.
     pub link: LinkConfig,
+    /// The APErouter's structure (synthesis parameters).
     pub router: RouterConfig,
+    /// Reset values of the node's run-time registers (coordinates, lattice, routing order,
+    /// arbiter).
     pub node: NodeConfig,
+    /// The KARMA test bed's emulated processing system and ping-pong software costs.
     pub karma: KarmaConfig,
+    /// Network-scale runs (`exanet network run`, `exanet network sweep`).
     pub net: NetConfig,
+    /// Simulation-wide settings (the seed).
     pub sim: SimConfig,
 }
 
@@ -47,7 +55,8 @@ pub struct Config {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct ClockConfig {
-    /// Clock frequency in MHz (router, TCL and PHY user interface). Default 156.25 (seed 002 §5.3.4).
+    /// Clock frequency of the router, TCL and PHY user interface, MHz, 1 to 10000. Default 156.25
+    /// (seed 002 §5.3.4).
     pub freq_mhz: f64,
 }
 
@@ -63,41 +72,45 @@ impl Default for ClockConfig {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct KarmaConfig {
-    /// Cycles of one AXI write of a word (FIFO or register), from the store's issue to the
-    /// write strobe; a store follows every this many cycles. Default 4 (seed 002 §5.4.1).
+    /// Cycles of one AXI write of a word (FIFO or register), from the store's issue to the write
+    /// strobe; a store follows every this many cycles. 1 to 1000 cycles. Default 4 (seed 002
+    /// §5.4.1).
     pub axi_write_cycles: u32,
     /// Cycles of one AXI read (FIFO word or register), from the load's issue to the data in the
-    /// CPU, when the data is there. Default 20 (seed 002 §5.4.1, "about 20 clock cycles per
-    /// word").
+    /// CPU, when the data is there. At least `axi_request_cycles` + 2 and at most 1000 cycles.
+    /// Default 20 (seed 002 §5.4.1, "about 20 clock cycles per word").
     pub axi_read_cycles: u32,
-    /// Cycles from a load's issue to its request at the slave; the rest of `axi_read_cycles` is
-    /// the way back. Default 10 (decision 0009).
+    /// Cycles from a load's issue to its request at the slave; the rest of `axi_read_cycles` is the
+    /// way back. 2 to 1000 cycles. Default 10 (decision 0009).
     pub axi_request_cycles: u32,
-    /// User space, sending: building the header and footer and the loop around the stores, ns.
-    /// Default 100.
+    /// User space, sending: building the header and footer and the loop around the stores, ns, 0 to
+    /// 1e6. Default 100.
     pub user_send_ns: f64,
-    /// User space, sending: CRC-32C of the payload for the footer, bytes per ns. Default 3.2.
+    /// User space, sending: CRC-32C of the payload for the footer, bytes per ns, positive and at
+    /// most 1000. Default 3.2.
     pub user_crc_bytes_per_ns: f64,
-    /// User space, receiving: software between two polls of the RX status register, ns.
+    /// User space, receiving: software between two polls of the RX status register, ns, 0 to 1e6.
     /// Default 20.
     pub user_poll_ns: f64,
-    /// User space, receiving: checking the footer after its read, ns. Default 50.
+    /// User space, receiving: checking the footer after its read, ns, 0 to 1e6. Default 50.
     pub user_recv_ns: f64,
-    /// Kernel space: entering plus leaving a system call (`write`, `read`), ns. Default 1000.
+    /// Kernel space: entering plus leaving a system call (`write`, `read`), ns, 0 to 1e6. Default
+    /// 1000.
     pub kernel_syscall_ns: f64,
-    /// Kernel space: the driver preparing header and footer (with the payload's CRC), ns.
+    /// Kernel space: the driver preparing header and footer (with the payload's CRC), ns, 0 to 1e6.
     /// Default 300.
     pub kernel_prep_ns: f64,
-    /// Kernel space: from the interrupt line to the handler's first instruction, ns.
+    /// Kernel space: from the interrupt line to the handler's first instruction, ns, 0 to 1e6.
     /// Default 2000.
     pub kernel_irq_ns: f64,
-    /// Kernel space: from the handler waking the reading process to the process running, ns.
-    /// Default 8000.
+    /// Kernel space: from the handler waking the reading process to the process running, ns, 0 to
+    /// 1e6. Default 8000.
     pub kernel_wakeup_ns: f64,
-    /// Kernel space: bounce-buffer copy (user to kernel and back), bytes per ns (GB/s).
-    /// Default 1.0.
+    /// Kernel space: bounce-buffer copy (user to kernel and back), bytes per ns (GB/s), positive
+    /// and at most 1000. Default 1.0.
     pub kernel_copy_bytes_per_ns: f64,
-    /// Time after which the ping-pong software gives a message up as lost, us. Default 200.
+    /// Time after which the ping-pong software gives a message up as lost, us, 1 to 1e6. Default
+    /// 200.
     pub timeout_us: f64,
 }
 
@@ -192,50 +205,50 @@ impl KarmaConfig {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct NetConfig {
-    /// Topology: `torus:10x10`, `mesh:4x4`, `torus:10x10x10`, `dragonfly:p=2,a=4,h=2`,
-    /// `exanest:torus6x6`... Default `torus:4x4`.
+    /// Topology, one of `torus:AxB[xC]`, `mesh:AxB[xC]`, `dragonfly:p=P,a=A,h=H[,g=G]`,
+    /// `exanest:torus6x6|torus3x3|torus3x3xC|dragonfly`; at most 65,536 nodes. Default `torus:4x4`.
     pub topology: String,
-    /// Routing algorithm: `ecube`, `star-channel`, `smart-dor`, `min`. Default `ecube`.
+    /// Routing algorithm, one of `ecube`, `star-channel`, `smart-dor` (tori and meshes), `min`
+    /// (dragonflies). Default `ecube`.
     pub routing: String,
-    /// Destination pattern: `uniform`, `transpose`, `bitcomp`, `bitrev`, `shuffle`, `tornado`,
-    /// `neighbour`, `hotspot:node=K,frac=F`. Default `uniform`.
+    /// Destination pattern, one of `uniform`, `transpose`, `bitcomp`, `bitrev`, `shuffle`,
+    /// `tornado`, `neighbour`, `hotspot:node=K,frac=F`. Default `uniform`.
     pub pattern: String,
-    /// Injection process: `bernoulli` (at `load`) or `constant:N` (each endpoint starts
-    /// N packets, then sends one each time a packet is delivered to it). Default `bernoulli`.
+    /// Injection process, one of `bernoulli` (at `load`) or `constant:N` (each endpoint starts N
+    /// packets, then sends one each time a packet is delivered to it). Default `bernoulli`.
     pub injection: String,
-    /// Applied load, a fraction of an endpoint's injection bandwidth
-    /// (`injection_bytes_per_cycle`), in (0, 1]. Default 0.1.
+    /// Applied load, a fraction of an endpoint's injection bandwidth (`injection_bytes_per_cycle`),
+    /// in (0, 1]. Default 0.1.
     pub load: f64,
-    /// Payload sizes, bytes: `64` or `16:256` (uniform). Default `64` (a 6-word packet: header,
-    /// four payload words, footer).
+    /// Payload sizes in bytes, each 1 to 4096: `64` or `16:256` (uniform). Default `64` (a 6-word
+    /// packet: header, four payload words, footer).
     pub sizes: String,
     /// Ping probe on top of the traffic: `src=A,dst=B,period=P` (endpoints, cycles); empty for
     /// none. Default empty.
     pub probe: String,
-    /// Injection bandwidth of an endpoint that a load of 1 means, payload bytes per cycle.
-    /// Default 8 (one APElink lane: 64 bits a cycle, 10 Gb/s; decision 0011).
+    /// Injection bandwidth of an endpoint that a load of 1 means, payload bytes per cycle, positive
+    /// and at most 64. Default 8 (one APElink lane: 64 bits a cycle, 10 Gb/s; decision 0011).
     pub injection_bytes_per_cycle: f64,
-    /// Warm-up cycles before the measurement window. Default 2000.
+    /// Warm-up before the measurement window, cycles, 0 to 1e9. Default 2000.
     pub warmup_cycles: u64,
-    /// Measurement window, cycles. Default 10000.
+    /// Measurement window, cycles, 1 to 1e9. Default 10000.
     pub measure_cycles: u64,
-    /// At most this many cycles of drain after the window. Default 50000.
+    /// At most this many cycles of drain after the window, 0 to 1e9. Default 50000.
     pub drain_cycles: u64,
-    /// Partitions of the nodes (1: the serial engine). Default 1.
+    /// Partitions of the nodes (1: the serial engine), 1 to 1048576 partitions. Default 1.
     pub partitions: u32,
-    /// Cycles between partition exchanges, 1..=link.phy.latency_cycles; 0: the PHY latency.
-    /// Default 0.
+    /// Cycles between partition exchanges, 1..=link.phy.latency_cycles; 0: the PHY latency. Default
+    /// 0.
     pub window_cycles: u64,
     /// Skip the router slots whose next cycle changes nothing (results are identical). Default
     /// true.
     pub idle_skip: bool,
-    /// Check every payload and, for deterministic routing, the order of every pair. Default
-    /// false.
+    /// Check every payload and, for deterministic routing, the order of every pair. Default false.
     pub check: bool,
     /// Credit threshold TRED of every link of the network, credit units (replaces
-    /// `link.credit.tred_words` there); 0: the smallest that keeps the receive FIFOs from
-    /// overflowing with the run's shortest packets (docs/decisions/0012-network-tred.md).
-    /// Default 0.
+    /// `link.credit.tred_words` there): 0, or at least the smallest that keeps the receive FIFOs
+    /// from overflowing with the run's shortest packets, which 0 selects
+    /// (docs/decisions/0012-network-tred.md). Default 0.
     pub tred_units: u32,
     /// The links' TCLs check the credit only before a packet and send a started packet to its
     /// footer (`link.credit.whole_packet`, replaced there), so that a VC out of credit never
@@ -314,7 +327,7 @@ impl NetConfig {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct SimConfig {
-    /// Seed of every random generator of the run (Mersenne Twister). Default 1.
+    /// Seed of every random generator of the run (Mersenne Twister), any 64-bit value. Default 1.
     pub seed: u64,
 }
 
@@ -363,25 +376,29 @@ impl std::str::FromStr for CreditFlavour {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct CreditConfig {
-    /// Credit flavour, `start-stop` or `usedword`. Default `start-stop` (latency-optimised).
+    /// Credit flavour, one of `start-stop` or `usedword`. Default `start-stop` (latency-optimised).
     pub flavour: CreditFlavour,
-    /// Cycles between credits on an otherwise idle link, and the age after which a credit is
-    /// sent inside a suspended packet. Default 35 (seed 000 §2.8.2, C = 35).
+    /// Cycles between credits on an otherwise idle link, and the age after which a credit is sent
+    /// inside a suspended packet, 1 to 65535 cycles. Default 35 (seed 000 §2.8.2, C = 35).
     pub period_cycles: u32,
-    /// Cycles after the last credit beyond which a credit no longer waits for the end of the
-    /// packet being sent and goes inside it, behind a Magic. Default 110, the full credit round
-    /// trip L_T = 2 (L_L + L_R) of seed 000 §2.8.2 (see docs/decisions/0002-credit-schedule.md).
+    /// Cycles after the last credit beyond which a credit no longer waits for the end of the packet
+    /// being sent and goes inside it, behind a Magic; at least `period_cycles` and at most 65535
+    /// cycles. Default 110, the full credit round trip L_T = 2 (L_L + L_R) of seed 000 §2.8.2 (see
+    /// docs/decisions/0002-credit-schedule.md).
     pub max_interval_cycles: u32,
     /// Credit threshold TRED in credit units (payload words) of the remote RX buffer: a VC stops
-    /// when its free space is at or below TRED. Default 128 (docs/decisions/0002-credit-schedule.md).
+    /// when its free space is at or below TRED. At least 1 and below `link.rx_fifo_depth_words`
+    /// (with `whole_packet`, at least a 4 KB packet after the credit round trip). Default 128
+    /// (docs/decisions/0002-credit-schedule.md).
     pub tred_words: u32,
     /// Send a whole credit between every two packets (seed 002 §5.3.4). Default true.
     pub after_every_packet: bool,
     /// Check the credit only before a packet starts and send a started packet to its footer
-    /// (true), or before every word as seed 002's TCL does (false, the default). Network runs
-    /// set it from `net.whole_packet_credit` (docs/decisions/0013).
+    /// (true), or before every word as seed 002's TCL does (false). Network runs set it from
+    /// `net.whole_packet_credit` (docs/decisions/0013). Default false.
     pub whole_packet: bool,
-    /// Beats of a usedword credit (two VCs per beat); 4 beats = 32 bytes for 8 VCs (Table 5.4).
+    /// Beats of a usedword credit (two VCs per beat), 1 to 4 beats; 4 beats = 32 bytes for 8 VCs
+    /// (Table 5.4). Default 4.
     pub usedword_beats: u32,
 }
 
@@ -403,21 +420,24 @@ impl Default for CreditConfig {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct PhyConfig {
-    /// Cycles from a beat accepted at TX to the same beat valid at RX. Default 42 (seed 002 §5.3.4).
+    /// Cycles from a beat accepted at TX to the same beat valid at RX, 1 to 4096 cycles. Default 42
+    /// (seed 002 §5.3.4).
     pub latency_cycles: u32,
     /// Gearbox pause: TX ready low one cycle in every `gearbox_period_cycles`. Default off.
     pub gearbox_pause: bool,
-    /// Period of the gearbox pause in cycles. Default 32 (PG074, GTH).
+    /// Period of the gearbox pause, 2 to 65535 cycles. Default 32 (PG074, GTH).
     pub gearbox_period_cycles: u32,
     /// Clock compensation: TX ready low `cc_len_cycles` every `cc_period_cycles`. Default on.
     pub clock_compensation: bool,
-    /// Cycles between clock-compensation sequences. Default 4992 (PG074).
+    /// Cycles between clock-compensation sequences, above `cc_len_cycles` and at most 65535.
+    /// Default 4992 (PG074).
     pub cc_period_cycles: u32,
-    /// Cycles of one clock-compensation sequence. Default 8 (PG074).
+    /// Cycles of one clock-compensation sequence, 1 to 255 cycles. Default 8 (PG074).
     pub cc_len_cycles: u32,
-    /// Cycles from reset to channel up. Default 500 (PG074, "within ~500 cycles").
+    /// Cycles from reset to channel up, 0 to 65535 cycles. Default 500 (PG074, "within ~500
+    /// cycles").
     pub lane_up_cycles: u32,
-    /// Bit error rate on the lane, per transmitted bit, 0 <= ber <= 0.5. Default 0.
+    /// Bit error rate on the lane, per transmitted bit, between 0 and 0.5. Default 0.
     pub ber: f64,
 }
 
@@ -440,23 +460,27 @@ impl Default for PhyConfig {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct LinkConfig {
-    /// Virtual channels per physical channel, 1..=8. Default 2 (seed 002 §5.3.3).
+    /// Virtual channels per physical channel, 1..=8 VCs. Default 2 (seed 002 §5.3.3).
     pub num_vcs: u32,
-    /// Inter-tile TX payload FIFO depth per VC, 128-bit words (power of two). Default 1024 (seed 002 §5.3.3).
+    /// Inter-tile TX payload FIFO depth per VC, 128-bit words, a power of two from 4 to 32768.
+    /// Default 1024 (seed 002 §5.3.3).
     pub tx_fifo_depth_words: u32,
-    /// Inter-tile TX header/footer FIFO depth per VC, words (power of two). Default 128 (seed 002 §5.3.3).
+    /// Inter-tile TX header/footer FIFO depth per VC, words, a power of two from 4 to
+    /// `tx_fifo_depth_words`. Default 128 (seed 002 §5.3.3).
     pub tx_hf_fifo_depth_words: u32,
-    /// Inter-tile RX payload FIFO depth per VC, 128-bit words (power of two); also the capacity
-    /// credits count, in payload words. Default 1024 (seed 002 §5.3.3).
+    /// Inter-tile RX payload FIFO depth per VC, 128-bit words, a power of two from 4 to 32768; also
+    /// the capacity credits count, in payload words. Default 1024 (seed 002 §5.3.3).
     pub rx_fifo_depth_words: u32,
-    /// Inter-tile RX header/footer FIFO depth per VC, words (power of two, at most
-    /// `rx_fifo_depth_words`). Default 128 (seed 002 §5.3.3).
+    /// Inter-tile RX header/footer FIFO depth per VC, words, a power of two from 4 to
+    /// `rx_fifo_depth_words`. Default 128 (seed 002 §5.3.3).
     pub rx_hf_fifo_depth_words: u32,
-    /// FIFO write-to-not-empty delay L_F in cycles, 2..=16. Default 3 (seed 002 §5.3.4).
+    /// FIFO write-to-not-empty delay L_F, 2..=16 cycles. Default 3 (seed 002 §5.3.4).
     pub fifo_latency_cycles: u32,
     /// Header size field counts 128-bit words instead of bytes (a synthesis option). Default false.
     pub size_in_words: bool,
+    /// The credit protocol of the TCL.
     pub credit: CreditConfig,
+    /// The Aurora-64B/66B-like PHY lane.
     pub phy: PhyConfig,
 }
 
@@ -483,9 +507,10 @@ pub use crate::router::params::Dir;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InterPortConfig {
-    /// Dimension the port leads along (0 = X, 1 = Y, 2 = Z).
+    /// Dimension the port leads along (0 = X, 1 = Y, 2 = Z), 0 to `router.dims` - 1 dimensions.
     pub dim: u8,
-    /// `plus`, `minus`, or `both` (the single neighbour of a dimension of size 2).
+    /// Direction along the dimension, one of `plus`, `minus`, or `both` (the single neighbour of a
+    /// dimension of size 2).
     pub dir: Dir,
 }
 
@@ -493,18 +518,22 @@ pub struct InterPortConfig {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct RouterConfig {
-    /// Intra-tile ports, 1..=8. Default 3 (KARMA's "3 x 2" router, docs/decisions/0008).
+    /// Intra-tile ports, 1..=8 ports. Default 3 (KARMA's "3 x 2" router, docs/decisions/0008).
     pub intra_ports: u32,
-    /// Intra-tile ports that are TX-only (no RX side). Default none.
+    /// Intra-tile ports that are TX-only (no RX side), each a port number 0 to `intra_ports` - 1.
+    /// Default none.
     pub tx_only_ports: Vec<u32>,
-    /// Inter-tile ports, 0..=6, each leading along a dimension. Default X and Y, each `both`
-    /// (KARMA's 2x2 mesh: one SFP+ link per neighbour).
+    /// Inter-tile ports, 0 to 6 ports, each leading along a dimension (`{ dim = D, dir =
+    /// "plus"|"minus"|"both" }`), no two the same way. Default X and Y, each `both` (KARMA's 2x2
+    /// mesh: one SFP+ link per neighbour).
     pub inter_ports: Vec<InterPortConfig>,
-    /// Dimensions (coordinates), 1..=3. Default 2.
+    /// Dimensions (coordinates), 1..=3 dimensions. Default 2.
     pub dims: u32,
-    /// Intra-tile payload FIFO depth, 128-bit words (power of two). Default 4096 (seed 002 §5.3.3).
+    /// Intra-tile payload FIFO depth, 128-bit words, a power of two from 4 to 32768. Default 4096
+    /// (seed 002 §5.3.3).
     pub intra_fifo_depth_words: u32,
-    /// Intra-tile header/footer FIFO depth, words (power of two). Default 128 (seed 002 §5.3.3).
+    /// Intra-tile header/footer FIFO depth, words, a power of two from 4 to
+    /// `intra_fifo_depth_words`. Default 128 (seed 002 §5.3.3).
     pub intra_hf_fifo_depth_words: u32,
 }
 
@@ -543,15 +572,18 @@ pub enum Arbiter {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct NodeConfig {
-    /// This node's coordinates (X, Y, Z). Default [0, 0, 0].
+    /// This node's coordinates (X, Y, Z), each 0 to its lattice size - 1. Default [0, 0, 0].
     pub coord: [u8; 3],
-    /// Lattice size per dimension. Default [2, 2, 1] (KARMA's 2x2 mesh).
+    /// Lattice size per dimension, coordinates 1 to 255 in each of the `router.dims` dimensions and
+    /// 1 beyond. Default [2, 2, 1] (KARMA's 2x2 mesh).
     pub lattice: [u8; 3],
-    /// Dimensions that wrap around (torus). Default none (mesh).
+    /// Dimensions that wrap around (torus), one flag per dimension X, Y, Z. Default none (mesh).
     pub torus: [bool; 3],
-    /// Order in which dimensions are consumed, first first. Default [0, 1, 2] (X, then Y, then Z).
+    /// Order in which dimensions are consumed, first first: the first `router.dims` entries a
+    /// permutation of the dimensions 0..dims. Default [0, 1, 2] (X, then Y, then Z).
     pub dim_order: [u8; 3],
-    /// `round-robin` or `fixed`. Default `round-robin`.
+    /// Output arbitration, one of `round-robin` or `fixed` (the lowest-numbered input slot wins).
+    /// Default `round-robin`.
     pub arbiter: Arbiter,
 }
 

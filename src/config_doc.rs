@@ -192,6 +192,8 @@ mod tests {
                 bad.push(format!("{name}: no doc comment"));
                 continue;
             };
+            let doc = &doc.split_whitespace().collect::<Vec<_>>().join(" ");
+            let lower = doc.to_lowercase();
             if *is_section {
                 continue;
             }
@@ -207,7 +209,7 @@ mod tests {
                     .as_array()
                     .is_some_and(|a| a.first().is_some_and(Json::is_number));
             if numeric {
-                if !UNITS.iter().any(|u| doc.contains(u)) {
+                if !UNITS.iter().any(|u| lower.contains(&u.to_lowercase())) {
                     bad.push(format!("{name}: no unit in '{doc}'"));
                 }
                 if !RANGES.iter().any(|r| doc.contains(r)) {

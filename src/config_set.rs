@@ -212,7 +212,7 @@ mod tests {
         let cases = [
             ("link.num_vc=4", "link.num_vc", "unknown field 'num_vc'"),
             ("lnk.num_vcs=4", "lnk.num_vcs", "unknown field 'lnk'"),
-            ("link.num_vcs=four", "link.num_vcs", "invalid"),
+            ("link.num_vcs=four", "link.num_vcs", "is not a value"),
             ("link.num_vcs=-1", "link.num_vcs", "invalid"),
             ("link.credit=3", "link.credit", "is a section"),
             ("link.num_vcs.x=3", "link.num_vcs.x", "is a field, not a section"),

@@ -50,6 +50,7 @@ fn help_lists_the_subcommands() {
             "wave-diff",
             "wave-filter",
             "config",
+            "completions",
             "bench",
             "help"
         ],
