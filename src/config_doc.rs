@@ -86,7 +86,10 @@ fn comment(text: &str, out: &mut String) {
 fn inline(v: &Value) -> String {
     match v {
         Value::Table(t) => {
-            let items: Vec<String> = t.iter().map(|(k, x)| format!("{k} = {}", inline(x))).collect();
+            let items: Vec<String> = t
+                .iter()
+                .map(|(k, x)| format!("{k} = {}", inline(x)))
+                .collect();
             format!("{{ {} }}", items.join(", "))
         }
         Value::Array(a) => {
@@ -111,13 +114,7 @@ pub fn annotated_toml(cfg: &Config) -> String {
             &mut out,
         );
     }
-    fn section(
-        root: &Json,
-        schema: &Json,
-        table: &toml::Table,
-        path: &str,
-        out: &mut String,
-    ) {
+    fn section(root: &Json, schema: &Json, table: &toml::Table, path: &str, out: &mut String) {
         let schema = resolve(root, schema);
         let props = schema.get("properties").and_then(Json::as_object);
         let prop = |k: &str| props.and_then(|p| p.get(k));
@@ -168,18 +165,45 @@ mod tests {
         let back: Config = toml::from_str(&text).unwrap();
         assert_eq!(back, c);
         assert!(text.contains("[link.credit]"), "{text}");
-        assert!(text.contains("inter_ports = [{ dim = 0, dir = \"both\" }"), "{text}");
+        assert!(
+            text.contains("inter_ports = [{ dim = 0, dir = \"both\" }"),
+            "{text}"
+        );
     }
 
     /// Words that name a unit of a numeric field, or say it has none.
     const UNITS: &[&str] = &[
-        "cycles", "ns", "us", "MHz", "words", "bytes", "VCs", "ports", "dimensions", "beats",
-        "units", "partitions", "packets", "fraction", "per transmitted bit", "seed", "coordinates",
+        "cycles",
+        "ns",
+        "us",
+        "MHz",
+        "words",
+        "bytes",
+        "VCs",
+        "ports",
+        "dimensions",
+        "beats",
+        "units",
+        "partitions",
+        "packets",
+        "fraction",
+        "per transmitted bit",
+        "seed",
+        "coordinates",
     ];
     /// Phrases that state a valid range.
     const RANGES: &[&str] = &[
-        "..=", " to ", "between", "at least", "at most", "power of two", "(0, 1]", "positive",
-        "any", "one of", "permutation",
+        "..=",
+        " to ",
+        "between",
+        "at least",
+        "at most",
+        "power of two",
+        "(0, 1]",
+        "positive",
+        "any",
+        "one of",
+        "permutation",
     ];
 
     #[test]

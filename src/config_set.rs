@@ -81,7 +81,9 @@ fn parse_value(old: &Value, text: &str) -> Result<Value, String> {
         (Value::String(_), Some(v @ Value::String(_))) => Ok(v),
         (Value::String(_), _) => Ok(Value::String(text.to_string())),
         (_, Some(v)) => Ok(v),
-        (_, None) => Err(format!("'{text}' is not a value (a number, true/false, a [list] or \"text\")")),
+        (_, None) => Err(format!(
+            "'{text}' is not a value (a number, true/false, a [list] or \"text\")"
+        )),
     }
 }
 
@@ -197,11 +199,7 @@ mod tests {
 
     #[test]
     fn later_assignments_win_and_nothing_else_changes() {
-        let c = apply(
-            &Config::default(),
-            &[set("sim.seed=5"), set("sim.seed=7")],
-        )
-        .unwrap();
+        let c = apply(&Config::default(), &[set("sim.seed=5"), set("sim.seed=7")]).unwrap();
         let mut want = Config::default();
         want.sim.seed = 7;
         assert_eq!(c, want);
@@ -215,8 +213,16 @@ mod tests {
             ("link.num_vcs=four", "link.num_vcs", "is not a value"),
             ("link.num_vcs=-1", "link.num_vcs", "invalid"),
             ("link.credit=3", "link.credit", "is a section"),
-            ("link.num_vcs.x=3", "link.num_vcs.x", "is a field, not a section"),
-            ("link.phy.gearbox_pause=3", "link.phy.gearbox_pause", "invalid"),
+            (
+                "link.num_vcs.x=3",
+                "link.num_vcs.x",
+                "is a field, not a section",
+            ),
+            (
+                "link.phy.gearbox_pause=3",
+                "link.phy.gearbox_pause",
+                "invalid",
+            ),
         ];
         for (s, field, msg) in cases {
             let e = apply(&Config::default(), &[set(s)]).unwrap_err();

@@ -459,11 +459,9 @@ fn main() -> ExitCode {
     let r = match args.cmd {
         Cmd::Demo { common, vcd } => cli::demo(common.config.as_deref(), common.json, &vcd),
         Cmd::Link { cmd } => match cmd {
-            LinkCmd::Latency { common, out } => cli::link_latency(
-                common.config.as_deref(),
-                common.json,
-                out.csv.as_deref(),
-            ),
+            LinkCmd::Latency { common, out } => {
+                cli::link_latency(common.config.as_deref(), common.json, out.csv.as_deref())
+            }
             LinkCmd::Efficiency {
                 common,
                 out,
@@ -488,11 +486,9 @@ fn main() -> ExitCode {
             ),
         },
         Cmd::Router { cmd } => match cmd {
-            RouterCmd::Latency { common, out } => cli::router_latency(
-                common.config.as_deref(),
-                common.json,
-                out.csv.as_deref(),
-            ),
+            RouterCmd::Latency { common, out } => {
+                cli::router_latency(common.config.as_deref(), common.json, out.csv.as_deref())
+            }
             RouterCmd::Bandwidth {
                 common,
                 out,

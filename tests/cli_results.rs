@@ -125,15 +125,19 @@ fn floats_carry_no_binary_noise() {
 #[test]
 fn csv_tables_have_the_json_row_fields() {
     let cases: Vec<(Vec<&str>, &str)> = vec![
-        (
-            vec!["link", "efficiency", "--payload", "64,512"],
-            "rows",
-        ),
+        (vec!["link", "efficiency", "--payload", "64,512"], "rows"),
         (vec!["link", "latency"], ""),
         (vec!["link", "bandwidth", "--payload", "256"], ""),
         (vec!["router", "latency"], "paths"),
         (
-            vec!["router", "bandwidth", "--payload", "64", "--intra-ports", "1"],
+            vec![
+                "router",
+                "bandwidth",
+                "--payload",
+                "64",
+                "--intra-ports",
+                "1",
+            ],
             "rows",
         ),
         (
@@ -158,7 +162,7 @@ fn csv_tables_have_the_json_row_fields() {
         let v = json(&a);
         let rows: Vec<Value> = if rows_key.is_empty() {
             let mut o = v.as_object().unwrap().clone();
-            o.remove("run");
+            o.shift_remove("run");
             vec![Value::Object(o)]
         } else {
             v[rows_key].as_array().unwrap().clone()
@@ -274,7 +278,10 @@ fn config_print_documents_every_field_and_parses_back() {
 #[test]
 fn fixed_value_options_list_their_values() {
     for (args, values) in [
-        (vec!["cosim", "--help"], vec!["link", "router", "node", "start-stop", "usedword"]),
+        (
+            vec!["cosim", "--help"],
+            vec!["link", "router", "node", "start-stop", "usedword"],
+        ),
         (
             vec!["karma", "pingpong", "--help"],
             vec!["user", "kernel", "model", "rtl"],
@@ -307,7 +314,10 @@ fn completions_for_each_shell() {
         let s = stdout(&o);
         assert!(s.contains("exanet"), "{shell}");
         // the subcommands and an option's values are in the script
-        assert!(s.contains("pingpong") && s.contains("star-channel"), "{shell}: {s}");
+        assert!(
+            s.contains("pingpong") && s.contains("star-channel"),
+            "{shell}: {s}"
+        );
     }
     let o = exanet(&["completions", "tcsh"]);
     assert_eq!(o.status.code(), Some(2));

@@ -260,7 +260,8 @@ mod tests {
         assert_eq!(round_sig(-1.0e-20 / 3.0, 9), -3.33333333e-21);
         assert_eq!(round_sig(0.0, 9), 0.0);
         assert!(round_sig(f64::NAN, 9).is_nan());
-        let mut v = serde_json::json!({"a": [2.3531999999999997, 3], "b": {"c": 0.30000000000000004}});
+        let mut v =
+            serde_json::json!({"a": [2.3531999999999997, 3], "b": {"c": 0.30000000000000004}});
         round_floats(&mut v);
         assert_eq!(v.to_string(), r#"{"a":[2.3532,3],"b":{"c":0.3}}"#);
     }
