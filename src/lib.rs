@@ -11,6 +11,7 @@ pub mod config_set;
 pub mod conststr;
 pub mod cosim;
 pub mod fifo;
+pub mod geometric;
 pub mod karma;
 pub mod link;
 pub mod measure;

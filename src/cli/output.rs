@@ -12,8 +12,9 @@
 //!   dotted columns (`breakdown.software_cycles`), lists joined with `;`. The columns are
 //!   therefore the JSON fields by construction.
 //! - Floats are rounded to [`SIGNIFICANT_DIGITS`] significant digits in both outputs: the
-//!   simulation's figures are exact counts and their ratios, and the digits past the ninth
-//!   are the binary representation's noise (`2.3531999999999997` is written `2.3532`).
+//!   simulation's figures are exact counts and their ratios, whose binary representation
+//!   adds noise in the 16th and 17th digits (`2.3531999999999997` is written `2.3532`); 12
+//!   digits keep every exact figure (a byte count of 453778.0625) and drop the noise.
 //!   Statistics hashes are computed before, from the unrounded values.
 
 use super::{CliError, R};
@@ -25,7 +26,7 @@ use std::process::ExitCode;
 use std::sync::Mutex;
 
 /// Significant digits kept of every float in JSON and CSV output.
-pub const SIGNIFICANT_DIGITS: usize = 9;
+pub const SIGNIFICANT_DIGITS: usize = 12;
 
 /// The run a result came from (the `run` member of every `--json` document).
 #[derive(Debug, Clone, Serialize)]
@@ -257,6 +258,8 @@ mod tests {
         assert_eq!(round_sig(2.3531999999999997, 9), 2.3532);
         assert_eq!(round_sig(0.1 + 0.2, 9), 0.3);
         assert_eq!(round_sig(9.716_666_666_666_666, 9), 9.71666667);
+        assert_eq!(round_sig(453_778.062_5, SIGNIFICANT_DIGITS), 453_778.062_5);
+        assert_eq!(round_sig(2.3531999999999997, SIGNIFICANT_DIGITS), 2.3532);
         assert_eq!(round_sig(-1.0e-20 / 3.0, 9), -3.33333333e-21);
         assert_eq!(round_sig(0.0, 9), 0.0);
         assert!(round_sig(f64::NAN, 9).is_nan());

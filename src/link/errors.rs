@@ -124,12 +124,7 @@ fn draw_gap(rng: &mut Mt64, ber: f64) -> u64 {
     }
     // u in (0, 1]
     let u = ((rng.next_u64() >> 11) as f64 + 1.0) / (1u64 << 53) as f64;
-    let g = (u.ln() / (1.0 - ber).ln()).floor();
-    if g >= u64::MAX as f64 {
-        u64::MAX
-    } else {
-        g as u64
-    }
+    crate::geometric::failures(u, ber, u64::MAX)
 }
 
 #[cfg(test)]

@@ -58,8 +58,7 @@ impl Bernoulli {
         }
         // U in (0, 1]: ln U finite
         let u = 1.0 - unit(rng);
-        let g = (u.ln() / (1.0 - self.rate).ln()).floor();
-        1 + g.min((u64::MAX / 4) as f64) as u64
+        1 + crate::geometric::failures(u, self.rate, u64::MAX / 4)
     }
 }
 
