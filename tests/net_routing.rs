@@ -447,7 +447,7 @@ fn cli_bad_input_exits_2() {
         ),
         (
             vec!["--topology", "torus:4x4", "--routing", "xy"],
-            "routing 'xy'",
+            "invalid value 'xy' for '--routing",
         ),
         (
             vec!["--topology", "torus:4x4", "--routing", "min"],
