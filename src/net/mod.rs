@@ -10,6 +10,7 @@
 
 pub mod adapter;
 pub mod bench;
+pub mod confidence;
 pub mod engine;
 pub mod nic;
 pub mod node;
