@@ -306,6 +306,8 @@ enum KarmaCmd {
     },
 }
 
+// parsed once per process: the size of the largest variant costs nothing
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum NetworkCmd {
     /// Channel dependency graph of a routing algorithm on a topology: acyclic, or a cycle.
@@ -334,9 +336,14 @@ enum NetworkCmd {
         /// Routing algorithm (repeat to overlay several).
         #[arg(long, value_parser = PossibleValuesParser::new(ROUTING_NAMES))]
         routing: Vec<String>,
-        /// Applied loads: a list 0.05,0.2 or a range start:stop:step.
-        #[arg(long, default_value = "0.05:0.5:0.05")]
-        loads: String,
+        /// Applied loads: a list 0.05,0.2 or a range start:stop:step [default: 0.05:0.5:0.05].
+        #[arg(long)]
+        loads: Option<String>,
+        /// Vary a configuration field: a curve per value, `--vary
+        /// link.credit.period_cycles=20,35,50` (repeatable: every combination; net.load=L is
+        /// --loads L).
+        #[arg(long, value_name = "SECTION.KEY=V1,V2,...")]
+        vary: Vec<String>,
         /// Payload bytes: 64, or 16:256 for uniformly random sizes.
         #[arg(long)]
         size: Option<String>,
@@ -346,17 +353,32 @@ enum NetworkCmd {
         /// Seed of every random generator.
         #[arg(long)]
         seed: Option<u64>,
-        /// Write the points as CSV.
-        #[arg(long, value_name = "FILE")]
+        /// Repeat every point over these seeds (1..5 or 1,2,7) and report the mean and its 95 %
+        /// confidence interval.
+        #[arg(long, value_name = "LIST")]
+        seeds: Option<String>,
+        /// Run independent points on N threads (the output does not depend on N).
+        #[arg(long, value_name = "N", default_value_t = 1)]
+        jobs: usize,
+        /// Write the points as CSV (same fields as the JSON points).
+        #[arg(long, value_name = "FILE.csv")]
         csv: Option<PathBuf>,
         /// Write the CNF plot (SVG).
-        #[arg(long, value_name = "FILE")]
+        #[arg(long, value_name = "FILE.svg")]
         plot: Option<PathBuf>,
+        /// Write one CSV line per delivered packet.
+        #[arg(long, value_name = "FILE.csv")]
+        packets: Option<PathBuf>,
     },
     /// One run of a configuration file's [net] section: its statistics.
     Run {
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        out: CsvOut,
+        /// Write one CSV line per delivered packet.
+        #[arg(long, value_name = "FILE.csv")]
+        packets: Option<PathBuf>,
     },
 }
 
@@ -557,24 +579,41 @@ fn main() -> ExitCode {
                 topology,
                 routing,
                 loads,
+                vary,
                 size,
                 pattern,
                 seed,
+                seeds,
+                jobs,
                 csv,
                 plot,
+                packets,
             } => cli::netrun::sweep(&cli::netrun::SweepArgs {
                 config: common.config.as_deref(),
                 json: common.json,
                 topologies: &topology,
                 routings: &routing,
-                loads: &loads,
+                loads: loads.as_deref(),
                 size: size.as_deref(),
                 pattern: pattern.as_deref(),
                 seed,
+                seeds: seeds.as_deref(),
+                vary: &vary,
+                jobs,
                 csv: csv.as_deref(),
                 plot: plot.as_deref(),
+                packets: packets.as_deref(),
             }),
-            NetworkCmd::Run { common } => cli::netrun::run(common.config.as_deref(), common.json),
+            NetworkCmd::Run {
+                common,
+                out,
+                packets,
+            } => cli::netrun::run(
+                common.config.as_deref(),
+                common.json,
+                out.csv.as_deref(),
+                packets.as_deref(),
+            ),
         },
         Cmd::Cosim {
             common,

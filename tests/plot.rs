@@ -341,3 +341,94 @@ fn write_svg_refuses_a_missing_directory_and_a_bad_figure() {
     assert!(std::error::Error::source(&e).is_some());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn hollow_points_are_outlined_in_their_series_colour_and_the_rest_filled() {
+    // six series, one a marker shape, each with its middle point hollow
+    let series: Vec<Series> = (0..6)
+        .map(|i| {
+            let y = f64::from(i);
+            Series::new(
+                format!("s{i}"),
+                vec![(0.1, y), (0.2, y + 0.5), (0.3, y + 1.0)],
+            )
+            .with_hollow(vec![false, true, false])
+        })
+        .collect();
+    let fig = Figure::new(
+        "",
+        vec![Panel::new(
+            "p",
+            Axis::new("x", Scale::Linear),
+            Axis::new("y", Scale::Linear),
+            series,
+        )],
+    );
+    let svg = render_svg(&fig).unwrap();
+    assert_well_formed(&svg);
+    let hollow: Vec<&str> = svg
+        .lines()
+        .filter(|l| l.contains("class=\"hollow\""))
+        .collect();
+    assert_eq!(
+        hollow.len(),
+        6,
+        "one hollow marker a series, none in the legend"
+    );
+    let palette = [
+        "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
+    ];
+    for (h, colour) in hollow.iter().zip(palette) {
+        assert_eq!(attr(h, "fill"), Some("#ffffff"), "{h}");
+        assert_eq!(attr(h, "stroke"), Some(colour), "{h}");
+    }
+    // the shapes keep their kind: circle, square, four polygons (the cross as an outline)
+    let kinds: Vec<&str> = hollow
+        .iter()
+        .map(|h| h[1..].split(' ').next().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        ["circle", "rect", "polygon", "polygon", "polygon", "polygon"]
+    );
+    // the hollow point sits where a filled one would: at the second point of the curve
+    let filled = render_svg(&{
+        let mut f = fig.clone();
+        for s in &mut f.panels[0].series {
+            s.hollow.clear();
+        }
+        f
+    })
+    .unwrap();
+    assert!(!filled.contains("hollow"));
+    let second_circle = |svg: &str| -> String {
+        svg.lines()
+            .filter(|l| l.starts_with("<circle"))
+            .nth(1)
+            .unwrap()
+            .to_string()
+    };
+    let (h, f) = (second_circle(&svg), second_circle(&filled));
+    assert_eq!(attr(&h, "fill"), Some("#ffffff"), "{h}");
+    assert_eq!(attr(&f, "fill"), Some("#0072B2"), "{f}");
+    assert_eq!(
+        (attr(&h, "cx"), attr(&h, "cy")),
+        (attr(&f, "cx"), attr(&f, "cy"))
+    );
+    // a mask that is not one flag a point is refused, naming the series
+    let mut bad = fig.clone();
+    bad.panels[0].series[2].hollow = vec![true; 4];
+    let e = render_svg(&bad).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            PlotError::HollowLength {
+                points: 3,
+                hollow: 4,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains(r#"series[2] "s2""#), "{e}");
+}

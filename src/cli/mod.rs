@@ -48,6 +48,7 @@ impl From<crate::config::ConfigError> for CliError {
 
 pub mod karma;
 pub mod netrun;
+pub mod netsweep;
 pub mod network;
 pub mod output;
 
@@ -64,6 +65,12 @@ static OVERRIDES: std::sync::Mutex<Vec<crate::config_set::Assignment>> =
 /// Records the command line's `--set` assignments (see [`load_config`]).
 pub fn set_overrides(sets: &[crate::config_set::Assignment]) {
     *OVERRIDES.lock().unwrap_or_else(|p| p.into_inner()) = sets.to_vec();
+}
+
+/// The command line's `--set` assignments (see [`set_overrides`]), for a command that starts
+/// this program again and must hand them on (`exanet bench network`'s children).
+pub fn overrides() -> Vec<crate::config_set::Assignment> {
+    OVERRIDES.lock().unwrap_or_else(|p| p.into_inner()).clone()
 }
 
 /// The configuration of a run: the file (or the defaults) with the command line's `--set`

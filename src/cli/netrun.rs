@@ -1,21 +1,104 @@
 //! `exanet network sweep` and `exanet network run` (docs/network.md, docs/cli.md).
+//!
+//! A sweep is a set of curves (topology and routing pairs, times the combinations of the
+//! `--vary` values), each over the loads, each load repeated over the seeds. Every run is
+//! independent (its own network, its generators seeded from its own `sim.seed`), so they run on
+//! `--jobs` threads and the output, assembled in a fixed order, is the same for any count.
 
+use super::netsweep::{
+    check_jobs, combinations, packets_part, parse_seeds, parse_vary, progress, run_pool,
+    PacketsJoin, Vary, MAX_RUNS,
+};
+use super::output::{check_out, record_seeds, write_csv};
 use super::{json_out, load_config, CliError, R};
 use crate::config::Config;
-use crate::net::setup::{plan, run as run_point};
+use crate::config_set::{apply, Assignment};
+use crate::net::confidence::MeanCi;
+use crate::net::packet_log::{CsvSink, PacketLog};
+use crate::net::setup::{parse_injection, plan, run_logged, Injection};
 use crate::net::stats::Summary;
 use crate::net::traffic::parse_loads;
 use serde::Serialize;
-use std::io::{IsTerminal, Write};
+use serde_json::{Map, Value};
+use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Mutex;
 
-/// One curve of a sweep: a topology and routing pair over the loads.
+/// The loads of a sweep that gives neither `--loads` nor `--vary net.load`.
+pub const DEFAULT_LOADS: &str = "0.05:0.5:0.05";
+
+/// One run: who it is (curve, varied values, seed) and its statistics. The JSON of a sweep
+/// point and of `network run`, and a line of their CSV (the same fields, flattened).
+#[derive(Debug, Clone, Serialize)]
+pub struct PointRow {
+    pub topology: String,
+    pub routing: String,
+    /// The `--vary` fields and their values, as the configuration holds them (left out when
+    /// nothing is varied).
+    #[serde(skip_serializing_if = "Map::is_empty")]
+    pub vary: Map<String, Value>,
+    /// `sim.seed` of the run.
+    pub seed: u64,
+    #[serde(flatten)]
+    pub summary: Summary,
+}
+
+/// One load of a curve over its seeds.
+#[derive(Debug, Clone, Serialize)]
+pub struct PointMeans {
+    pub offered_load: f64,
+    /// Runs (seeds) at this load.
+    pub runs: usize,
+    /// Every run stable.
+    pub stable: bool,
+    pub unstable_runs: usize,
+    /// Over the runs: mean, sample standard deviation and the half-width of the 95 %
+    /// confidence interval of the mean (Student t, runs - 1 degrees of freedom).
+    pub accepted_load: MeanCi,
+    /// The runs' mean latencies, likewise (each run's mean weighs the same).
+    pub latency_mean_cycles: MeanCi,
+}
+
+/// One curve of a sweep: a topology and routing pair and one combination of the varied values,
+/// over the loads.
 #[derive(Debug, Serialize)]
 pub struct Curve {
     pub topology: String,
     pub routing: String,
-    pub points: Vec<Summary>,
+    #[serde(skip_serializing_if = "Map::is_empty")]
+    pub vary: Map<String, Value>,
+    /// One per load and seed: the loads in order, and for each its seeds in order.
+    pub points: Vec<PointRow>,
+    /// One per load.
+    pub means: Vec<PointMeans>,
+    /// Payload bytes a cycle a load of 1 means (`net.injection_bytes_per_cycle`).
+    #[serde(skip)]
+    bytes_per_cycle: f64,
+    #[serde(skip)]
+    endpoints: usize,
+}
+
+impl Curve {
+    /// `torus:4x4 ecube`, with the varied values: `torus:4x4 ecube link.credit.period_cycles=20`.
+    pub fn label(&self) -> String {
+        label(&self.topology, &self.routing, &self.vary)
+    }
+}
+
+fn label(topology: &str, routing: &str, vary: &Map<String, Value>) -> String {
+    let mut s = format!("{topology} {routing}");
+    for (k, v) in vary {
+        s += &format!(" {k}={}", value_text(v));
+    }
+    s
+}
+
+fn value_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        x => x.to_string(),
+    }
 }
 
 pub struct SweepArgs<'a> {
@@ -23,42 +106,21 @@ pub struct SweepArgs<'a> {
     pub json: bool,
     pub topologies: &'a [String],
     pub routings: &'a [String],
-    pub loads: &'a str,
+    /// `--loads`; `None`: `--vary net.load` or [`DEFAULT_LOADS`].
+    pub loads: Option<&'a str>,
     pub size: Option<&'a str>,
     pub pattern: Option<&'a str>,
     pub seed: Option<u64>,
+    pub seeds: Option<&'a str>,
+    pub vary: &'a [String],
+    pub jobs: usize,
     pub csv: Option<&'a Path>,
     pub plot: Option<&'a Path>,
+    pub packets: Option<&'a Path>,
 }
 
-fn check_out(opt: &str, p: Option<&Path>, ext: &str) -> Result<(), CliError> {
-    let Some(p) = p else { return Ok(()) };
-    if p.extension().and_then(|e| e.to_str()) != Some(ext) {
-        return Err(CliError::input(format!(
-            "{opt}: {}: give a file name ending in .{ext}",
-            p.display()
-        )));
-    }
-    if let Some(d) = p
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty() && !d.is_dir())
-    {
-        return Err(CliError::input(format!(
-            "{opt}: {}: the directory {} does not exist",
-            p.display(),
-            d.display()
-        )));
-    }
-    Ok(())
-}
-
-/// The configuration of curve (`topology`, `routing`).
-fn curve_config(
-    base: &Config,
-    a: &SweepArgs,
-    topology: &str,
-    routing: &str,
-) -> Result<Config, CliError> {
+/// The configuration of curve (`topology`, `routing`) before the varied values.
+fn curve_config(base: &Config, a: &SweepArgs, topology: &str, routing: &str) -> Config {
     let mut c = base.clone();
     c.net.topology = topology.to_string();
     c.net.routing = routing.to_string();
@@ -68,18 +130,89 @@ fn curve_config(
     if let Some(p) = a.pattern {
         c.net.pattern = p.to_string();
     }
-    if let Some(s) = a.seed {
-        c.sim.seed = s;
-    }
-    c.validate()?;
-    Ok(c)
+    c
 }
 
-pub fn sweep(a: &SweepArgs) -> R {
-    let base = load_config(a.config)?;
-    let loads = parse_loads(a.loads).map_err(|e| CliError::input(format!("--loads: {e}")))?;
-    check_out("--csv", a.csv, "csv")?;
-    check_out("--plot", a.plot, "svg")?;
+/// Fields an option of the sweep sets: varying one as well would leave one of the two without
+/// effect, so it is refused.
+const OPTION_FIELDS: [(&str, &str); 4] = [
+    ("net.topology", "--topology"),
+    ("net.routing", "--routing"),
+    ("net.sizes", "--size"),
+    ("net.pattern", "--pattern"),
+];
+
+/// The value of dotted field `key` in `cfg`, as its JSON holds it.
+fn field_value(cfg: &Config, key: &str) -> Value {
+    let v = serde_json::to_value(cfg).unwrap_or(Value::Null);
+    let ptr = format!("/{}", key.replace('.', "/"));
+    v.pointer(&ptr).cloned().unwrap_or(Value::Null)
+}
+
+/// A curve set up and checked: its configuration (load and seed set per run).
+struct CurveSetup {
+    topology: String,
+    routing: String,
+    vary: Map<String, Value>,
+    cfg: Config,
+    endpoints: usize,
+}
+
+/// The `--vary` options read: the load values (`net.load`) apart, the others checked against
+/// each other and the sweep's own options.
+fn read_varies(a: &SweepArgs) -> Result<(Vec<Vary>, Option<Vec<f64>>), CliError> {
+    let mut varies: Vec<Vary> = Vec::new();
+    let mut loads = None;
+    for text in a.vary {
+        let v = parse_vary(text)?;
+        if varies.iter().any(|x| x.key == v.key) || (v.key == "net.load" && loads.is_some()) {
+            return Err(CliError::input(format!(
+                "--vary {}: the field is varied twice; give its values in one --vary",
+                v.key
+            )));
+        }
+        if v.key == "sim.seed" {
+            return Err(CliError::input(
+                "--vary sim.seed: give the seeds with --seeds (1..5 or 1,2,7): each point is then \
+                 repeated over them and reported with its mean and confidence interval",
+            ));
+        }
+        if let Some((_, opt)) = OPTION_FIELDS.iter().find(|(f, _)| *f == v.key) {
+            let given = match *opt {
+                "--topology" => !a.topologies.is_empty(),
+                "--routing" => !a.routings.is_empty(),
+                "--size" => a.size.is_some(),
+                _ => a.pattern.is_some(),
+            };
+            if given {
+                return Err(CliError::input(format!(
+                    "--vary {} and {opt} set the same field: give one of them",
+                    v.key
+                )));
+            }
+        }
+        if v.key == "net.load" {
+            if a.loads.is_some() {
+                return Err(CliError::input(
+                    "--vary net.load and --loads both give the loads: give one of them",
+                ));
+            }
+            let l = parse_loads(&v.values.join(","))
+                .map_err(|e| CliError::input(format!("--vary net.load: {e}")))?;
+            loads = Some(l);
+            continue;
+        }
+        varies.push(v);
+    }
+    Ok((varies, loads))
+}
+
+/// Every curve's configuration, applied and checked before anything runs.
+fn set_up_curves(
+    base: &Config,
+    a: &SweepArgs,
+    varies: &[Vary],
+) -> Result<Vec<CurveSetup>, CliError> {
     let topologies: Vec<String> = if a.topologies.is_empty() {
         vec![base.net.topology.clone()]
     } else {
@@ -103,45 +236,212 @@ pub fn sweep(a: &SweepArgs) -> R {
         )));
     }
     let pick = |v: &[String], i: usize| v[if v.len() == 1 { 0 } else { i }].clone();
-    let mut cfgs = Vec::new();
-    for i in 0..n {
-        let (t, r) = (pick(&topologies, i), pick(&routings, i));
-        let c = curve_config(&base, a, &t, &r)?;
-        if crate::net::setup::parse_injection(&c.net.injection).map_err(CliError::input)?
-            != crate::net::setup::Injection::Bernoulli
-        {
-            return Err(CliError::input(
-                "a sweep varies the Bernoulli injection's load: set net.injection = \"bernoulli\"",
-            ));
-        }
-        let p = plan(&c).map_err(CliError::input)?;
-        cfgs.push((t, r, c, p));
-    }
-    let total = n * loads.len();
-    let tty = std::io::stderr().is_terminal();
-    let mut done = 0;
+    let combos = combinations(varies);
     let mut curves = Vec::new();
-    for (t, r, c, p) in &cfgs {
-        let mut points = Vec::new();
-        for &load in &loads {
-            if tty {
-                progress(done, total, &format!("{t} {r}, load {load:.3}"));
+    for i in 0..n {
+        let pair = curve_config(base, a, &pick(&topologies, i), &pick(&routings, i));
+        for combo in &combos {
+            let what = || {
+                combo
+                    .iter()
+                    .map(|x| format!("{}={}", x.key, x.value))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            let cfg = apply(&pair, combo)
+                .map_err(|e| CliError::input(e.to_string().replacen("--set ", "--vary ", 1)))?;
+            let context = |e: String| {
+                if combo.is_empty() {
+                    CliError::input(e)
+                } else {
+                    CliError::input(format!("--vary {}: {e}", what()))
+                }
+            };
+            cfg.validate().map_err(|e| context(e.to_string()))?;
+            if parse_injection(&cfg.net.injection).map_err(context)? != Injection::Bernoulli {
+                return Err(context(
+                    "a sweep varies the Bernoulli injection's load: set net.injection = \
+                     \"bernoulli\""
+                        .into(),
+                ));
             }
-            points.push(run_point(c, p, load).map_err(CliError::input)?);
-            done += 1;
+            let p = plan(&cfg).map_err(context)?;
+            let vary: Map<String, Value> = combo
+                .iter()
+                .map(|x| (x.key.clone(), field_value(&cfg, &x.key)))
+                .collect();
+            curves.push(CurveSetup {
+                topology: cfg.net.topology.clone(),
+                routing: cfg.net.routing.clone(),
+                vary,
+                endpoints: p.topo.endpoints(),
+                cfg,
+            });
         }
-        curves.push(Curve {
-            topology: t.clone(),
-            routing: r.clone(),
-            points,
-        });
     }
+    Ok(curves)
+}
+
+/// The first columns of a packets file's lines: curve, point, offered load (rounded like the
+/// JSON's), seed.
+fn packets_point(curve: usize, point: usize, load: f64, seed: u64) -> String {
+    let load = super::output::round_sig(load, super::output::SIGNIFICANT_DIGITS);
+    format!("{curve},{point},{load},{seed}")
+}
+
+/// One run of a sweep: curve `c` at load `load` with `seed`; its packets into `part` (the
+/// part file of point `point` of the curve).
+fn run_one(
+    curve: &CurveSetup,
+    (c, point): (usize, usize),
+    load: f64,
+    seed: u64,
+    part: Option<&Path>,
+) -> Result<PointRow, CliError> {
+    let mut cfg = curve.cfg.clone();
+    cfg.net.load = load;
+    cfg.sim.seed = seed;
+    cfg.validate()?;
+    let p = plan(&cfg).map_err(CliError::input)?;
+    let log = match part {
+        Some(path) => Some(PacketLog::new(Box::new(
+            CsvSink::create(path, false, &packets_point(c, point, load, seed))
+                .map_err(|e| CliError::input(format!("--packets: {e}")))?,
+        ))),
+        None => None,
+    };
+    let (summary, log) = run_logged(&cfg, &p, load, log).map_err(CliError::input)?;
+    if let Some(l) = log {
+        l.finish()
+            .map_err(|e| CliError::input(format!("--packets: {e}")))?;
+    }
+    Ok(PointRow {
+        topology: curve.topology.clone(),
+        routing: curve.routing.clone(),
+        vary: curve.vary.clone(),
+        seed,
+        summary,
+    })
+}
+
+pub fn sweep(a: &SweepArgs) -> R {
+    let base = load_config(a.config)?;
+    check_out("--csv", a.csv, "csv")?;
+    check_out("--plot", a.plot, "svg")?;
+    check_out("--packets", a.packets, "csv")?;
+    let jobs = check_jobs(a.jobs)?;
+    let (varies, vary_loads) = read_varies(a)?;
+    let loads = match vary_loads {
+        Some(l) => l,
+        None => parse_loads(a.loads.unwrap_or(DEFAULT_LOADS))
+            .map_err(|e| CliError::input(format!("--loads: {e}")))?,
+    };
+    let seeds = match (a.seeds, a.seed) {
+        (Some(_), Some(_)) => {
+            return Err(CliError::input(
+                "--seed and --seeds both give the seed: give one of them",
+            ))
+        }
+        (Some(s), None) => parse_seeds(s)?,
+        (None, Some(s)) => vec![s],
+        (None, None) => vec![base.sim.seed],
+    };
+    // counted before the curves are set up, which takes time for every one
+    let pairs = a.topologies.len().max(a.routings.len()).max(1);
+    let (nl, ns) = (loads.len(), seeds.len());
+    let curves_n = varies
+        .iter()
+        .fold(pairs, |n, v| n.saturating_mul(v.values.len()));
+    let total = curves_n.saturating_mul(nl).saturating_mul(ns);
+    if total > MAX_RUNS {
+        return Err(CliError::input(format!(
+            "{curves_n} curves x {nl} loads x {ns} seeds = {total} runs; a sweep makes at most \
+             {MAX_RUNS}"
+        )));
+    }
+    let setups = set_up_curves(&base, a, &varies)?;
+    debug_assert_eq!(setups.len() * nl * ns, total);
+    record_seeds(&seeds);
+    let index = |k: usize| (k / (nl * ns), k / ns % nl, k % ns);
+    let join = match a.packets {
+        Some(p) => Some(PacketsJoin::create(p, total)?),
+        None => None,
+    };
+    let join = Mutex::new(join);
+    let tty = std::io::stderr().is_terminal();
+    let t0 = std::time::Instant::now();
     if tty {
-        progress(done, total, "done");
+        progress(0, total, "", t0.elapsed());
+    }
+    let mut done = 0usize;
+    let work = |k: usize| {
+        let (c, l, s) = index(k);
+        let part = a.packets.map(|p| packets_part(p, k));
+        run_one(
+            &setups[c],
+            (c, l * ns + s),
+            loads[l],
+            seeds[s],
+            part.as_deref(),
+        )
+    };
+    let mut on_done = |k: usize, r: &Result<PointRow, CliError>| {
+        done += 1;
+        if r.is_ok() {
+            if let Some(j) = join.lock().unwrap_or_else(|p| p.into_inner()).as_mut() {
+                j.finished(k);
+            }
+        }
+        if tty {
+            let (c, l, s) = index(k);
+            let x = &setups[c];
+            let what = format!(
+                "{}, load {:.3}, seed {}",
+                label(&x.topology, &x.routing, &x.vary),
+                loads[l],
+                seeds[s]
+            );
+            progress(done, total, &what, t0.elapsed());
+        }
+    };
+    let result = run_pool(total, jobs, &work, &mut on_done);
+    if tty {
         eprintln!();
     }
+    let join = join.into_inner().unwrap_or_else(|p| p.into_inner());
+    let rows = match result {
+        Ok(rows) => rows,
+        Err(e) => {
+            if let (Some(j), Some(p)) = (join, a.packets) {
+                j.discard_parts();
+                let _ = std::fs::remove_file(p);
+            }
+            return Err(e);
+        }
+    };
+    if let Some(j) = join {
+        j.finish()?;
+    }
+    let mut rows = rows.into_iter();
+    let curves: Vec<Curve> = setups
+        .iter()
+        .map(|x| {
+            let points: Vec<PointRow> = rows.by_ref().take(nl * ns).collect();
+            let means = points.chunks(ns).map(means_of).collect();
+            Curve {
+                topology: x.topology.clone(),
+                routing: x.routing.clone(),
+                vary: x.vary.clone(),
+                points,
+                means,
+                bytes_per_cycle: x.cfg.net.injection_bytes_per_cycle,
+                endpoints: x.endpoints,
+            }
+        })
+        .collect();
     if let Some(path) = a.csv {
-        write_csv(path, &curves).map_err(CliError::failed)?;
+        let all: Vec<&PointRow> = curves.iter().flat_map(|c| &c.points).collect();
+        write_csv(path, &all)?;
     }
     if let Some(path) = a.plot {
         crate::plot::write_svg(path, &cnf_figure(&curves))
@@ -150,138 +450,185 @@ pub fn sweep(a: &SweepArgs) -> R {
     if a.json {
         #[derive(Serialize)]
         struct Out<'a> {
+            /// The `--vary` fields (net.load is the curves' x).
+            varied: Vec<&'a str>,
             curves: &'a [Curve],
         }
-        return json_out(&Out { curves: &curves });
+        return json_out(&Out {
+            varied: varies.iter().map(|v| v.key.as_str()).collect(),
+            curves: &curves,
+        });
     }
-    for c in &curves {
-        println!(
-            "{} {} ({} endpoints; load = fraction of {} payload bytes a cycle per endpoint)",
-            c.topology,
-            c.routing,
-            cfgs.iter()
-                .find(|x| x.0 == c.topology && x.1 == c.routing)
-                .map_or(0, |x| x.3.topo.endpoints()),
-            base.net.injection_bytes_per_cycle
-        );
-        println!(
-            "{:>7} {:>8} {:>8} {:>10} {:>9} {:>8} {:>10} {:>9}",
-            "offered",
-            "injected",
-            "accepted",
-            "lat mean",
-            "lat std",
-            "lat p99",
-            "delivered",
-            "in flight"
-        );
-        for x in &c.points {
-            println!(
-                "{:>7.3} {:>8.3} {:>8.3} {:>10.1} {:>9.1} {:>8} {:>10} {:>9}",
-                x.offered_load,
-                x.injected_load,
-                x.accepted_load,
-                x.latency_mean_cycles,
-                x.latency_std_cycles,
-                x.latency_p99_cycles,
-                x.packets_delivered,
-                x.packets_in_flight
-            );
-        }
-    }
+    print_tables(&curves, ns);
     Ok(ExitCode::SUCCESS)
 }
 
-fn progress(done: usize, total: usize, what: &str) {
-    let width = 30;
-    let fill = (done * width).checked_div(total).unwrap_or(width);
-    let bar: String = "=".repeat(fill) + &" ".repeat(width - fill);
-    let mut e = std::io::stderr();
-    // a closed terminal only loses the bar
-    let _ = write!(e, "\r[{bar}] {done}/{total} {what:<40}");
-    let _ = e.flush();
-}
-
-/// A CSV text field (RFC 4180): quoted when it holds a comma, a quote or a line break (a
-/// dragonfly's name, `dragonfly:p=2,a=4,h=2`), its quotes doubled.
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
+/// The mean and interval of one load's runs.
+fn means_of(runs: &[PointRow]) -> PointMeans {
+    let pick =
+        |f: fn(&Summary) -> f64| -> Vec<f64> { runs.iter().map(|r| f(&r.summary)).collect() };
+    let unstable = runs.iter().filter(|r| !r.summary.stable).count();
+    PointMeans {
+        offered_load: runs.first().map_or(0.0, |r| r.summary.offered_load),
+        runs: runs.len(),
+        stable: unstable == 0,
+        unstable_runs: unstable,
+        accepted_load: MeanCi::of(&pick(|s| s.accepted_load)),
+        latency_mean_cycles: MeanCi::of(&pick(|s| s.latency_mean_cycles)),
     }
 }
 
-fn write_csv(path: &Path, curves: &[Curve]) -> Result<(), String> {
-    let mut s = String::from(
-        "topology,routing,offered_load,injected_load,accepted_load,latency_mean_cycles,\
-         latency_std_cycles,latency_p50_cycles,latency_p99_cycles,packets_injected,\
-         packets_delivered,packets_in_flight\n",
-    );
-    for c in curves {
-        for x in &c.points {
-            s += &format!(
-                "{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                csv_field(&c.topology),
-                csv_field(&c.routing),
-                x.offered_load,
-                x.injected_load,
-                x.accepted_load,
-                x.latency_mean_cycles,
-                x.latency_std_cycles,
-                x.latency_p50_cycles,
-                x.latency_p99_cycles,
-                x.packets_injected,
-                x.packets_delivered,
-                x.packets_in_flight
+/// The line that explains the `*` of an unstable point.
+const UNSTABLE_LEGEND: &str = "* unstable: window packets were still in flight when the drain \
+                               ended (net.drain_cycles); their latency is missing from the mean, \
+                               which is therefore too low";
+
+fn print_tables(curves: &[Curve], seeds: usize) {
+    let mut any_unstable = false;
+    for (i, c) in curves.iter().enumerate() {
+        if i > 0 {
+            println!();
+        }
+        println!(
+            "{} ({} endpoints; load = fraction of {} payload bytes a cycle per endpoint)",
+            c.label(),
+            c.endpoints,
+            c.bytes_per_cycle
+        );
+        if seeds == 1 {
+            println!(
+                "{:>7} {:>8} {:>8} {:>10} {:>9} {:>8} {:>10} {:>9}",
+                "offered",
+                "injected",
+                "accepted",
+                "lat mean",
+                "lat std",
+                "lat p99",
+                "delivered",
+                "in flight"
             );
+            for p in &c.points {
+                let x = &p.summary;
+                any_unstable |= !x.stable;
+                println!(
+                    "{:>7.3} {:>8.3} {:>8.3} {:>10.1} {:>9.1} {:>8} {:>10} {:>9}{}",
+                    x.offered_load,
+                    x.injected_load,
+                    x.accepted_load,
+                    x.latency_mean_cycles,
+                    x.latency_std_cycles,
+                    x.latency_p99_cycles,
+                    x.packets_delivered,
+                    x.packets_in_flight,
+                    if x.stable { "" } else { " *" }
+                );
+            }
+        } else {
+            println!(
+                "{:>7} {:>21} {:>23} {:>8}   ({seeds} seeds; mean ± half-width of the 95 % \
+                 interval)",
+                "offered", "accepted", "latency mean (cycles)", "unstable"
+            );
+            for m in &c.means {
+                any_unstable |= !m.stable;
+                let ci = |x: &MeanCi, prec: usize| {
+                    format!("{:.*} ± {:.*}", prec, x.mean, prec, x.ci95.unwrap_or(0.0))
+                };
+                println!(
+                    "{:>7.3} {:>21} {:>23} {:>8}{}",
+                    m.offered_load,
+                    ci(&m.accepted_load, 4),
+                    ci(&m.latency_mean_cycles, 1),
+                    format!("{}/{}", m.unstable_runs, m.runs),
+                    if m.stable { "" } else { " *" }
+                );
+            }
         }
     }
-    std::fs::write(path, s).map_err(|e| format!("{}: {e}", path.display()))
+    if any_unstable {
+        println!();
+        println!("{UNSTABLE_LEGEND}");
+    }
+}
+
+/// The x axis of the CNF plot: what a load of 1 is, from the curves' configuration.
+fn load_axis_label(curves: &[Curve]) -> String {
+    let b = curves.first().map_or(8.0, |c| c.bytes_per_cycle);
+    if curves.iter().all(|c| c.bytes_per_cycle == b) {
+        format!("applied load (1 = {b} payload bytes/cycle per endpoint)")
+    } else {
+        "applied load (1 = net.injection_bytes_per_cycle of the curve)".to_string()
+    }
 }
 
 /// The CNF pair (seed 000 §4.2): accepted traffic and mean latency against offered load, one
-/// series per configuration.
+/// series per curve (over several seeds, their means); an unstable point is drawn hollow.
 pub fn cnf_figure(curves: &[Curve]) -> crate::plot::Figure {
     use crate::plot::{Axis, Figure, Panel, Scale, Series};
-    let series = |f: &dyn Fn(&Summary) -> f64| -> Vec<Series> {
+    let series = |f: &dyn Fn(&PointMeans) -> f64| -> Vec<Series> {
         curves
             .iter()
             .map(|c| {
                 Series::new(
-                    format!("{} {}", c.topology, c.routing),
-                    c.points.iter().map(|x| (x.offered_load, f(x))).collect(),
+                    c.label(),
+                    c.means.iter().map(|m| (m.offered_load, f(m))).collect(),
                 )
+                .with_hollow(c.means.iter().map(|m| !m.stable).collect())
             })
             .collect()
     };
+    let x = load_axis_label(curves);
     Figure::new(
         "network: accepted traffic and latency against applied load",
         vec![
             Panel::new(
                 "accepted traffic",
-                Axis::new("applied load (normalised)", Scale::Linear),
-                Axis::new("accepted traffic (normalised)", Scale::Linear),
-                series(&|x| x.accepted_load),
+                Axis::new(x.clone(), Scale::Linear),
+                Axis::new("accepted traffic (same scale)", Scale::Linear),
+                series(&|m| m.accepted_load.mean),
             ),
             Panel::new(
                 "latency",
-                Axis::new("applied load (normalised)", Scale::Linear),
+                Axis::new(x, Scale::Linear),
                 Axis::new("mean latency (cycles)", Scale::Log10),
-                series(&|x| x.latency_mean_cycles.max(1.0)),
+                series(&|m| m.latency_mean_cycles.mean.max(1.0)),
             ),
         ],
     )
 }
 
 /// `exanet network run --config FILE`: one configuration's statistics.
-pub fn run(config: Option<&Path>, json: bool) -> R {
+pub fn run(config: Option<&Path>, json: bool, csv: Option<&Path>, packets: Option<&Path>) -> R {
     let cfg = load_config(config)?;
+    check_out("--csv", csv, "csv")?;
+    check_out("--packets", packets, "csv")?;
     let p = plan(&cfg).map_err(CliError::input)?;
-    let s = run_point(&cfg, &p, cfg.net.load).map_err(CliError::input)?;
-    if json {
-        return json_out(&s);
+    let log = match packets {
+        Some(path) => Some(PacketLog::new(Box::new(
+            CsvSink::create(path, true, &packets_point(0, 0, cfg.net.load, cfg.sim.seed))
+                .map_err(|e| CliError::input(format!("--packets: {e}")))?,
+        ))),
+        None => None,
+    };
+    let (s, log) = run_logged(&cfg, &p, cfg.net.load, log).map_err(CliError::input)?;
+    if let Some(l) = log {
+        l.finish()
+            .map_err(|e| CliError::input(format!("--packets: {e}")))?;
     }
+    let row = PointRow {
+        topology: cfg.net.topology.clone(),
+        routing: cfg.net.routing.clone(),
+        vary: Map::new(),
+        seed: cfg.sim.seed,
+        summary: s,
+    };
+    if let Some(path) = csv {
+        write_csv(path, std::slice::from_ref(&row))?;
+    }
+    if json {
+        return json_out(&row);
+    }
+    let s = &row.summary;
     println!(
         "{} {} {} {}, load {} ({} endpoints)",
         cfg.net.topology,
@@ -303,8 +650,11 @@ pub fn run(config: Option<&Path>, json: bool) -> R {
         s.latency_max_cycles
     );
     println!(
-        "  packets              {} injected in the window, {} delivered, {} still in flight",
-        s.packets_injected, s.packets_delivered, s.packets_in_flight
+        "  packets              {} injected in the window, {} delivered, {} still in flight{}",
+        s.packets_injected,
+        s.packets_delivered,
+        s.packets_in_flight,
+        if s.stable { "" } else { " *" }
     );
     if s.self_addressed > 0 {
         println!(
@@ -323,7 +673,36 @@ pub fn run(config: Option<&Path>, json: bool) -> R {
         s.crc_errors, s.payload_errors, s.order_errors, s.fifo_errors
     );
     println!("  cycles {}, statistics hash {}", s.cycles, s.stats_hash);
+    if !s.stable {
+        println!("{UNSTABLE_LEGEND}");
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The command line of `bench network`'s child for one case: the case, its cycles, and the
+/// parent's configuration (file and `--set`s), so that the child runs what the parent was
+/// asked to.
+fn bench_child_args(
+    case: &str,
+    cycles: u64,
+    config: Option<&Path>,
+    sets: &[Assignment],
+) -> Vec<std::ffi::OsString> {
+    let mut v: Vec<std::ffi::OsString> = ["bench", "network", "--json", "--case", case]
+        .iter()
+        .map(Into::into)
+        .collect();
+    v.push("--cycles".into());
+    v.push(cycles.to_string().into());
+    if let Some(p) = config {
+        v.push("--config".into());
+        v.push(p.into());
+    }
+    for a in sets {
+        v.push("--set".into());
+        v.push(format!("{}={}", a.key, a.value).into());
+    }
+    v
 }
 
 /// `exanet bench network`: every case in a child process of its own (`--case`), or one case
@@ -358,6 +737,7 @@ pub fn bench_network(
         print!("{}", NetBenchReport::new(vec![r]));
         return Ok(ExitCode::SUCCESS);
     }
+    let sets = super::overrides();
     let exe = std::env::current_exe()
         .map_err(|e| CliError::failed(format!("cannot find this program to rerun it: {e}")))?;
     let mut results: Vec<CaseResult> = Vec::new();
@@ -370,11 +750,7 @@ pub fn bench_network(
             );
         }
         let mut cmd = std::process::Command::new(&exe);
-        cmd.args(["bench", "network", "--json", "--case", c.name]);
-        cmd.args(["--cycles", &c.cycles.to_string()]);
-        if let Some(p) = config {
-            cmd.arg("--config").arg(p);
-        }
+        cmd.args(bench_child_args(c.name, c.cycles, config, &sets));
         let out = cmd
             .output()
             .map_err(|e| CliError::failed(format!("case {}: cannot start: {e}", c.name)))?;
@@ -399,15 +775,70 @@ pub fn bench_network(
 
 #[cfg(test)]
 mod tests {
-    use super::csv_field;
+    use super::*;
 
     #[test]
-    fn csv_fields_with_commas_or_quotes_are_quoted() {
-        assert_eq!(csv_field("torus:10x10"), "torus:10x10");
+    fn bench_children_get_the_configuration_file_and_the_sets() {
+        let sets: Vec<Assignment> = ["net.sizes=16", "link.credit.period_cycles=20"]
+            .iter()
+            .map(|s| s.parse().unwrap())
+            .collect();
+        let args = bench_child_args("torus32-10", 7, Some(Path::new("my.toml")), &sets);
+        let text: Vec<String> = args
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
         assert_eq!(
-            csv_field("dragonfly:p=2,a=4,h=2"),
-            "\"dragonfly:p=2,a=4,h=2\""
+            text,
+            [
+                "bench",
+                "network",
+                "--json",
+                "--case",
+                "torus32-10",
+                "--cycles",
+                "7",
+                "--config",
+                "my.toml",
+                "--set",
+                "net.sizes=16",
+                "--set",
+                "link.credit.period_cycles=20"
+            ]
         );
-        assert_eq!(csv_field("a\"b"), "\"a\"\"b\"");
+        // each passed-on assignment reads back as the one given
+        let back: Vec<Assignment> = text
+            .iter()
+            .skip_while(|a| *a != "--set")
+            .filter(|a| *a != "--set")
+            .map(|a| a.parse().unwrap())
+            .collect();
+        assert_eq!(back, sets);
+        let bare = bench_child_args("torus96-10", 1, None, &[]);
+        assert_eq!(bare.len(), 7);
+    }
+
+    #[test]
+    fn curve_labels_carry_the_varied_values() {
+        let mut vary = Map::new();
+        vary.insert("link.credit.period_cycles".into(), Value::from(20));
+        vary.insert("net.pattern".into(), Value::from("transpose"));
+        assert_eq!(
+            label("torus:4x4", "ecube", &vary),
+            "torus:4x4 ecube link.credit.period_cycles=20 net.pattern=transpose"
+        );
+        assert_eq!(label("mesh:4x4", "ecube", &Map::new()), "mesh:4x4 ecube");
+    }
+
+    #[test]
+    fn a_field_value_is_read_typed_from_the_configuration() {
+        let mut c = Config::default();
+        c.link.credit.period_cycles = 35;
+        assert_eq!(
+            field_value(&c, "link.credit.period_cycles"),
+            Value::from(35)
+        );
+        assert_eq!(field_value(&c, "net.topology"), Value::from("torus:4x4"));
+        assert_eq!(field_value(&c, "net.load"), Value::from(0.1));
     }
 }

@@ -25,6 +25,7 @@
 use super::adapter::NodeRouting;
 use super::nic::Nic;
 use super::node::{NetNode, NetPort, NodeEnv, NodeEvents};
+use super::packet_log::PacketLog;
 use super::routing::Routing;
 use super::stats::{Stats, Summary, Window};
 use super::topology::{PortClass, Topology};
@@ -84,6 +85,8 @@ pub struct Network {
     idle_skip: bool,
     /// Per node: the first cycle it needs stepping again.
     wake: Vec<u64>,
+    /// The per-packet observer, when one is attached (`log_packets`).
+    packet_log: Option<PacketLog>,
 }
 
 /// The router of every node of `t`: one intra-tile port per terminal, its inter-tile ports,
@@ -273,7 +276,20 @@ impl Network {
             clock_ns: cfg.clock().ns(1.0),
             idle_skip: s.idle_skip,
             wake: vec![0; n],
+            packet_log: None,
         })
+    }
+
+    /// Attach a packet log: from now on every delivered packet is recorded with the links it
+    /// crossed (count only the hops of packets that crossed links after this call: attach it
+    /// before running).
+    pub fn log_packets(&mut self, log: PacketLog) {
+        self.packet_log = Some(log);
+    }
+
+    /// Detach the packet log.
+    pub fn take_packet_log(&mut self) -> Option<PacketLog> {
+        self.packet_log.take()
     }
 
     /// Advance `cycles` cycles (whole windows; the last one may be shorter).
@@ -295,6 +311,7 @@ impl Network {
             tcl_cfg: self.link.cfg,
             phy_cfg: self.link.phy_cfg,
             skip: self.idle_skip,
+            log_hops: self.packet_log.is_some(),
         };
         // Per port of the node being stepped: the beats its neighbour's lane presents in the
         // window, and the next one not yet taken.
@@ -338,6 +355,14 @@ impl Network {
                         let (m, _) = wires[q].expect("a lane sends on a wired port");
                         let wm = &mut self.wake[m as usize];
                         *wm = (*wm).min(arrival);
+                    }
+                    if let Some(log) = self.packet_log.as_mut() {
+                        for f in self.events.hop_footers.drain(..) {
+                            log.hop(self.topo.as_ref(), f);
+                        }
+                        for a in &self.events.arrived {
+                            log.arrive(a, &self.measure);
+                        }
                     }
                     let st = &mut self.stats[k];
                     for x in self.events.injected.drain(..) {

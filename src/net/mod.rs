@@ -10,9 +10,11 @@
 
 pub mod adapter;
 pub mod bench;
+pub mod confidence;
 pub mod engine;
 pub mod nic;
 pub mod node;
+pub mod packet_log;
 pub mod routing;
 pub mod setup;
 pub mod stats;

@@ -106,6 +106,35 @@ const R_HDR: u8 = 0;
 const R_PAY: u8 = 1;
 const R_FTR: u8 = 2;
 
+/// Who sent a packet, read from its footer (see the module header).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FooterId {
+    /// The source endpoint; `usize::MAX` when the footer names none (a corrupted stream).
+    pub src: usize,
+    /// The source's sequence number (28 bits).
+    pub seq: u32,
+    pub probe: bool,
+}
+
+/// The source endpoint, sequence number and probe tag a footer carries. A footer that names no
+/// endpoint gives `src = usize::MAX`, never a panic.
+pub fn footer_id(t: &dyn Topology, ftr: u128) -> FooterId {
+    let user = FTR_USER.get(ftr) as u32;
+    let seq = FTR_CHAN_ID.get(ftr) as u32 | (user & 0xfff) << 16;
+    let terminal = (user >> 12 & 7) as usize;
+    let probe = user >> 15 & 1 == 1;
+    let src_addr = [
+        FTR_SRC_X.get(ftr) as u8,
+        FTR_SRC_Y.get(ftr) as u8,
+        FTR_SRC_Z.get(ftr) as u8,
+    ];
+    let src = t
+        .node_at(src_addr)
+        .filter(|_| terminal < t.terminals())
+        .map_or(usize::MAX, |n| t.endpoint_index(n, terminal));
+    FooterId { src, seq, probe }
+}
+
 /// Payload word `k` of packet (`src`, `seq`).
 pub fn payload_word(src: usize, seq: u32, k: u32) -> u128 {
     let a = (src as u64) << 32 | seq as u64;
@@ -370,20 +399,7 @@ impl Nic {
     }
 
     fn arrival(&mut self, t: &dyn Topology, ftr: u128, cycle: u64) -> Arrival {
-        let user = FTR_USER.get(ftr) as u32;
-        let seq = FTR_CHAN_ID.get(ftr) as u32 | (user & 0xfff) << 16;
-        let terminal = (user >> 12 & 7) as usize;
-        let probe = user >> 15 & 1 == 1;
-        let src_addr = [
-            FTR_SRC_X.get(ftr) as u8,
-            FTR_SRC_Y.get(ftr) as u8,
-            FTR_SRC_Z.get(ftr) as u8,
-        ];
-        // a footer that names no endpoint (a corrupted stream) is an error, never a panic
-        let src = t
-            .node_at(src_addr)
-            .filter(|_| terminal < t.terminals())
-            .map_or(usize::MAX, |n| t.endpoint_index(n, terminal));
+        let FooterId { src, seq, probe } = footer_id(t, ftr);
         let size = HDR_SIZE.get(self.rhdr) as u32;
         let mut payload_errors = (src == usize::MAX) as u32;
         if self.check {

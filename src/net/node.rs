@@ -60,6 +60,9 @@ pub struct NodeEnv<'a> {
     pub tcl_cfg: TclCfg,
     pub phy_cfg: PhyCfg,
     pub skip: bool,
+    /// Report every footer a TCL RX writes into the router (`NodeEvents::hop_footers`), for
+    /// the packet log's hop counts; off unless a packet log is attached.
+    pub log_hops: bool,
 }
 
 pub struct NetNode {
@@ -83,6 +86,9 @@ pub struct NodeEvents {
     pub arrived: Vec<Arrival>,
     /// Beats the node's lanes accepted: (port, the cycle the neighbour sees it).
     pub sent: Vec<(usize, u64)>,
+    /// Footers the TCL RXs wrote into the router this cycle: one packet crossed one link into
+    /// this node (only with `NodeEnv::log_hops`).
+    pub hop_footers: Vec<u128>,
 }
 
 /// A TCL RX that would not change: no beat in or out, no credit update.
@@ -281,7 +287,12 @@ impl NetNode {
                     rx_valid: link_in[q].0,
                     rx_data: link_in[q].1,
                 };
+                let packets = port.rx.stat_pkts;
                 port.rx.step(&l.tcl, &env.tcl_cfg, &rxi);
+                if env.log_hops && port.rx.stat_pkts != packets {
+                    // the RX counts a packet as it writes its footer (`TclRx::data_beat`)
+                    ev.hop_footers.push(port.rx.wr_data);
+                }
             }
             if lane_in.tx_valid || !skip {
                 if lane_in.tx_valid && port.lane.tx_ready() {

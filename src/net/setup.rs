@@ -3,6 +3,7 @@
 //! and builds the `Network`. Every name error says what is wrong and what is accepted.
 
 use super::engine::{NetSetup, Network};
+use super::packet_log::PacketLog;
 use super::routing::parse_routing;
 use super::stats::{Summary, Window};
 use super::topology::{parse, Topology};
@@ -164,10 +165,25 @@ pub fn build(cfg: &Config, p: &Plan, load: f64) -> Result<Network, String> {
 
 /// One run of `cfg` at `load`: warm-up, measurement, drain.
 pub fn run(cfg: &Config, p: &Plan, load: f64) -> Result<Summary, String> {
+    run_logged(cfg, p, load, None).map(|(s, _)| s)
+}
+
+/// [`run`] with a packet log attached from the first cycle; the log comes back with the
+/// summary (its sink not yet finished).
+pub fn run_logged(
+    cfg: &Config,
+    p: &Plan,
+    load: f64,
+    log: Option<PacketLog>,
+) -> Result<(Summary, Option<PacketLog>), String> {
     let mut net = build(cfg, p, load)?;
-    Ok(net.run_phases(
+    if let Some(l) = log {
+        net.log_packets(l);
+    }
+    let s = net.run_phases(
         cfg.net.drain_cycles,
         load,
         cfg.net.injection_bytes_per_cycle,
-    ))
+    );
+    Ok((s, net.take_packet_log()))
 }

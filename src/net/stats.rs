@@ -125,6 +125,13 @@ pub struct Summary {
     pub packets_delivered: u64,
     /// Window packets not delivered when the run stopped.
     pub packets_in_flight: u64,
+    /// Every window packet was delivered by the end of the drain (`packets_in_flight` is 0):
+    /// the network kept up with the load. An unstable point's latency leaves out the packets
+    /// still in flight, so it understates the latency.
+    pub stable: bool,
+    /// Every packet delivered in the run: warm-up, window and drain, probe packets included
+    /// (the lines of a packets file, `PacketLog`).
+    pub packets_delivered_total: u64,
     pub crc_errors: u64,
     pub payload_errors: u64,
     pub order_errors: u64,
@@ -191,6 +198,8 @@ impl Stats {
             packets_injected: self.injected_window,
             packets_delivered: self.delivered_window,
             packets_in_flight: self.injected_window - self.delivered_window,
+            stable: self.injected_window == self.delivered_window,
+            packets_delivered_total: self.delivered,
             crc_errors: self.crc_bad,
             payload_errors: self.payload_errors,
             order_errors: self.order_errors,

@@ -83,6 +83,13 @@ pub enum PlotError {
     EmptyPanel { panel: ItemRef },
     /// A series has no points.
     EmptySeries { panel: ItemRef, series: ItemRef },
+    /// A series' hollow flags are not one a point.
+    HollowLength {
+        panel: ItemRef,
+        series: ItemRef,
+        points: usize,
+        hollow: usize,
+    },
     /// A coordinate is NaN or infinite.
     NonFinite {
         panel: ItemRef,
@@ -144,6 +151,17 @@ impl fmt::Display for PlotError {
                 f.write_str(", ")?;
                 fmt_item(f, "series", series)?;
                 f.write_str(" has no points")
+            }
+            PlotError::HollowLength {
+                panel,
+                series,
+                points,
+                hollow,
+            } => {
+                fmt_item(f, "panels", panel)?;
+                f.write_str(", ")?;
+                fmt_item(f, "series", series)?;
+                write!(f, ": {hollow} hollow flags for {points} points")
             }
             PlotError::NonFinite {
                 panel,

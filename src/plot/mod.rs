@@ -10,7 +10,9 @@
 //! `panel_height_px` tall plus a 32 px band when it has a title). A [`Panel`] has a title, an x
 //! and a y [`Axis`] and its [`Series`]; each series is drawn as one polyline through its points
 //! in the order given, with a marker at every point (a single point draws only its marker),
-//! and is listed in the panel's legend (series with an empty label are left out of it).
+//! and is listed in the panel's legend (series with an empty label are left out of it). A
+//! point can be marked hollow ([`Series::with_hollow`]): its marker is outlined in the series'
+//! colour and white inside, for points to be read with care (a network load past saturation).
 //! Colours follow Okabe and Ito's colour-blind-safe palette and markers change shape, both
 //! cycling by the series' index in its panel, so a configuration keeps its look across panels.
 //!
@@ -43,6 +45,10 @@ pub const MIN_PANEL_HEIGHT_PX: u32 = 120;
 pub struct Series {
     pub label: String,
     pub points: Vec<(f64, f64)>,
+    /// Per point, whether its marker is drawn hollow (outlined, white inside) to set it apart,
+    /// e.g. a measurement that did not settle; empty: every marker filled. When not empty it
+    /// has one entry a point.
+    pub hollow: Vec<bool>,
 }
 
 impl Series {
@@ -50,7 +56,15 @@ impl Series {
         Series {
             label: label.into(),
             points,
+            hollow: Vec::new(),
         }
+    }
+
+    /// The same series with the points where `hollow` is true drawn hollow (one entry a point,
+    /// checked when the figure is rendered).
+    pub fn with_hollow(mut self, hollow: Vec<bool>) -> Self {
+        self.hollow = hollow;
+        self
     }
 }
 
@@ -221,6 +235,14 @@ fn validate(fig: &Figure) -> Result<(), PlotError> {
                     series: sref(),
                 });
             }
+            if !series.hollow.is_empty() && series.hollow.len() != series.points.len() {
+                return Err(PlotError::HollowLength {
+                    panel: pref,
+                    series: sref(),
+                    points: series.points.len(),
+                    hollow: series.hollow.len(),
+                });
+            }
             for (k, &(x, y)) in series.points.iter().enumerate() {
                 for (axis, value, scale) in
                     [(AxisId::X, x, panel.x.scale), (AxisId::Y, y, panel.y.scale)]
@@ -347,6 +369,27 @@ mod tests {
             msg,
             r#"panels[0] "latency", series[1] "2 hops" has no points"#
         );
+    }
+
+    #[test]
+    fn a_hollow_mask_of_the_wrong_length() {
+        let mut f = good();
+        f.panels[0].series[0].hollow = vec![true];
+        let (e, msg) = err(&f);
+        assert!(matches!(
+            e,
+            PlotError::HollowLength {
+                points: 2,
+                hollow: 1,
+                ..
+            }
+        ));
+        assert_eq!(
+            msg,
+            r#"panels[0] "latency", series[0] "1 hop": 1 hollow flags for 2 points"#
+        );
+        f.panels[0].series[0].hollow = vec![true, false];
+        assert!(render_svg(&f).is_ok());
     }
 
     #[test]

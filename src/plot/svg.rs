@@ -387,8 +387,9 @@ fn panel(o: &mut Out, index: usize, plan: &PanelPlan<'_>, dx: f64, dy: f64) {
                 }));
             }
         }
-        for &p in pts.iter().filter(|&&p| area.contains(p)) {
-            draw_marker(o, marker, p, colour);
+        for (k, &p) in pts.iter().enumerate().filter(|(_, &p)| area.contains(p)) {
+            let hollow = s.hollow.get(k).copied().unwrap_or(false);
+            draw_marker(o, marker, p, colour, hollow);
             ink.push(p);
         }
     }
@@ -447,7 +448,13 @@ fn legend(o: &mut Out, panel: &Panel, area: &Area, ink: &[(f64, f64)]) {
             num(bx + 32.0),
             num(ry)
         ));
-        draw_marker(o, MARKERS[i % MARKERS.len()], (bx + 20.0, ry), colour);
+        draw_marker(
+            o,
+            MARKERS[i % MARKERS.len()],
+            (bx + 20.0, ry),
+            colour,
+            false,
+        );
         o.line(format_args!(
             r#"<text x="{}" y="{}" dy="0.35em" font-size="11">{}</text>"#,
             num(bx + 40.0),
@@ -457,27 +464,34 @@ fn legend(o: &mut Out, panel: &Panel, area: &Area, ink: &[(f64, f64)]) {
     }
 }
 
-fn draw_marker(o: &mut Out, marker: Marker, (cx, cy): (f64, f64), colour: &str) {
+/// A marker at (cx, cy): filled with `colour`, or `hollow`: its outline in `colour`, white
+/// inside (`class="hollow"`), the cross as the outline of its two bars.
+fn draw_marker(o: &mut Out, marker: Marker, (cx, cy): (f64, f64), colour: &str, hollow: bool) {
     let r = MARKER_R;
+    let paint = if hollow {
+        format!(r##"class="hollow" fill="#ffffff" stroke="{colour}" stroke-width="1.5""##)
+    } else {
+        format!(r#"fill="{colour}""#)
+    };
     let poly = |o: &mut Out, pts: &[(f64, f64)]| {
         let p: Vec<String> = pts
             .iter()
             .map(|&(dx, dy)| format!("{},{}", num(cx + dx * r), num(cy + dy * r)))
             .collect();
         o.line(format_args!(
-            r#"<polygon points="{}" fill="{colour}"/>"#,
+            r#"<polygon points="{}" {paint}/>"#,
             p.join(" ")
         ));
     };
     match marker {
         Marker::Circle => o.line(format_args!(
-            r#"<circle cx="{}" cy="{}" r="{}" fill="{colour}"/>"#,
+            r#"<circle cx="{}" cy="{}" r="{}" {paint}/>"#,
             num(cx),
             num(cy),
             num(r)
         )),
         Marker::Square => o.line(format_args!(
-            r#"<rect x="{}" y="{}" width="{2}" height="{2}" fill="{colour}"/>"#,
+            r#"<rect x="{}" y="{}" width="{2}" height="{2}" {paint}/>"#,
             num(cx - r * 0.9),
             num(cy - r * 0.9),
             num(2.0 * r * 0.9)
@@ -485,6 +499,30 @@ fn draw_marker(o: &mut Out, marker: Marker, (cx, cy): (f64, f64), colour: &str) 
         Marker::TriangleUp => poly(o, &[(0.0, -1.2), (1.1, 0.8), (-1.1, 0.8)]),
         Marker::TriangleDown => poly(o, &[(0.0, 1.2), (1.1, -0.8), (-1.1, -0.8)]),
         Marker::Diamond => poly(o, &[(0.0, -1.3), (1.3, 0.0), (0.0, 1.3), (-1.3, 0.0)]),
+        Marker::Cross if hollow => {
+            // a plus sign of bars 2 x 0.35 r wide and 2 x 1.41 r long, turned 45 degrees
+            let (h, l) = (0.35, std::f64::consts::SQRT_2);
+            let plus = [
+                (-h, -l),
+                (h, -l),
+                (h, -h),
+                (l, -h),
+                (l, h),
+                (h, h),
+                (h, l),
+                (-h, l),
+                (-h, h),
+                (-l, h),
+                (-l, -h),
+                (-h, -h),
+            ];
+            let s = std::f64::consts::FRAC_1_SQRT_2;
+            let x: Vec<(f64, f64)> = plus
+                .iter()
+                .map(|&(u, v)| ((u - v) * s, (u + v) * s))
+                .collect();
+            poly(o, &x)
+        }
         Marker::Cross => o.line(format_args!(
             r#"<path d="M{} {}L{} {}M{} {}L{} {}" stroke="{colour}" stroke-width="1.8" fill="none"/>"#,
             num(cx - r),

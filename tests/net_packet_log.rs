@@ -1,0 +1,135 @@
+//! The packet log (`exanet::net::packet_log`, behind `--packets FILE`): an observer that
+//! changes no result, whose hop counts and VCs are the routing's paths, and which keeps a count
+//! only for the packets in the network.
+
+use exanet::config::Config;
+use exanet::net::packet_log::{PacketLog, VecSink};
+use exanet::net::routing::parse_routing;
+use exanet::net::routing::path::walk;
+use exanet::net::routing::Port;
+use exanet::net::setup::{plan, run, run_logged};
+use exanet::net::topology::parse;
+
+/// The configuration of a small run.
+fn small(topology: &str, routing: &str, load: f64) -> Config {
+    let mut c = Config::default();
+    c.net.topology = topology.into();
+    c.net.routing = routing.into();
+    c.net.load = load;
+    c.net.sizes = "16:160".into();
+    c.net.warmup_cycles = 500;
+    c.net.measure_cycles = 1500;
+    c.net.drain_cycles = 20_000;
+    c
+}
+
+#[test]
+fn logged_hops_and_vcs_are_the_routing_s_paths_and_the_log_changes_no_result() {
+    for (topo, routing) in [
+        ("torus:4x4", "ecube"),
+        ("torus:5x3", "ecube"),
+        ("dragonfly:p=2,a=2,h=1,g=3", "min"),
+    ] {
+        let c = small(topo, routing, 0.3);
+        let p = plan(&c).unwrap();
+        let plain = run(&c, &p, c.net.load).unwrap();
+        let sink = VecSink::default();
+        let (logged, log) = run_logged(
+            &c,
+            &p,
+            c.net.load,
+            Some(PacketLog::new(Box::new(sink.clone()))),
+        )
+        .unwrap();
+        assert_eq!(
+            logged.stats_hash, plain.stats_hash,
+            "{topo}: the log changed the run"
+        );
+        let log = log.expect("the log comes back");
+        assert_eq!(log.finish().unwrap(), logged.packets_delivered_total);
+        let recs = sink.0.lock().unwrap().clone();
+        assert_eq!(recs.len() as u64, plain.packets_delivered_total);
+        // deterministic routings: the path is known; its inter-tile hops and its last VC
+        let t = parse(topo).unwrap();
+        let r = parse_routing(routing).unwrap();
+        for x in &recs {
+            let path = walk(t.as_ref(), r.as_ref(), x.src, x.dst, &mut |_| 0).unwrap();
+            let inter: Vec<_> = path
+                .iter()
+                .filter(|h| matches!(h.hop.port, Port::Inter(_)))
+                .collect();
+            assert_eq!(x.hops as usize, inter.len(), "{topo}: {x:?}");
+            let vc = inter.last().map_or(0, |h| h.hop.vc);
+            assert_eq!(x.vc, vc, "{topo}: {x:?}");
+        }
+        assert!(recs.iter().any(|x| x.vc == 1), "{topo}: no packet on VC 1");
+    }
+}
+
+#[test]
+fn the_log_keeps_hop_counts_only_for_packets_in_the_network() {
+    use exanet::net::setup::build;
+    let c = small("torus:4x4", "ecube", 0.4);
+    let p = plan(&c).unwrap();
+    let mut net = build(&c, &p, c.net.load).unwrap();
+    let sink = VecSink::default();
+    net.log_packets(PacketLog::new(Box::new(sink.clone())));
+    net.run(3000);
+    let held = |n: &exanet::net::engine::Network| {
+        let m = n.merged();
+        m.injected - m.delivered
+    };
+    let count = |n: &mut exanet::net::engine::Network| {
+        let log = n.take_packet_log().unwrap();
+        let k = log.in_network();
+        n.log_packets(log);
+        k
+    };
+    // packets under way: those that crossed a link at least, not those still at their source
+    let (k, h) = (count(&mut net), held(&net));
+    assert!(0 < k && k as u64 <= h, "{k} counted, {h} in the network");
+    net.stop_injecting();
+    while held(&net) > 0 {
+        net.run(500);
+    }
+    assert_eq!(count(&mut net), 0, "a count outlived its packet");
+    let m = net.merged();
+    assert_eq!(sink.0.lock().unwrap().len() as u64, m.delivered);
+}
+
+/// Statistics hashes of runs made before the packet log existed (the binary of the commit
+/// this work started from): attaching the observer must leave every run as it was.
+#[test]
+fn the_statistics_hashes_are_those_from_before_the_packet_log() {
+    let mut a = small("torus:4x4", "ecube", 0.3);
+    a.net.warmup_cycles = 1000;
+    a.net.measure_cycles = 2000;
+    a.net.drain_cycles = 50_000;
+    let mut b = Config::default();
+    b.net.topology = "dragonfly:p=2,a=2,h=1,g=3".into();
+    b.net.routing = "min".into();
+    b.net.load = 0.35;
+    b.net.probe = "src=0,dst=5,period=300".into();
+    b.net.warmup_cycles = 1000;
+    b.net.measure_cycles = 2000;
+    b.net.check = true;
+    let mut c = Config::default();
+    c.net.topology = "torus:5x5".into();
+    c.net.routing = "smart-dor".into();
+    c.net.load = 0.4;
+    c.net.pattern = "transpose".into();
+    c.net.warmup_cycles = 1000;
+    c.net.measure_cycles = 2000;
+    for (cfg, want) in [
+        (a, "56981bad0c0b261f"),
+        (b, "bb8a4b592098fc46"),
+        (c, "4ff74e24fbb28186"),
+    ] {
+        let p = plan(&cfg).unwrap();
+        let sink = VecSink::default();
+        let (s, _) =
+            run_logged(&cfg, &p, cfg.net.load, Some(PacketLog::new(Box::new(sink)))).unwrap();
+        assert_eq!(s.stats_hash, want, "{}", cfg.net.topology);
+        assert_eq!(run(&cfg, &p, cfg.net.load).unwrap().stats_hash, want);
+    }
+}

@@ -1,0 +1,758 @@
+//! `exanet network sweep` and `network run` end to end: `--vary`, `--seeds` with their
+//! confidence intervals, `--jobs` giving byte-identical output, unstable points, the CSV
+//! holding the JSON's fields, the packets file (`--packets`) against the JSON's counts, and
+//! `bench network` handing its `--set`s to its children. Tiny networks and short windows, so
+//! that each test takes seconds. (The packet log itself: `tests/net_packet_log.rs`.)
+
+mod common;
+use common::exanet;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+/// Short phases: a run of a 4x4 torus takes milliseconds.
+const SHORT: [&str; 6] = [
+    "--set",
+    "net.warmup_cycles=300",
+    "--set",
+    "net.measure_cycles=1000",
+    "--set",
+    "net.drain_cycles=3000",
+];
+
+fn sweep(args: &[&str]) -> Output {
+    let mut a = vec!["network", "sweep"];
+    a.extend_from_slice(&SHORT);
+    a.extend_from_slice(args);
+    exanet(&a)
+}
+
+fn ok(o: &Output) -> String {
+    assert!(
+        o.status.success(),
+        "exit {:?}: {}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn json(o: &Output) -> Value {
+    serde_json::from_str(&ok(o)).expect("JSON on stdout")
+}
+
+fn refused(o: &Output, needle: &str) {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "not refused: {err}");
+    assert!(err.contains(needle), "'{needle}' not in: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+/// A fresh directory for one test.
+fn dir(test: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("exanet-net-sweep-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// A JSON value as the CSV writes it.
+fn cell(v: &Value) -> String {
+    match v {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        x => x.to_string(),
+    }
+}
+
+/// The fields of a JSON point flattened as the CSV names them (`vary.<field>`), with values.
+fn flat(prefix: &str, v: &Value, out: &mut Vec<(String, String)>) {
+    match v {
+        Value::Object(o) => {
+            for (k, x) in o {
+                let key = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}.{k}")
+                };
+                flat(&key, x, out);
+            }
+        }
+        x => out.push((prefix.to_string(), cell(x))),
+    }
+}
+
+/// The CSV's rows as (header, cells); no field in these files holds a quote or a line break.
+fn read_csv(text: &str) -> (Vec<String>, Vec<Vec<String>>) {
+    let split = |l: &str| -> Vec<String> {
+        // a dragonfly's name is quoted; the tests here use tori and meshes only
+        assert!(!l.contains('"'), "{l}");
+        l.split(',').map(str::to_string).collect()
+    };
+    let mut lines = text.lines();
+    let header = split(lines.next().expect("a header"));
+    (header, lines.map(split).collect())
+}
+
+/// Every point's JSON, in curve order.
+fn points(v: &Value) -> Vec<Value> {
+    v["curves"]
+        .as_array()
+        .expect("curves")
+        .iter()
+        .flat_map(|c| c["points"].as_array().expect("points").clone())
+        .collect()
+}
+
+/// The CSV holds exactly the JSON points' fields, in the same order, with the same values.
+fn csv_matches_points(csv: &str, pts: &[Value]) {
+    let (header, rows) = read_csv(csv);
+    assert_eq!(rows.len(), pts.len(), "one CSV row a JSON point");
+    for (row, p) in rows.iter().zip(pts) {
+        let mut fields = Vec::new();
+        flat("", p, &mut fields);
+        let names: Vec<&String> = fields.iter().map(|(k, _)| k).collect();
+        assert_eq!(header.iter().collect::<Vec<_>>(), names, "CSV columns");
+        let values: Vec<&String> = fields.iter().map(|(_, v)| v).collect();
+        assert_eq!(row.iter().collect::<Vec<_>>(), values, "CSV values");
+    }
+}
+
+// ---- --vary ----
+
+#[test]
+fn vary_makes_a_curve_per_value_named_in_json_csv_table_and_plot() {
+    let d = dir("vary");
+    let (csv, svg) = (d.join("v.csv"), d.join("v.svg"));
+    let args = [
+        "--topology",
+        "torus:4x4",
+        "--routing",
+        "ecube",
+        "--loads",
+        "0.1,0.3",
+        "--vary",
+        "link.credit.period_cycles=20,50",
+    ];
+    let mut with_out = args.to_vec();
+    with_out.extend(["--json", "--csv", s(&csv), "--plot", s(&svg)]);
+    let v = json(&sweep(&with_out));
+    assert_eq!(
+        v["varied"],
+        serde_json::json!(["link.credit.period_cycles"])
+    );
+    let curves = v["curves"].as_array().unwrap();
+    assert_eq!(curves.len(), 2);
+    let mut hashes = Vec::new();
+    for (c, period) in curves.iter().zip([20, 50]) {
+        assert_eq!(c["vary"]["link.credit.period_cycles"], period, "{c}");
+        let pts = c["points"].as_array().unwrap();
+        assert_eq!(pts.len(), 2);
+        for p in pts {
+            assert_eq!(p["vary"]["link.credit.period_cycles"], period, "{p}");
+            assert_eq!(p["topology"], "torus:4x4");
+            hashes.push(p["stats_hash"].as_str().unwrap().to_string());
+        }
+    }
+    // the value reached the runs: the credit beats come at another rate, the packets move
+    // otherwise
+    assert_ne!(hashes[0], hashes[2]);
+    assert_ne!(hashes[1], hashes[3]);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.starts_with("topology,routing,vary.link.credit.period_cycles,seed,"));
+    csv_matches_points(&text, &points(&v));
+    let plot = std::fs::read_to_string(&svg).unwrap();
+    for period in [20, 50] {
+        assert!(plot.contains(&format!(
+            "torus:4x4 ecube link.credit.period_cycles={period}"
+        )));
+    }
+    let table = ok(&sweep(&args));
+    assert!(table.contains("torus:4x4 ecube link.credit.period_cycles=20 (16 endpoints"));
+    assert!(table.contains("torus:4x4 ecube link.credit.period_cycles=50 (16 endpoints"));
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn several_varies_form_every_combination_the_first_slowest() {
+    let v = json(&sweep(&[
+        "--loads",
+        "0.1",
+        "--vary",
+        "link.credit.period_cycles=20,50",
+        "--vary",
+        "net.pattern=uniform,transpose",
+        "--json",
+    ]));
+    let got: Vec<(Value, Value)> = v["curves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["vary"]["link.credit.period_cycles"].clone(),
+                c["vary"]["net.pattern"].clone(),
+            )
+        })
+        .collect();
+    let want: Vec<(Value, Value)> = [
+        (20, "uniform"),
+        (20, "transpose"),
+        (50, "uniform"),
+        (50, "transpose"),
+    ]
+    .iter()
+    .map(|&(a, b)| (Value::from(a), Value::from(b)))
+    .collect();
+    assert_eq!(got, want);
+    // transpose leaves the diagonal at home: the pattern reached the runs
+    for c in v["curves"].as_array().unwrap() {
+        let home = c["points"][0]["self_addressed"].as_u64().unwrap();
+        assert_eq!(home > 0, c["vary"]["net.pattern"] == "transpose", "{c}");
+    }
+}
+
+/// A document without the command line that made it.
+fn without_command_line(mut v: Value) -> Value {
+    v["run"]
+        .as_object_mut()
+        .expect("run")
+        .shift_remove("command_line");
+    v
+}
+
+#[test]
+fn vary_net_load_is_loads_and_not_both() {
+    let a = json(&sweep(&["--loads", "0.1:0.3:0.1", "--json"]));
+    let b = json(&sweep(&["--vary", "net.load=0.1:0.3:0.1", "--json"]));
+    assert_eq!(without_command_line(a.clone()), without_command_line(b));
+    assert_eq!(points(&a).len(), 3);
+    let c = json(&sweep(&["--vary", "net.load=0.1,0.2,0.3", "--json"]));
+    assert_eq!(without_command_line(a), without_command_line(c));
+    refused(
+        &sweep(&["--loads", "0.1", "--vary", "net.load=0.2"]),
+        "--vary net.load and --loads both give the loads",
+    );
+}
+
+#[test]
+fn bad_varied_values_are_refused_naming_the_field() {
+    for (args, needle) in [
+        (
+            vec!["--vary", "link.credit.period=20,30"],
+            "--vary link.credit.period=20: unknown field 'period'",
+        ),
+        (
+            vec!["--vary", "link.credit.period_cycles=20,x"],
+            "--vary link.credit.period_cycles=x",
+        ),
+        (
+            vec!["--vary", "net.topology=torus:4x4,ring:3"],
+            "--vary net.topology=ring:3: topology",
+        ),
+        (
+            vec!["--vary", "net.load=0.1,1.5"],
+            "--vary net.load: loads '0.1,1.5': load 1.5 is outside (0, 1]",
+        ),
+        (
+            vec!["--vary", "sim.seed=1,2"],
+            "give the seeds with --seeds",
+        ),
+        (
+            vec![
+                "--vary",
+                "net.topology=torus:3x3",
+                "--topology",
+                "torus:4x4",
+            ],
+            "--vary net.topology and --topology set the same field",
+        ),
+        (
+            vec!["--vary", "net.sizes=16,32", "--size", "64"],
+            "--vary net.sizes and --size set the same field",
+        ),
+        (
+            vec!["--vary", "net.sizes=16", "--vary", "net.sizes=32"],
+            "the field is varied twice",
+        ),
+        (vec!["--vary", "net.sizes"], "expected section.key=V1,V2"),
+        (
+            vec!["--vary", "net.injection=constant:2"],
+            "set net.injection = \"bernoulli\"",
+        ),
+    ] {
+        refused(&sweep(&args), needle);
+    }
+    // an absurd sweep is refused before any curve is set up
+    let periods: Vec<String> = (1..=1000).map(|p| p.to_string()).collect();
+    let vary = format!("link.credit.period_cycles={}", periods.join(","));
+    refused(
+        &sweep(&["--vary", &vary, "--loads", "0.01:1:0.01", "--seeds", "1..2"]),
+        "1000 curves x 100 loads x 2 seeds = 200000 runs; a sweep makes at most 100000",
+    );
+}
+
+// ---- --seeds ----
+
+/// t(0.975, 2), R's qt(0.975, 2).
+const T975_2DOF: f64 = 4.302652729911275;
+
+#[test]
+fn seeds_repeat_every_point_and_report_a_student_t_interval() {
+    let v = json(&sweep(&[
+        "--topology",
+        "torus:4x4",
+        "--routing",
+        "ecube",
+        "--loads",
+        "0.1,0.3",
+        "--seeds",
+        "1..3",
+        "--json",
+    ]));
+    assert_eq!(v["run"]["seeds"], serde_json::json!([1, 2, 3]));
+    let c = &v["curves"][0];
+    let pts = c["points"].as_array().unwrap();
+    assert_eq!(pts.len(), 6, "2 loads x 3 seeds");
+    let means = c["means"].as_array().unwrap();
+    assert_eq!(means.len(), 2);
+    for (l, m) in means.iter().enumerate() {
+        let runs = &pts[3 * l..3 * l + 3];
+        let seeds: Vec<u64> = runs.iter().map(|p| p["seed"].as_u64().unwrap()).collect();
+        assert_eq!(seeds, [1, 2, 3]);
+        for p in runs {
+            assert_eq!(p["offered_load"], m["offered_load"]);
+        }
+        // the seeds reach the generators: three different runs
+        assert_ne!(runs[0]["stats_hash"], runs[1]["stats_hash"]);
+        assert_ne!(runs[1]["stats_hash"], runs[2]["stats_hash"]);
+        assert_eq!(m["runs"], 3);
+        for field in ["accepted_load", "latency_mean_cycles"] {
+            let x: Vec<f64> = runs.iter().map(|p| p[field].as_f64().unwrap()).collect();
+            // by hand: mean, sample standard deviation, t(0.975, 2) s / sqrt(3)
+            let mean = (x[0] + x[1] + x[2]) / 3.0;
+            let var = x.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / 2.0;
+            let half = T975_2DOF * var.sqrt() / 3f64.sqrt();
+            let got = &m[field];
+            // the JSON's figures are rounded to 9 digits, the program's sums are not
+            let close = |a: f64, b: f64| (a - b).abs() <= 1e-6 * b.abs().max(1e-12);
+            assert!(close(got["mean"].as_f64().unwrap(), mean), "{field}: {got}");
+            assert!(
+                close(got["std"].as_f64().unwrap(), var.sqrt()),
+                "{field}: {got}"
+            );
+            assert!(close(got["ci95"].as_f64().unwrap(), half), "{field}: {got}");
+            assert!(half > 0.0, "{field}: three seeds that agree exactly");
+        }
+    }
+    // a list works too, and one seed has no interval
+    let v = json(&sweep(&["--loads", "0.1", "--seeds", "2,7", "--json"]));
+    assert_eq!(v["run"]["seeds"], serde_json::json!([2, 7]));
+    let v = json(&sweep(&["--loads", "0.1", "--seed", "5", "--json"]));
+    assert_eq!(v["run"]["seeds"], serde_json::json!([5]));
+    let m = &v["curves"][0]["means"][0];
+    assert_eq!(m["runs"], 1);
+    assert_eq!(m["accepted_load"]["ci95"], Value::Null);
+    assert_eq!(
+        m["accepted_load"]["mean"],
+        v["curves"][0]["points"][0]["accepted_load"]
+    );
+    refused(
+        &sweep(&["--seed", "1", "--seeds", "1..3"]),
+        "--seed and --seeds both give the seed",
+    );
+    refused(
+        &sweep(&["--seeds", "3..1"]),
+        "--seeds 3..1: the range 3..1 runs backwards",
+    );
+    refused(&sweep(&["--seeds", "1,x"]), "'x' is not a seed");
+}
+
+#[test]
+fn the_table_of_several_seeds_gives_mean_and_interval() {
+    let t = ok(&sweep(&["--loads", "0.1", "--seeds", "1..3"]));
+    assert!(
+        t.contains("(3 seeds; mean ± half-width of the 95 % interval)"),
+        "{t}"
+    );
+    let row = t
+        .lines()
+        .find(|l| l.trim_start().starts_with("0.100"))
+        .expect("a row");
+    assert_eq!(row.matches('±').count(), 2, "{row}");
+    assert!(row.trim_end().ends_with("0/3"), "{row}");
+}
+
+// ---- --jobs ----
+
+#[test]
+fn jobs_give_byte_identical_json_csv_and_packets() {
+    let d = dir("jobs");
+    let run = |jobs: &str| -> (Value, String, String) {
+        let (csv, pk) = (
+            d.join(format!("j{jobs}.csv")),
+            d.join(format!("p{jobs}.csv")),
+        );
+        let o = sweep(&[
+            "--topology",
+            "torus:4x4",
+            "--routing",
+            "ecube",
+            "--topology",
+            "mesh:3x3",
+            "--routing",
+            "ecube",
+            "--loads",
+            "0.1,0.4",
+            "--seeds",
+            "1,2",
+            "--jobs",
+            jobs,
+            "--json",
+            "--csv",
+            s(&csv),
+            "--packets",
+            s(&pk),
+        ]);
+        let v = json(&o);
+        (
+            v,
+            std::fs::read_to_string(&csv).unwrap(),
+            std::fs::read_to_string(&pk).unwrap(),
+        )
+    };
+    let (v1, c1, p1) = run("1");
+    let (v3, c3, p3) = run("3");
+    assert_eq!(points(&v1).len(), 8);
+    let text = |v: Value| serde_json::to_string_pretty(&without_command_line(v)).unwrap();
+    assert_eq!(text(v1), text(v3), "JSON");
+    assert_eq!(c1, c3, "CSV");
+    assert_eq!(p1, p3, "packets file");
+    // no part file is left behind
+    let left: Vec<_> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".part"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    refused(&sweep(&["--jobs", "0"]), "--jobs 0: give 1 to 256 threads");
+    refused(
+        &sweep(&["--jobs", "100000"]),
+        "--jobs 100000: give 1 to 256 threads",
+    );
+    std::fs::remove_dir_all(&d).ok();
+}
+
+// ---- unstable points ----
+
+#[test]
+fn unstable_points_are_marked_in_table_json_csv_and_plot() {
+    let d = dir("unstable");
+    let (csv, svg) = (d.join("u.csv"), d.join("u.svg"));
+    // no drain: the window's last packets are still in flight at the end of the run at 0.4,
+    // while at 0.05 over a long drain every packet arrives
+    let base = [
+        "--topology",
+        "torus:4x4",
+        "--routing",
+        "ecube",
+        "--loads",
+        "0.4",
+        "--set",
+        "net.drain_cycles=0",
+    ];
+    let mut a = base.to_vec();
+    a.extend(["--json", "--csv", s(&csv), "--plot", s(&svg)]);
+    let v = json(&sweep(&a));
+    let p = &v["curves"][0]["points"][0];
+    assert!(p["packets_in_flight"].as_u64().unwrap() > 0, "{p}");
+    assert_eq!(p["stable"], false);
+    assert_eq!(v["curves"][0]["means"][0]["stable"], false);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let (header, rows) = read_csv(&text);
+    let col = header.iter().position(|h| h == "stable").unwrap();
+    assert_eq!(rows[0][col], "false");
+    // one hollow marker a panel, none in the legend
+    let plot = std::fs::read_to_string(&svg).unwrap();
+    assert_eq!(plot.matches("class=\"hollow\"").count(), 2, "{plot}");
+    let t = ok(&sweep(&base));
+    let row = t
+        .lines()
+        .find(|l| l.trim_start().starts_with("0.400"))
+        .unwrap();
+    assert!(row.ends_with(" *"), "{row}");
+    assert!(
+        t.contains("* unstable: window packets were still in flight"),
+        "{t}"
+    );
+    // a stable point: no mark, no legend line, filled markers
+    let mut a = vec!["--loads", "0.05", "--json", "--plot", s(&svg)];
+    a.extend(["--topology", "torus:4x4", "--routing", "ecube"]);
+    let v = json(&sweep(&a));
+    assert_eq!(v["curves"][0]["points"][0]["stable"], true);
+    assert_eq!(v["curves"][0]["points"][0]["packets_in_flight"], 0);
+    let plot = std::fs::read_to_string(&svg).unwrap();
+    assert!(!plot.contains("hollow"));
+    let t = ok(&sweep(&["--loads", "0.05"]));
+    assert!(!t.contains('*'), "{t}");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn the_load_axis_says_what_a_load_of_1_is() {
+    let d = dir("axis");
+    let svg = d.join("a.svg");
+    ok(&sweep(&["--loads", "0.1", "--plot", s(&svg)]));
+    let plot = std::fs::read_to_string(&svg).unwrap();
+    assert_eq!(
+        plot.matches(">applied load (1 = 8 payload bytes/cycle per endpoint)<")
+            .count(),
+        2
+    );
+    ok(&sweep(&[
+        "--loads",
+        "0.1",
+        "--set",
+        "net.injection_bytes_per_cycle=4",
+        "--plot",
+        s(&svg),
+    ]));
+    let plot = std::fs::read_to_string(&svg).unwrap();
+    assert!(plot.contains(">applied load (1 = 4 payload bytes/cycle per endpoint)<"));
+    std::fs::remove_dir_all(&d).ok();
+}
+
+// ---- CSV = JSON ----
+
+#[test]
+fn csv_columns_are_the_json_point_fields_for_sweep_and_run() {
+    let d = dir("csv");
+    let csv = d.join("s.csv");
+    for extra in [
+        vec![],
+        vec!["--seeds", "1,2"],
+        vec!["--vary", "net.sizes=16,64"],
+    ] {
+        let mut a = vec!["--loads", "0.1,0.2", "--json", "--csv", s(&csv)];
+        a.extend(extra.iter().copied());
+        let v = json(&sweep(&a));
+        csv_matches_points(&std::fs::read_to_string(&csv).unwrap(), &points(&v));
+    }
+    let cfg = d.join("r.toml");
+    std::fs::write(
+        &cfg,
+        "[net]\ntopology = \"mesh:3x3\"\nload = 0.2\nwarmup_cycles = 300\nmeasure_cycles = 1000\n\
+         probe = \"src=0,dst=8,period=200\"\n",
+    )
+    .unwrap();
+    let rc = d.join("r.csv");
+    let v = json(&exanet(&[
+        "network",
+        "run",
+        "--config",
+        s(&cfg),
+        "--json",
+        "--csv",
+        s(&rc),
+    ]));
+    let mut point = v.clone();
+    point.as_object_mut().unwrap().shift_remove("run");
+    csv_matches_points(&std::fs::read_to_string(&rc).unwrap(), &[point]);
+    assert_eq!(v["topology"], "mesh:3x3");
+    assert_eq!(v["seed"], 1);
+    assert_eq!(v["stable"], true);
+    refused(
+        &exanet(&["network", "run", "--config", s(&cfg), "--csv", "x.txt"]),
+        "--csv: x.txt: give a file name ending in .csv",
+    );
+    std::fs::remove_dir_all(&d).ok();
+}
+
+// ---- the packets file ----
+
+/// The packets file's lines as maps from column to value.
+fn packet_lines(path: &Path) -> Vec<std::collections::HashMap<String, String>> {
+    let (header, rows) = read_csv(&std::fs::read_to_string(path).unwrap());
+    assert_eq!(
+        header.join(","),
+        "curve,point,offered_load,seed,src,dst,vc,size_bytes,injected_cycle,delivered_cycle,\
+         latency_cycles,hops,window,probe"
+    );
+    rows.into_iter()
+        .map(|r| header.iter().cloned().zip(r).collect())
+        .collect()
+}
+
+fn num(m: &std::collections::HashMap<String, String>, k: &str) -> u64 {
+    m[k].parse().unwrap_or_else(|_| panic!("{k} = {}", m[k]))
+}
+
+#[test]
+fn the_packets_file_of_a_run_has_a_line_per_delivered_packet() {
+    let d = dir("packets");
+    let cfg = d.join("p.toml");
+    std::fs::write(
+        &cfg,
+        "[net]\ntopology = \"torus:4x4\"\nload = 0.3\nsizes = \"16:160\"\nwarmup_cycles = 500\n\
+         measure_cycles = 1500\nprobe = \"src=0,dst=5,period=200\"\n",
+    )
+    .unwrap();
+    let pk = d.join("p.csv");
+    let v = json(&exanet(&[
+        "network",
+        "run",
+        "--config",
+        s(&cfg),
+        "--json",
+        "--packets",
+        s(&pk),
+    ]));
+    let lines = packet_lines(&pk);
+    // every packet delivered in the run: warm-up, window and drain, probes included
+    assert_eq!(
+        lines.len() as u64,
+        v["packets_delivered_total"].as_u64().unwrap()
+    );
+    let is = |m: &std::collections::HashMap<String, String>, k: &str| m[k] == "true";
+    let window: Vec<_> = lines
+        .iter()
+        .filter(|m| is(m, "window") && !is(m, "probe"))
+        .collect();
+    assert_eq!(
+        window.len() as u64,
+        v["packets_delivered"].as_u64().unwrap()
+    );
+    let probes = lines
+        .iter()
+        .filter(|m| is(m, "window") && is(m, "probe"))
+        .count();
+    assert_eq!(probes as u64, v["probe_packets"].as_u64().unwrap());
+    assert!(probes > 0);
+    assert!(
+        lines.len() > window.len() + probes,
+        "warm-up and drain packets too"
+    );
+    // the window's latencies are the JSON's
+    let sum: u64 = window.iter().map(|m| num(m, "latency_cycles")).sum();
+    let mean = sum as f64 / window.len() as f64;
+    let want = v["latency_mean_cycles"].as_f64().unwrap();
+    assert!((mean - want).abs() <= 1e-8 * want, "{mean} vs {want}");
+    let max = window
+        .iter()
+        .map(|m| num(m, "latency_cycles"))
+        .max()
+        .unwrap();
+    assert_eq!(max, v["latency_max_cycles"].as_u64().unwrap());
+    for m in &lines {
+        assert_eq!(
+            num(m, "latency_cycles"),
+            num(m, "delivered_cycle") - num(m, "injected_cycle")
+        );
+        assert_eq!(
+            (&m["curve"][..], &m["point"][..], &m["seed"][..]),
+            ("0", "0", "1")
+        );
+        assert_eq!(m["offered_load"], "0.3");
+        let size = num(m, "size_bytes");
+        if is(m, "probe") {
+            assert_eq!((num(m, "src"), num(m, "dst")), (0, 5));
+        } else {
+            assert!((16..=160).contains(&size), "{size}");
+        }
+        assert!((1..=4).contains(&num(m, "hops")), "{m:?}");
+    }
+    // the window's payload bytes are the accepted load's... of the packets injected in it
+    let bytes: u64 = window.iter().map(|m| num(m, "size_bytes")).sum();
+    let injected = v["injected_load"].as_f64().unwrap() * 16.0 * 1500.0 * 8.0;
+    assert!(
+        (bytes as f64 - injected).abs() < 0.5,
+        "{bytes} vs {injected}"
+    );
+    refused(
+        &exanet(&[
+            "network",
+            "run",
+            "--config",
+            s(&cfg),
+            "--packets",
+            "/nonexistent/p.csv",
+        ]),
+        "--packets: /nonexistent/p.csv: the directory /nonexistent does not exist",
+    );
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn the_packets_file_of_a_sweep_names_each_line_s_point() {
+    let d = dir("sweep-packets");
+    let pk = d.join("p.csv");
+    let v = json(&sweep(&[
+        "--topology",
+        "torus:4x4",
+        "--routing",
+        "ecube",
+        "--topology",
+        "mesh:3x3",
+        "--routing",
+        "ecube",
+        "--loads",
+        "0.1,0.3",
+        "--seeds",
+        "4,9",
+        "--json",
+        "--packets",
+        s(&pk),
+    ]));
+    let lines = packet_lines(&pk);
+    let mut total = 0;
+    for (c, curve) in v["curves"].as_array().unwrap().iter().enumerate() {
+        for (i, p) in curve["points"].as_array().unwrap().iter().enumerate() {
+            let mine: Vec<_> = lines
+                .iter()
+                .filter(|m| num(m, "curve") == c as u64 && num(m, "point") == i as u64)
+                .collect();
+            assert_eq!(
+                mine.len() as u64,
+                p["packets_delivered_total"].as_u64().unwrap(),
+                "curve {c} point {i}"
+            );
+            for m in &mine {
+                assert_eq!(m["seed"], cell(&p["seed"]));
+                assert_eq!(m["offered_load"], cell(&p["offered_load"]));
+            }
+            let window = mine
+                .iter()
+                .filter(|m| m["window"] == "true" && m["probe"] == "false")
+                .count();
+            assert_eq!(window as u64, p["packets_delivered"].as_u64().unwrap());
+            total += mine.len();
+        }
+    }
+    assert_eq!(total, lines.len(), "every line belongs to a point");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+// ---- bench network hands its --set on ----
+
+#[test]
+fn bench_network_children_run_the_parent_s_set_assignments() {
+    // a network run refuses bit errors; the parent itself does not build a network, so only a
+    // child that got the assignment fails, with the child's reason
+    let o = exanet(&[
+        "bench",
+        "network",
+        "--cycles",
+        "1",
+        "--set",
+        "link.phy.ber=1e-6",
+        "--json",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("case torus32-10 failed"), "{err}");
+    assert!(err.contains("network runs inject no bit errors"), "{err}");
+}
