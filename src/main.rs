@@ -7,6 +7,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use exanet::cli;
 use exanet::config::CreditFlavour;
 use exanet::config_set::Assignment;
+use exanet::wave::WaveFormat;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -91,9 +92,12 @@ enum Cmd {
     Demo {
         #[command(flatten)]
         common: Common,
-        /// Where to write the VCD.
-        #[arg(long, default_value = "waves/out/demo.vcd")]
-        vcd: PathBuf,
+        /// Where to write the waves [default: waves/out/demo.vcd, or .fst with --wave-format fst].
+        #[arg(long, value_name = "FILE")]
+        vcd: Option<PathBuf>,
+        /// Format of the waves.
+        #[arg(long, value_enum, default_value_t = WaveFormat::Vcd)]
+        wave_format: WaveFormat,
     },
     /// APElink measurements.
     Link {
@@ -134,22 +138,35 @@ enum Cmd {
         /// Credit flavour.
         #[arg(long, value_enum)]
         credit: Option<CreditFlavour>,
-        /// Write model.vcd and rtl.vcd into this directory.
+        /// Write model.vcd and rtl.vcd (model.fst and rtl.fst with --wave-format fst) into
+        /// this directory.
         #[arg(long, value_name = "DIR")]
         vcd_dir: Option<PathBuf>,
+        /// Format of the waves written into --vcd-dir.
+        #[arg(long, value_enum, default_value_t = WaveFormat::Vcd)]
+        wave_format: WaveFormat,
     },
-    /// Compare two VCD files signal by signal, by name.
+    /// Compare two wave files (VCD or FST, in any pairing) signal by signal, by name.
     WaveDiff {
         a: PathBuf,
         b: PathBuf,
         /// Signals present in one file only make the files differ.
         #[arg(long)]
         strict: bool,
+        /// List the signals present in one file only (else only their count is printed).
+        #[arg(long)]
+        verbose: bool,
     },
     /// GTKWave translate filter process: decodes one value per stdin line (header, footer or beat).
     WaveFilter {
         /// What the values are: header, footer or beat.
         kind: String,
+    },
+    /// Write the GTKWave translate filter files of the enumerated registers (state names).
+    WaveTranslate {
+        /// Directory to write one `<table>.txt` per enumerated register into.
+        #[arg(long, value_name = "DIR", default_value = "waves/translate")]
+        out: PathBuf,
     },
     /// Configuration files.
     Config {
@@ -290,6 +307,9 @@ enum KarmaCmd {
         /// Write the waves of the first round trip to this VCD file.
         #[arg(long, value_name = "FILE")]
         vcd: Option<PathBuf>,
+        /// Format of the --vcd file.
+        #[arg(long, value_enum, default_value_t = WaveFormat::Vcd)]
+        wave_format: WaveFormat,
     },
     /// Router and link bandwidth measured by the nodes' self-test IPs on the mesh.
     Selftest {
@@ -461,6 +481,7 @@ fn common_of(cmd: &Cmd) -> Option<&Common> {
         },
         Cmd::WaveDiff { .. }
         | Cmd::WaveFilter { .. }
+        | Cmd::WaveTranslate { .. }
         | Cmd::Config { .. }
         | Cmd::Completions { .. } => return None,
     })
@@ -479,7 +500,16 @@ fn main() -> ExitCode {
         }
     }
     let r = match args.cmd {
-        Cmd::Demo { common, vcd } => cli::demo(common.config.as_deref(), common.json, &vcd),
+        Cmd::Demo {
+            common,
+            vcd,
+            wave_format,
+        } => cli::demo(
+            common.config.as_deref(),
+            common.json,
+            vcd.as_deref(),
+            wave_format,
+        ),
         Cmd::Link { cmd } => match cmd {
             LinkCmd::Latency { common, out } => {
                 cli::link_latency(common.config.as_deref(), common.json, out.csv.as_deref())
@@ -541,6 +571,7 @@ fn main() -> ExitCode {
                 ber,
                 plot,
                 vcd,
+                wave_format,
             } => cli::karma::pingpong(&cli::karma::PingPongArgs {
                 config: common.config.as_deref(),
                 json: common.json,
@@ -553,6 +584,7 @@ fn main() -> ExitCode {
                 ber,
                 plot: plot.as_deref(),
                 vcd: vcd.as_deref(),
+                wave_format,
             }),
             KarmaCmd::Selftest {
                 common,
@@ -623,6 +655,7 @@ fn main() -> ExitCode {
             ber,
             credit,
             vcd_dir,
+            wave_format,
         } => cli::cosim(
             common.config.as_deref(),
             common.json,
@@ -632,9 +665,16 @@ fn main() -> ExitCode {
             ber,
             credit,
             vcd_dir.as_deref(),
+            wave_format,
         ),
-        Cmd::WaveDiff { a, b, strict } => cli::wave_diff(&a, &b, strict),
+        Cmd::WaveDiff {
+            a,
+            b,
+            strict,
+            verbose,
+        } => cli::wave_diff(&a, &b, strict, verbose),
         Cmd::WaveFilter { kind } => cli::wave_filter(&kind),
+        Cmd::WaveTranslate { out } => cli::wave_translate(&out),
         Cmd::Config { print, config, .. } => cli::config(print, config.as_deref()),
         Cmd::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "exanet", &mut std::io::stdout());

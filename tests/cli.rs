@@ -49,6 +49,7 @@ fn help_lists_the_subcommands() {
             "cosim",
             "wave-diff",
             "wave-filter",
+            "wave-translate",
             "config",
             "completions",
             "bench",
@@ -263,6 +264,43 @@ fn wave_diff_exit_codes() {
 }
 
 #[test]
+fn cosim_warns_before_a_run_whose_waves_would_be_huge() {
+    // The warning comes before the run; a wave directory that cannot be made (a file) then
+    // ends the run at once.
+    let not_a_dir = tmp_file("not-a-dir", "");
+    let o = exanet(&[
+        "cosim",
+        "--design",
+        "link",
+        "--cycles",
+        "500000",
+        "--vcd-dir",
+        not_a_dir.to_str().unwrap(),
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let first = err.lines().next().unwrap_or("");
+    assert!(
+        first.starts_with("warning: the waves of this run will take about 9.1 GB")
+            && first.contains("--wave-format fst"),
+        "{err}"
+    );
+    // No warning for a run that writes little.
+    let o = exanet(&[
+        "cosim",
+        "--design",
+        "link",
+        "--cycles",
+        "500000",
+        "--wave-format",
+        "fst",
+        "--vcd-dir",
+        not_a_dir.to_str().unwrap(),
+    ]);
+    assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
+}
+
+#[test]
 fn the_demo_runs_and_writes_its_waves() {
     let vcd = std::env::temp_dir().join(format!("exanet-cli-{}-demo.vcd", std::process::id()));
     let o = exanet(&["demo", "--vcd", vcd.to_str().unwrap()]);
@@ -272,7 +310,29 @@ fn the_demo_runs_and_writes_its_waves() {
     assert!(s.contains("start-stop") && s.contains("usedword"), "{s}");
     let waves = std::fs::read_to_string(&vcd).unwrap();
     assert!(waves.contains("$enddefinitions"));
+    // The same waves as FST: wave-diff finds them identical to the VCD, every signal, in
+    // either order (the FST is read by a child process of wave-diff).
+    let fst = vcd.with_extension("fst");
+    let o = exanet(&[
+        "demo",
+        "--vcd",
+        fst.to_str().unwrap(),
+        "--wave-format",
+        "fst",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for (a, b) in [(&vcd, &fst), (&fst, &vcd)] {
+        let o = exanet(&[
+            "wave-diff",
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "--strict",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+        assert_eq!(stdout(&o).lines().next(), Some("identical"));
+    }
     std::fs::remove_file(&vcd).ok();
+    std::fs::remove_file(&fst).ok();
 }
 
 #[test]

@@ -7,7 +7,7 @@ use exanet::cosim::link_design::run_link;
 use exanet::cosim::lockstep::{CosimError, CosimReport, Options};
 use exanet::cosim::node_design::run_node;
 use exanet::cosim::router_design::run_router;
-use exanet::wave::{diff_files, DiffOptions};
+use exanet::wave::{diff_files, DiffOptions, WaveFormat};
 use std::path::{Path, PathBuf};
 
 fn run(cfg: &Config, opts: &Options) -> Result<exanet::cosim::lockstep::CosimReport, CosimError> {
@@ -233,6 +233,76 @@ fn both_sides_write_waves_with_the_same_names_and_wave_diff_finds_a_planted_diff
     assert_eq!(d.time_fs, t * 1000);
     assert_ne!(d.value_a, d.value_b);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn fst_waves_of_model_and_rtl_are_identical_and_identical_to_the_vcd_of_the_same_run() {
+    let mut cfg = Config::default();
+    cfg.link.phy.ber = 1e-4;
+    cfg.sim.seed = 9;
+    let (vdir, fdir) = (tmp("vcd-twin"), tmp("fst"));
+    for (dir, wave_format) in [(&vdir, WaveFormat::Vcd), (&fdir, WaveFormat::Fst)] {
+        let rep = run(
+            &cfg,
+            &Options {
+                cycles: 3000,
+                vcd_dir: Some(dir.clone()),
+                wave_format,
+                ..Default::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let (m, r) = rep.vcd.unwrap();
+        assert!(
+            m.ends_with(&format!("model.{}", wave_format.extension())),
+            "{m}"
+        );
+        assert!(
+            r.ends_with(&format!("rtl.{}", wave_format.extension())),
+            "{r}"
+        );
+    }
+    let (mf, rf) = (fdir.join("model.fst"), fdir.join("rtl.fst"));
+    assert!(exanet::wave::is_fst_file(&mf).unwrap() && exanet::wave::is_fst_file(&rf).unwrap());
+    // model.fst against rtl.fst: as model.vcd against rtl.vcd.
+    let rep = diff_files(&mf, &rf, &DiffOptions { strict: false }).unwrap();
+    assert!(rep.identical(false), "{rep}");
+    assert!(rep.compared > 500, "{rep}");
+    assert_same_register_names(&rep);
+    // Each FST against the VCD of the same run, every signal (strict).
+    for side in ["model", "rtl"] {
+        let (v, f) = (
+            vdir.join(format!("{side}.vcd")),
+            fdir.join(format!("{side}.fst")),
+        );
+        let rep = diff_files(&v, &f, &DiffOptions { strict: true }).unwrap();
+        assert!(rep.identical(true), "{side}: {rep}");
+        assert_eq!(
+            rep.last_time_fs,
+            (2999 * 6400 + 3200) * 1000,
+            "{side}: {rep}"
+        );
+    }
+    // And a planted difference in the model's FST is found: rewrite it from its VCD with one
+    // register changed (the same planting as the VCD test above).
+    let t = plant(
+        &vdir.join("model.vcd"),
+        "credit_age_q",
+        "TOP.exanet_link_top.u_b.u_tcl.u_tx",
+        6_400_000,
+    );
+    let planted = fdir.join("planted.fst");
+    let input = std::io::BufReader::new(std::fs::File::open(vdir.join("model.vcd")).unwrap());
+    exanet::wave::vcd_to_fst(input, "model.vcd", &planted).unwrap();
+    let rep = diff_files(&planted, &rf, &DiffOptions { strict: false }).unwrap();
+    let d = rep
+        .first_difference
+        .as_ref()
+        .unwrap_or_else(|| panic!("{rep}"));
+    assert_eq!(d.signal, "TOP.exanet_link_top.u_b.u_tcl.u_tx.credit_age_q");
+    assert_eq!(d.time_fs, t * 1000);
+    std::fs::remove_dir_all(&vdir).ok();
+    std::fs::remove_dir_all(&fdir).ok();
 }
 
 #[test]

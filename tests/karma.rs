@@ -19,6 +19,7 @@ fn run(hops: &[u32], mode: Mode, sizes: &[u32], iterations: u32, backend: Backen
         backend,
         ber: 0.0,
         vcd: None,
+        wave_format: Default::default(),
     }
     .run(&Config::default())
     .unwrap_or_else(|e| panic!("{e}"))
@@ -144,6 +145,7 @@ fn lost_messages_are_timed_out_counted_and_the_ping_pong_goes_on() {
         backend: Backend::Model,
         ber: 1e-4,
         vcd: None,
+        wave_format: Default::default(),
     }
     .run(&Config::default())
     .unwrap_or_else(|e| panic!("{e}"));
@@ -174,6 +176,7 @@ fn same_seed_same_figures() {
             backend: Backend::Model,
             ber: 1e-4,
             vcd: None,
+            wave_format: Default::default(),
         }
         .run(&cfg)
         .unwrap_or_else(|e| panic!("{e}"));

@@ -1,11 +1,12 @@
 //! End-to-end tests of the wave module: `VcdWriter` output diffed by `wave-diff`, hand-written
-//! VCD for normalisation and errors, truncated files, and a real Verilator 5.006 trace.
+//! VCD for normalisation and errors, truncated files, a real Verilator 5.006 trace, deep
+//! hierarchies, and FST files (written, converted, compared with VCD, truncated).
 
 use std::path::{Path, PathBuf};
 
 use exanet::wave::{
-    diff_files, diff_readers, list_signals, list_signals_in_file, DiffOptions, DiffReport,
-    SignalDecl, VcdWriter, WaveError,
+    diff_files, diff_readers, list_signals, list_signals_in_file, vcd_to_fst, DiffOptions,
+    DiffReport, FstWaveWriter, SignalDecl, VcdWriter, WaveError,
 };
 
 const PERIOD_PS: u64 = 6400;
@@ -187,17 +188,29 @@ fn one_sided_signals_are_listed_and_fail_only_in_strict_mode() {
     assert_eq!(r.compared, decls.len());
     assert!(r.identical(false));
     assert!(!r.identical(true));
+    // The verdict first, then a count of the one-sided signals; `verbose` lists them.
     let text = r.to_string();
+    assert_eq!(
+        text,
+        format!(
+            "identical\n9 common signals compared up to {} ps\n1 signals in one file only (0 only in a.vcd, 1 only in b.vcd; --verbose lists them)",
+            19 * PERIOD_PS + 3200
+        )
+    );
     assert!(
-        text.starts_with("only in b.vcd: TOP.exanet_link_top.u_b.extra_q\nidentical\n"),
-        "{text}"
+        r.render(true)
+            .ends_with("ps\nonly in b.vcd: TOP.exanet_link_top.u_b.extra_q"),
+        "{}",
+        r.render(true)
     );
 
     let r = diff_bytes(&b, &a).unwrap();
     assert_eq!(r.only_in_a, ["TOP.exanet_link_top.u_b.extra_q"]);
+    assert!(r.to_string().starts_with("identical\n"));
     assert!(r
-        .to_string()
-        .starts_with("only in a.vcd: TOP.exanet_link_top.u_b.extra_q\n"));
+        .render(true)
+        .lines()
+        .any(|l| l == "only in a.vcd: TOP.exanet_link_top.u_b.extra_q"));
 }
 
 #[test]
@@ -671,6 +684,213 @@ fn writer_output_is_identical_to_verilator_for_the_same_values() {
     assert_eq!(
         (d.time_fs, d.signal.as_str()),
         (wrong[9].0 * 1000, "TOP.fixture_top.u_a.flag_q")
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+// ---------------------------------------------------------------------------------------
+// Deep hierarchies (the reader once recursed per `$scope` and overflowed the stack)
+
+/// A VCD with `depth` nested scopes and one variable at the bottom, changing at 0 and 10 ps.
+fn deep_vcd(depth: usize, close: bool) -> Vec<u8> {
+    let mut v = b"$timescale 1ps $end\n".to_vec();
+    for i in 0..depth {
+        v.extend_from_slice(format!("$scope module s{i} $end\n").as_bytes());
+    }
+    v.extend_from_slice(b"$var wire 1 ! x $end\n");
+    if close {
+        for _ in 0..depth {
+            v.extend_from_slice(b"$upscope $end\n");
+        }
+    }
+    v.extend_from_slice(b"$enddefinitions $end\n#0\n0!\n#10\n1!\n");
+    v
+}
+
+#[test]
+fn a_hundred_thousand_nested_scopes_are_read_without_recursion() {
+    // On the test harness's 2 MiB thread stack, as the command line's main thread would.
+    let text = deep_vcd(100_000, true);
+    let r = diff_bytes(&text, &text).unwrap();
+    assert!(r.identical(true), "{r}");
+    assert_eq!(r.compared, 1);
+    let names = list_signals(&text[..], "deep.vcd").unwrap();
+    assert_eq!(names.len(), 1);
+    assert!(
+        names[0].path.starts_with("s0.s1.s2."),
+        "{}",
+        &names[0].path[..40]
+    );
+    assert!(names[0].path.ends_with(".s99999.x"));
+
+    // Malformed nesting is reported with the file and line, not a crash.
+    let open = deep_vcd(100_000, false);
+    let e = diff_bytes(&open, &text).unwrap_err();
+    let msg = e.to_string();
+    assert!(
+        msg.starts_with("a.vcd: line 100003: $enddefinitions with 100000 $scope(s) still open"),
+        "{}",
+        &msg[..msg.len().min(200)]
+    );
+    let stray = b"$timescale 1ps $end\n$scope module T $end\n$var wire 1 ! x $end\n$upscope $end\n$upscope $end\n$enddefinitions $end\n";
+    let e = diff_bytes(stray, &text).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "a.vcd: line 5: $upscope without an open $scope"
+    );
+
+    // The command line: exit 0 on the deep file, exit 2 naming the file and line on the
+    // unclosed one.
+    let dir = temp_dir("deep");
+    let (good, bad) = (dir.join("deep.vcd"), dir.join("open.vcd"));
+    std::fs::write(&good, &text).unwrap();
+    std::fs::write(&bad, &open).unwrap();
+    let exe = env!("CARGO_BIN_EXE_exanet");
+    let o = std::process::Command::new(exe)
+        .args(["wave-diff", good.to_str().unwrap(), good.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = std::process::Command::new(exe)
+        .args(["wave-diff", good.to_str().unwrap(), bad.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("open.vcd: line 100003"),
+        "{}",
+        &err[..err.len().min(200)]
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+// ---------------------------------------------------------------------------------------
+// FST
+
+fn write_fst(path: &Path, decls: &[SignalDecl], samples: &[(u64, Vec<u128>)]) {
+    let mut w = FstWaveWriter::create(path, 1, decls).unwrap();
+    for (t, v) in samples {
+        w.sample(*t, v).unwrap();
+    }
+    w.finish().unwrap();
+}
+
+#[test]
+fn fst_and_vcd_of_the_same_samples_compare_identical_in_every_pairing() {
+    let dir = temp_dir("fst");
+    let decls = sample_decls();
+    let s = samples(&decls, 300, 21);
+    let (v, f, f2) = (dir.join("a.vcd"), dir.join("a.fst"), dir.join("b.fst"));
+    std::fs::write(&v, write_vcd(&decls, 1, &s)).unwrap();
+    write_fst(&f, &decls, &s);
+    write_fst(&f2, &decls, &s);
+    for (a, b) in [(&v, &f), (&f, &v), (&f, &f2)] {
+        let r = diff_files(a, b, &DiffOptions { strict: true }).unwrap();
+        assert!(r.identical(true), "{} vs {}: {r}", a.display(), b.display());
+        assert_eq!(r.compared, decls.len());
+        assert_eq!(r.last_time_fs, (299 * PERIOD_PS + 3200) * 1000);
+    }
+    // The same names come back from the FST.
+    let mut want = decls.clone();
+    want.sort();
+    assert_eq!(list_signals_in_file(&f).unwrap(), want);
+    // Same samples, same bytes.
+    assert_eq!(std::fs::read(&f).unwrap(), std::fs::read(&f2).unwrap());
+
+    // One value changed at one instant in the FST is found there, in either order.
+    let mut planted = s.clone();
+    planted[101].1[6] ^= 1 << 100;
+    write_fst(&f2, &decls, &planted);
+    for (a, b) in [(&v, &f2), (&f2, &v)] {
+        let r = diff_files(a, b, &DiffOptions::default()).unwrap();
+        let d = r.first_difference.clone().unwrap_or_else(|| panic!("{r}"));
+        assert_eq!(
+            (d.time_fs, d.signal.as_str()),
+            (planted[101].0 * 1000, "TOP.exanet_link_top.u_a.data_q")
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_verilator_vcd_converted_to_fst_is_identical_to_it() {
+    // The Verilator fixture has aliases (one id code, several names) and an array.
+    let dir = temp_dir("convert");
+    let out = dir.join("fixture.fst");
+    let input = std::io::BufReader::new(std::fs::File::open(fixture()).unwrap());
+    vcd_to_fst(input, "fixture.vcd", &out).unwrap();
+    let r = diff_files(&fixture(), &out, &DiffOptions { strict: true }).unwrap();
+    assert!(r.identical(true), "{r}");
+    assert_eq!(r.compared, fixture_decls().len());
+    let mut want = fixture_decls();
+    want.sort();
+    assert_eq!(list_signals_in_file(&out).unwrap(), want);
+
+    // A bad input is an error naming it, and the converter still reads it to the end (it
+    // may be a pipe whose writer must not block).
+    let bad = b"$timescale 1ps $end\n$scope module T $end\n$var real 64 ! r $end\n$upscope $end\n$enddefinitions $end\n#0\nr1.5 !\n";
+    let e = vcd_to_fst(&bad[..], "real.vcd", &dir.join("real.fst")).unwrap_err();
+    assert!(e.to_string().contains("real or string"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_corrupt_or_truncated_fst_is_an_error_not_a_crash() {
+    let dir = temp_dir("fst-bad");
+    let decls = sample_decls();
+    let f = dir.join("good.fst");
+    write_fst(&f, &decls, &samples(&decls, 200, 5));
+    let bytes = std::fs::read(&f).unwrap();
+    let v = dir.join("good.vcd");
+    std::fs::write(&v, write_vcd(&decls, 1, &samples(&decls, 200, 5))).unwrap();
+    let cut = dir.join("cut.fst");
+    let mut errors = 0;
+    let step = (bytes.len() / 60).max(1);
+    for n in (1..bytes.len()).step_by(step) {
+        std::fs::remove_file(&cut).ok();
+        std::fs::write(&cut, &bytes[..n]).unwrap();
+        let r = std::panic::catch_unwind(|| diff_files(&v, &cut, &DiffOptions::default()))
+            .unwrap_or_else(|_| panic!("diff_files panicked on the FST cut at byte {n}"));
+        match r {
+            Err(e) => {
+                errors += 1;
+                assert!(e.to_string().contains("cut.fst"), "cut at {n}: {e}");
+            }
+            Ok(r) => assert!(
+                r.first_difference.is_some(),
+                "a cut FST ({n} of {} bytes) compared identical: {r}",
+                bytes.len()
+            ),
+        }
+        // Bytes flipped in the middle.
+        let mut m = bytes.clone();
+        m[n] ^= 0x5a;
+        std::fs::remove_file(&cut).ok();
+        std::fs::write(&cut, &m).unwrap();
+        let r = std::panic::catch_unwind(|| diff_files(&v, &cut, &DiffOptions::default()))
+            .unwrap_or_else(|_| panic!("diff_files panicked on the FST with byte {n} flipped"));
+        if let Err(e) = r {
+            assert!(e.to_string().contains("cut.fst"), "flip at {n}: {e}");
+        }
+    }
+    assert!(errors > 10, "{errors}");
+    // The command line: exit 2, no panic message.
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_exanet"))
+        .args(["wave-diff", v.to_str().unwrap(), cut.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("cut.fst") && !err.contains("panicked"),
+        "{err}"
     );
     std::fs::remove_dir_all(&dir).ok();
 }

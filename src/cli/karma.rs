@@ -20,6 +20,8 @@ pub struct PingPongArgs<'a> {
     pub ber: Option<f64>,
     pub plot: Option<&'a Path>,
     pub vcd: Option<&'a Path>,
+    /// The format of the `vcd` file.
+    pub wave_format: crate::wave::WaveFormat,
 }
 
 pub fn pingpong(a: &PingPongArgs) -> R {
@@ -87,6 +89,7 @@ pub fn pingpong(a: &PingPongArgs) -> R {
         backend,
         ber,
         vcd: a.vcd.map(PathBuf::from),
+        wave_format: a.wave_format,
     };
     let r = run.run(&cfg).map_err(CliError::failed)?;
     if let Some(p) = a.plot {

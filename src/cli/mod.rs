@@ -4,7 +4,7 @@
 use crate::config::{Config, CreditFlavour, MAX_PAYLOAD_BYTES};
 use crate::cosim;
 use crate::measure::{efficiency, latency};
-use crate::wave::{diff_files, DiffOptions};
+use crate::wave::{diff_files, DiffOptions, WaveFormat};
 use std::fmt;
 use std::path::Path;
 use std::process::ExitCode;
@@ -212,8 +212,11 @@ pub fn link_bandwidth(config: Option<&Path>, json: bool, csv: Option<&Path>, pay
     Ok(ExitCode::SUCCESS)
 }
 
-/// The main job until the KARMA test bed lands: hop latency, the efficiency table, a VCD.
-pub fn demo(config: Option<&Path>, json: bool, vcd: &Path) -> R {
+/// The main job until the KARMA test bed lands: hop latency, the efficiency table, a VCD (or
+/// FST) of a few packets, at `vcd` or `waves/out/demo.<vcd|fst>`.
+pub fn demo(config: Option<&Path>, json: bool, vcd: Option<&Path>, format: WaveFormat) -> R {
+    let default = std::path::PathBuf::from(format!("waves/out/demo.{}", format.extension()));
+    let vcd = vcd.unwrap_or(&default);
     let cfg = load_config(config)?;
     let lat = latency::measure(&cfg).map_err(CliError::failed)?;
     let mut rows = Vec::new();
@@ -224,7 +227,8 @@ pub fn demo(config: Option<&Path>, json: bool, vcd: &Path) -> R {
             rows.push(efficiency::efficiency(&c, s).map_err(CliError::failed)?);
         }
     }
-    let packets = crate::link::demo::write_demo_vcd(&cfg, vcd).map_err(CliError::failed)?;
+    let packets =
+        crate::link::demo::write_demo_wave(&cfg, vcd, format).map_err(CliError::failed)?;
     if json {
         #[derive(serde::Serialize)]
         struct Out<'a> {
@@ -261,6 +265,7 @@ pub fn cosim(
     ber: Option<f64>,
     credit: Option<CreditFlavour>,
     vcd_dir: Option<&Path>,
+    wave_format: WaveFormat,
 ) -> R {
     let mut cfg = load_config(config)?;
     if let Some(b) = ber {
@@ -280,9 +285,15 @@ pub fn cosim(
     if cycles == 0 {
         return Err(CliError::input("--cycles: must be at least 1"));
     }
+    if let Some(dir) = vcd_dir {
+        if let Some(w) = wave_size_warning(design, cycles, wave_format, dir) {
+            eprintln!("{w}");
+        }
+    }
     let opts = cosim::lockstep::Options {
         cycles,
         vcd_dir: vcd_dir.map(|p| p.to_path_buf()),
+        wave_format,
         fault_at: None,
         period_ps: cfg.clock().period_ps(),
     };
@@ -311,6 +322,55 @@ pub fn cosim(
             Ok(ExitCode::from(1))
         }
     }
+}
+
+/// Waves (the model's file and the RTL's file together) written per co-simulated cycle, in
+/// bytes, with the default configuration at `--seed 1`: the link measured over 100,000 cycles,
+/// the router and the node over 20,000 (docs/decisions/0014-fst-waves.md). Traffic and bit
+/// errors change them by tens of percent, not by a factor.
+pub fn wave_bytes_per_cycle(design: &str, format: WaveFormat) -> u64 {
+    match (design, format) {
+        ("router", WaveFormat::Vcd) => 5_900,
+        ("router", WaveFormat::Fst) => 630,
+        ("node", WaveFormat::Vcd) => 42_000,
+        ("node", WaveFormat::Fst) => 4_600,
+        (_, WaveFormat::Vcd) => 18_100,
+        (_, WaveFormat::Fst) => 2_000,
+    }
+}
+
+/// Estimated waves above which `cosim` warns before it starts.
+pub const WAVE_WARN_BYTES: u64 = 2_000_000_000;
+
+/// The warning `cosim --vcd-dir` prints before a run whose waves would exceed
+/// [`WAVE_WARN_BYTES`]: the estimate and how to write less.
+pub fn wave_size_warning(
+    design: &str,
+    cycles: u64,
+    format: WaveFormat,
+    dir: &Path,
+) -> Option<String> {
+    let per = wave_bytes_per_cycle(design, format);
+    let total = cycles.saturating_mul(per);
+    if total <= WAVE_WARN_BYTES {
+        return None;
+    }
+    let gb = |b: u64| b as f64 / 1e9;
+    let ext = format.extension();
+    let mut w = format!(
+        "warning: the waves of this run will take about {:.1} GB in {} ({cycles} cycles x about {} bytes a cycle for model.{ext} and rtl.{ext} of the {design}); to write less, run fewer --cycles (the first difference of a failing run is usually early)",
+        gb(total),
+        dir.display(),
+        per
+    );
+    if format == WaveFormat::Vcd {
+        let fst = cycles.saturating_mul(wave_bytes_per_cycle(design, WaveFormat::Fst));
+        w.push_str(&format!(
+            " or write --wave-format fst (about {:.1} GB)",
+            gb(fst)
+        ));
+    }
+    Some(w)
 }
 
 pub fn router_latency(config: Option<&Path>, json: bool, csv: Option<&Path>) -> R {
@@ -447,10 +507,51 @@ pub fn router_cdg(config: Option<&Path>, json: bool, topology: &str, no_vc_rule:
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn wave_diff(a: &Path, b: &Path, strict: bool) -> R {
+/// Set in the child process `wave_diff` runs an FST comparison in.
+const WAVE_DIFF_CHILD: &str = "EXANET_WAVE_DIFF_CHILD";
+
+pub fn wave_diff(a: &Path, b: &Path, strict: bool, verbose: bool) -> R {
+    // `fst-reader` trusts the lengths an FST file stores and aborts the process (an
+    // allocation of a corrupt length fails) on some corrupt files, which no `catch_unwind`
+    // stops. So a comparison that reads an FST runs in a child process of this same binary:
+    // its output is passed on as it is, and its death by a signal becomes a clear error
+    // (exit 2) instead of a crash. `src/wave/fst.rs` checks the block structure first, which
+    // catches truncated files and most corrupt headers without this.
+    let fst: Vec<String> = [a, b]
+        .into_iter()
+        .filter(|p| crate::wave::is_fst_file(p).unwrap_or(false))
+        .map(|p| p.display().to_string())
+        .collect();
+    if !fst.is_empty() && std::env::var_os(WAVE_DIFF_CHILD).is_none() {
+        if let Ok(exe) = std::env::current_exe() {
+            use std::io::Write;
+            let mut cmd = std::process::Command::new(exe);
+            cmd.arg("wave-diff").arg(a).arg(b).env(WAVE_DIFF_CHILD, "1");
+            if strict {
+                cmd.arg("--strict");
+            }
+            if verbose {
+                cmd.arg("--verbose");
+            }
+            let out = cmd
+                .output()
+                .map_err(|e| CliError::failed(format!("cannot run the comparison: {e}")))?;
+            return match out.status.code() {
+                Some(code) => {
+                    let _ = std::io::stdout().write_all(&out.stdout);
+                    let _ = std::io::stderr().write_all(&out.stderr);
+                    Ok(ExitCode::from(u8::try_from(code).unwrap_or(1)))
+                }
+                None => Err(CliError::input(format!(
+                    "{}: corrupt FST file: the FST reader crashed on it",
+                    fst.join(" or ")
+                ))),
+            };
+        }
+    }
     let rep =
         diff_files(a, b, &DiffOptions { strict }).map_err(|e| CliError::input(e.to_string()))?;
-    print!("{rep}");
+    println!("{}", rep.render(verbose));
     Ok(if rep.identical(strict) {
         ExitCode::SUCCESS
     } else {
@@ -470,6 +571,20 @@ pub fn wave_filter(kind: &str) -> R {
         if writeln!(out, "{text}").and_then(|_| out.flush()).is_err() {
             break; // the viewer closed the pipe
         }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes one GTKWave translate filter file per enumerated register (`src/wave/states.rs`)
+/// into `out`.
+pub fn wave_translate(out: &Path) -> R {
+    std::fs::create_dir_all(out)
+        .map_err(|e| CliError::input(format!("--out: {}: {e}", out.display())))?;
+    for t in crate::wave::states::TABLES {
+        let p = out.join(format!("{}.txt", t.name));
+        std::fs::write(&p, t.translate_file())
+            .map_err(|e| CliError::input(format!("--out: {}: {e}", p.display())))?;
+        println!("{}", p.display());
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -500,4 +615,45 @@ pub fn bench(config: Option<&Path>, json: bool, cycles: u64, design: &str) -> R 
     }
     println!("{r}");
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_size_warning_gives_the_estimate_and_the_ways_to_write_less() {
+        let dir = Path::new("waves/out/run");
+        // 500,000 link cycles of VCD: about 9 GB, or 1 GB of FST.
+        let w = wave_size_warning("link", 500_000, WaveFormat::Vcd, dir).unwrap();
+        assert!(
+            w.starts_with("warning: the waves of this run will take about 9.1 GB in waves/out/run"),
+            "{w}"
+        );
+        assert!(
+            w.contains("fewer --cycles") && w.contains("--wave-format fst (about 1.0 GB)"),
+            "{w}"
+        );
+        // Below the threshold: nothing.
+        assert_eq!(
+            wave_size_warning("link", 100_000, WaveFormat::Vcd, dir),
+            None
+        );
+        assert_eq!(
+            wave_size_warning("link", 500_000, WaveFormat::Fst, dir),
+            None
+        );
+        // The node writes more a cycle; FST itself warns on a long enough run.
+        assert!(wave_size_warning("node", 100_000, WaveFormat::Vcd, dir).is_some());
+        let w = wave_size_warning("node", 1_000_000, WaveFormat::Fst, dir).unwrap();
+        assert!(w.contains("4.6 GB") && !w.contains("--wave-format"), "{w}");
+        // The threshold is where the estimate crosses it.
+        let per = wave_bytes_per_cycle("router", WaveFormat::Vcd);
+        let edge = WAVE_WARN_BYTES / per;
+        assert_eq!(
+            wave_size_warning("router", edge, WaveFormat::Vcd, dir),
+            None
+        );
+        assert!(wave_size_warning("router", edge + 1, WaveFormat::Vcd, dir).is_some());
+    }
 }

@@ -13,7 +13,7 @@
 
 use crate::cosim::rtl::{RtlModel, RtlTop, SignalId};
 use crate::probe::{Declarer, Sampler, Visitor};
-use crate::wave::ProbedVcd;
+use crate::wave::{ProbedWave, WaveFormat};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -46,8 +46,10 @@ pub trait Design {
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     pub cycles: u64,
-    /// Write `model.vcd` and `rtl.vcd` here.
+    /// Write `model.vcd` and `rtl.vcd` (or `.fst`, see `wave_format`) here.
     pub vcd_dir: Option<PathBuf>,
+    /// The format of the waves written into `vcd_dir`.
+    pub wave_format: WaveFormat,
     /// Test hook: after this cycle's rising edge, change one model register only, to show that
     /// the comparison catches a difference.
     pub fault_at: Option<u64>,
@@ -100,6 +102,7 @@ pub struct CosimReport {
     pub signals_compared: usize,
     /// The design's counts (packets delivered, errors injected and found...).
     pub stats: BTreeMap<String, u64>,
+    /// The model's and the RTL's wave files (VCD or FST), when written.
     pub vcd: Option<(String, String)>,
 }
 
@@ -214,9 +217,15 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
     let mut vcd = None;
     if let Some(dir) = &opts.vcd_dir {
         std::fs::create_dir_all(dir).map_err(|e| run_err(format!("{}: {e}", dir.display())))?;
-        let (m, r) = (dir.join("model.vcd"), dir.join("rtl.vcd"));
-        wave = Some(ProbedVcd::create(&m, |v| d.probe(false, v)).map_err(run_err)?);
-        rtl.trace_open(&r).map_err(|e| run_err(e.to_string()))?;
+        let ext = opts.wave_format.extension();
+        let (m, r) = (
+            dir.join(format!("model.{ext}")),
+            dir.join(format!("rtl.{ext}")),
+        );
+        wave =
+            Some(ProbedWave::create(&m, opts.wave_format, |v| d.probe(false, v)).map_err(run_err)?);
+        rtl.trace_open_as(&r, opts.wave_format)
+            .map_err(|e| run_err(e.to_string()))?;
         vcd = Some((m.display().to_string(), r.display().to_string()));
     }
     inputs.set(&mut rtl, &d.input_values()).map_err(run_err)?;
@@ -271,8 +280,9 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
         Ok(())
     })();
     if let Some(w) = wave.take() {
-        rtl.trace_close();
+        let rtl_done = rtl.trace_finish().map_err(|e| run_err(e.to_string()));
         w.finish().map_err(run_err)?;
+        rtl_done?;
     }
     result?;
     Ok(CosimReport {

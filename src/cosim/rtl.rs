@@ -16,6 +16,9 @@ use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::ptr::NonNull;
+use std::thread::JoinHandle;
+
+use crate::wave::{vcd_to_fst, DrainOnDrop, WaveError, WaveFormat};
 
 // `RtlTop` and, per top, its `TopBuild` (the C entry points, or why it is absent).
 include!(concat!(env!("OUT_DIR"), "/rtl_tops.rs"));
@@ -91,7 +94,7 @@ pub enum RtlError {
     NotInput { name: String },
     /// The C++ side could not create the model (its message went to stderr).
     CreateFailed { top: RtlTop },
-    /// A VCD file could not be opened.
+    /// A wave file could not be opened or written.
     Trace { path: PathBuf, message: String },
 }
 
@@ -148,7 +151,7 @@ impl fmt::Display for RtlError {
                 )
             }
             RtlError::Trace { path, message } => {
-                write!(f, "cannot open VCD {}: {message}", path.display())
+                write!(f, "wave file {}: {message}", path.display())
             }
         }
     }
@@ -210,6 +213,8 @@ pub struct RtlModel {
     slots: Vec<Slot>,
     by_name: HashMap<String, SignalId>,
     tracing: bool,
+    /// With an FST trace: the file and the thread converting Verilator's VCD stream into it.
+    converter: Option<(PathBuf, JoinHandle<Result<(), WaveError>>)>,
 }
 
 // SAFETY: the instance has its own VerilatedContext and is reached only through this owner
@@ -240,6 +245,7 @@ impl RtlModel {
             slots: Vec::new(),
             by_name: HashMap::new(),
             tracing: false,
+            converter: None,
         };
         model.load_table();
         Ok(model)
@@ -396,21 +402,60 @@ impl RtlModel {
     /// Opens a VCD file (timescale 1 ps) written by Verilator's own tracer; closes any open
     /// one first. Dump with [`trace_dump`](Self::trace_dump) after each `eval`.
     pub fn trace_open(&mut self, path: &Path) -> Result<(), RtlError> {
+        self.trace_open_as(path, WaveFormat::Vcd)
+    }
+
+    /// Opens a wave file (timescale 1 ps) in `format`; closes any open one first.
+    ///
+    /// VCD is Verilator's own tracer writing the file. FST: Verilator 5.006 builds a model with
+    /// either VCD or FST tracing, not both, so the tracer writes its VCD into a pipe
+    /// (`/proc/self/fd/N`, Linux) and a thread converts the stream into the FST file
+    /// ([`crate::wave::vcd_to_fst`]; the reasons in `docs/decisions/0014-fst-waves.md`).
+    /// [`trace_finish`](Self::trace_finish) reports a failed conversion.
+    pub fn trace_open_as(&mut self, path: &Path, format: WaveFormat) -> Result<(), RtlError> {
         let err = |message: String| RtlError::Trace {
             path: path.to_path_buf(),
             message,
         };
+        self.trace_close();
         // Verilator only prints an error when it cannot open the file; find out first.
         std::fs::File::create(path).map_err(|e| err(e.to_string()))?;
-        let c_path = path
+        let (target, pipe) = match format {
+            WaveFormat::Vcd => (path.to_path_buf(), None),
+            WaveFormat::Fst => {
+                let (reader, writer) = std::io::pipe().map_err(|e| err(e.to_string()))?;
+                let out = path.to_path_buf();
+                let thread = std::thread::Builder::new()
+                    .name("exanet-vcd-to-fst".into())
+                    .spawn(move || {
+                        let input = std::io::BufReader::with_capacity(1 << 20, DrainOnDrop(reader));
+                        vcd_to_fst(input, "Verilator's VCD stream", &out)
+                    })
+                    .map_err(|e| err(e.to_string()))?;
+                use std::os::fd::AsRawFd;
+                let fd_path = PathBuf::from(format!("/proc/self/fd/{}", writer.as_raw_fd()));
+                (fd_path, Some((writer, thread)))
+            }
+        };
+        let c_path = target
             .to_str()
             .and_then(|s| CString::new(s).ok())
             .ok_or_else(|| err("the path is not UTF-8 without NUL".into()))?;
         // SAFETY: `handle` is live; `c_path` outlives the call (Verilator copies it).
         let rc = unsafe { (self.backend.trace_open)(self.handle.as_ptr(), c_path.as_ptr()) };
+        // Verilator opened the pipe through its own descriptor: ours goes, so that the
+        // converter sees the end of the stream when Verilator closes it.
+        let converter = pipe.map(|(writer, thread)| {
+            drop(writer);
+            (path.to_path_buf(), thread)
+        });
         if rc != 0 {
+            if let Some((_, t)) = converter {
+                let _ = t.join();
+            }
             return Err(err("Verilator could not open it".into()));
         }
+        self.converter = converter;
         self.tracing = true;
         Ok(())
     }
@@ -423,12 +468,30 @@ impl RtlModel {
         }
     }
 
-    /// Flushes and closes the VCD file, if one is open.
+    /// Flushes and closes the wave file, if one is open (an FST's conversion error is not
+    /// reported: [`trace_finish`](Self::trace_finish) does).
     pub fn trace_close(&mut self) {
+        let _ = self.trace_finish();
+    }
+
+    /// Flushes and closes the wave file, if one is open, and reports whether an FST file was
+    /// converted and written completely.
+    pub fn trace_finish(&mut self) -> Result<(), RtlError> {
         if self.tracing {
             // SAFETY: `handle` is live.
             unsafe { (self.backend.trace_close)(self.handle.as_ptr()) }
             self.tracing = false;
+        }
+        match self.converter.take() {
+            None => Ok(()),
+            Some((path, thread)) => {
+                let message = match thread.join() {
+                    Ok(Ok(())) => return Ok(()),
+                    Ok(Err(e)) => e.to_string(),
+                    Err(_) => "the VCD-to-FST converter panicked".to_string(),
+                };
+                Err(RtlError::Trace { path, message })
+            }
         }
     }
 

@@ -22,7 +22,7 @@ use crate::node::{Node, NodeIn};
 use crate::probe::{b, clk_rst, Visitor};
 use crate::router::params::{Dir, MAX_INTRA};
 use crate::router::IntraIn;
-use crate::wave::ProbedVcd;
+use crate::wave::{ProbedWave, WaveFormat};
 use std::path::Path;
 
 /// Nodes of the test bed.
@@ -105,9 +105,9 @@ pub trait MeshBackend {
     fn error(&self) -> Option<String> {
         None
     }
-    /// Start writing every signal to a VCD file at `path` (clock period `period_ps`), from the
-    /// next cycle on.
-    fn wave_open(&mut self, path: &Path, period_ps: u64) -> Result<(), String>;
+    /// Start writing every signal to a wave file at `path` in `format` (clock period
+    /// `period_ps`), from the next cycle on.
+    fn wave_open(&mut self, path: &Path, format: WaveFormat, period_ps: u64) -> Result<(), String>;
     /// Stop writing waves and close the file.
     fn wave_close(&mut self) -> Result<(), String>;
 }
@@ -116,7 +116,7 @@ pub trait MeshBackend {
 pub struct Mesh {
     pub nodes: Vec<Node>,
     cycle: u64,
-    wave: Option<(ProbedVcd, u64)>,
+    wave: Option<(ProbedWave, u64)>,
     /// The first failure to write the waves (the waves stop there).
     wave_err: Option<String>,
 }
@@ -251,9 +251,9 @@ impl MeshBackend for Mesh {
         self.cycle += 1;
     }
 
-    fn wave_open(&mut self, path: &Path, period_ps: u64) -> Result<(), String> {
+    fn wave_open(&mut self, path: &Path, format: WaveFormat, period_ps: u64) -> Result<(), String> {
         let tb = [NodeTbIn::default(); NODES];
-        let w = ProbedVcd::create(path, |v| self.probe(&tb, v))?;
+        let w = ProbedWave::create(path, format, |v| self.probe(&tb, v))?;
         self.wave = Some((w, period_ps));
         Ok(())
     }

@@ -20,6 +20,7 @@ use crate::config::Config;
 use crate::link::errors::{BitErrorInjector, ErrorPlan};
 use crate::node::regs::{link_reg, COORD};
 use crate::router::params::RouterParams;
+use crate::wave::WaveFormat;
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -54,6 +55,8 @@ pub struct PingPong {
     pub ber: f64,
     /// Write the waves of the first round trip here.
     pub vcd: Option<PathBuf>,
+    /// The format of the file `vcd` names.
+    pub wave_format: WaveFormat,
 }
 
 /// Mean cycles of each part of a one-way trip (docs/karma.md).
@@ -510,7 +513,8 @@ impl PingPong {
                     bed.tracker.forget_before(bed.cycle);
                     if want_wave && it == 0 {
                         let path = self.vcd.clone().expect("checked above");
-                        bed.backend.wave_open(&path, cfg.clock().period_ps())?;
+                        bed.backend
+                            .wave_open(&path, self.wave_format, cfg.clock().period_ps())?;
                         vcd = Some(path.display().to_string());
                     }
                     seq += 1;

@@ -6,6 +6,7 @@
 use super::mesh::{MeshBackend, NodeOut, NodeTbIn, Tap, LINKS, NODES};
 use crate::cosim::lockstep::TopInputs;
 use crate::cosim::rtl::{RtlModel, RtlTop, SignalId};
+use crate::wave::WaveFormat;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -179,15 +180,17 @@ impl MeshBackend for RtlMesh {
             .then(|| format!("cycle {}: an RTL assertion failed", self.cycle))
     }
 
-    fn wave_open(&mut self, path: &Path, period_ps: u64) -> Result<(), String> {
-        self.rtl.trace_open(path).map_err(|e| e.to_string())?;
+    fn wave_open(&mut self, path: &Path, format: WaveFormat, period_ps: u64) -> Result<(), String> {
+        self.rtl
+            .trace_open_as(path, format)
+            .map_err(|e| e.to_string())?;
         self.wave = Some(period_ps);
         Ok(())
     }
 
     fn wave_close(&mut self) -> Result<(), String> {
         if self.wave.take().is_some() {
-            self.rtl.trace_close();
+            self.rtl.trace_finish().map_err(|e| e.to_string())?;
         }
         Ok(())
     }

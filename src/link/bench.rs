@@ -12,8 +12,7 @@ use crate::probe::{Declarer, Sampler};
 use crate::stimulus::{
     BackPressure, Consumer, PacketGen, Scoreboard, Source, SourceMode, TrafficSpec,
 };
-use crate::wave::{SignalDecl, VcdWriter};
-use std::io::Write;
+use crate::wave::{SignalDecl, WaveFormat, WaveSink};
 
 /// One end's test-bench blocks.
 #[derive(Debug, Clone)]
@@ -47,7 +46,7 @@ pub struct LinkBench {
 }
 
 struct Wave {
-    writer: VcdWriter<std::io::BufWriter<std::fs::File>>,
+    writer: WaveSink,
     sampler: Sampler,
     period_ps: u64,
 }
@@ -151,12 +150,20 @@ impl LinkBench {
         }
     }
 
-    /// Write the link's waves (model side) to `path` from now on.
+    /// Write the link's waves (model side) to the VCD file `path` from now on.
     pub fn open_wave(&mut self, path: &std::path::Path, period_ps: u64) -> Result<(), String> {
+        self.open_wave_as(path, WaveFormat::Vcd, period_ps)
+    }
+
+    /// Write the link's waves (model side) to `path` in `format` from now on.
+    pub fn open_wave_as(
+        &mut self,
+        path: &std::path::Path,
+        format: WaveFormat,
+        period_ps: u64,
+    ) -> Result<(), String> {
         let decls = signal_decls(&self.link, &self.tb_inputs());
-        let f = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let writer =
-            VcdWriter::new(std::io::BufWriter::new(f), 1, &decls).map_err(|e| e.to_string())?;
+        let writer = WaveSink::create(path, format, 1, &decls).map_err(|e| e.to_string())?;
         self.wave = Some(Wave {
             writer,
             sampler: Sampler::default(),
@@ -183,8 +190,7 @@ impl LinkBench {
     /// Finish the wave file, if one is open.
     pub fn close_wave(&mut self) -> Result<(), String> {
         if let Some(w) = self.wave.take() {
-            let mut out = w.writer.finish().map_err(|e| e.to_string())?;
-            out.flush().map_err(|e| e.to_string())?;
+            w.writer.finish().map_err(|e| e.to_string())?;
         }
         Ok(())
     }

@@ -6,11 +6,17 @@ use super::errors::ErrorPlan;
 use super::LinkParams;
 use crate::config::Config;
 use crate::stimulus::{BackPressure, SizeDist, SourceMode, TrafficSpec};
+use crate::wave::WaveFormat;
 use std::path::Path;
 
 /// Sends four packets from A and two from B after lane up, writes the waves of the whole run
-/// to `vcd`, and returns how many packets were delivered.
+/// to `vcd` (a VCD file), and returns how many packets were delivered.
 pub fn write_demo_vcd(cfg: &Config, vcd: &Path) -> Result<u64, String> {
+    write_demo_wave(cfg, vcd, WaveFormat::Vcd)
+}
+
+/// [`write_demo_vcd`] in either wave format.
+pub fn write_demo_wave(cfg: &Config, vcd: &Path, format: WaveFormat) -> Result<u64, String> {
     if let Some(dir) = vcd.parent() {
         if !dir.as_os_str().is_empty() {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -37,7 +43,7 @@ pub fn write_demo_vcd(cfg: &Config, vcd: &Path) -> Result<u64, String> {
         seed: cfg.sim.seed + 1,
     };
     let mut bench = LinkBench::new(p, a, b, ErrorPlan::None, ErrorPlan::None);
-    bench.open_wave(vcd, cfg.clock().period_ps())?;
+    bench.open_wave_as(vcd, format, cfg.clock().period_ps())?;
     let end = t0 + 60 + 4 * cfg.link.phy.latency_cycles as u64 + 200;
     bench.run(end);
     bench.close_wave()?;

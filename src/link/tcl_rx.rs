@@ -34,11 +34,9 @@ use crate::packet::wire::{MAGIC, START};
 use crate::packet::{payload_words, secded_decode, EccStatus};
 use crate::probe::{b, clk_rst, Visitor};
 
-pub const M_IDLE: u8 = 0;
-pub const M_HDR: u8 = 1;
-pub const M_PAY: u8 = 2;
-pub const M_FTR: u8 = 3;
-pub const M_DISCARD: u8 = 4;
+/// Parser modes (`mode_q`): `M_IDLE`, `M_HDR`, `M_PAY`, `M_FTR`, `M_DISCARD`, from the one table
+/// shared with the RTL and the waves.
+pub use crate::wave::states::tcl_rx_mode::*;
 
 /// Bit of the footer set when its CRC check failed.
 pub const FTR_CRC_BAD_BIT: u32 = 64;

@@ -76,10 +76,9 @@ pub struct TclCfg {
     pub whole_pkt: bool,
 }
 
-/// Kind of the 128-bit word being sent.
-pub const K_HDR: u8 = 0;
-pub const K_PAY: u8 = 1;
-pub const K_FTR: u8 = 2;
+/// Kind of the 128-bit word being sent (`kind_q`): `K_HDR`, `K_PAY`, `K_FTR`, from the one
+/// table shared with the RTL and the waves.
+pub use crate::wave::states::tcl_tx_kind::*;
 
 /// The credit age saturates here.
 pub const AGE_MAX: u32 = 0xffff;

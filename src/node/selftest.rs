@@ -181,10 +181,9 @@ impl TrafficGen {
     }
 }
 
-pub const P_HDR: u8 = 0;
-pub const P_HDR_WAIT: u8 = 1;
-pub const P_PAY: u8 = 2;
-pub const P_FTR: u8 = 3;
+/// What the consumer expects next (`plan_q`): `P_HDR`, `P_HDR_WAIT`, `P_PAY`, `P_FTR`, from
+/// the one table shared with the RTL and the waves.
+pub use crate::wave::states::st_cons_plan::*;
 
 /// Consumer registers.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -1,8 +1,29 @@
 //! Wave annotations: a header, footer or wire beat as text, decoded with the one layout table
 //! ([`super::layout::FIELDS`]) and the wire constants. `exanet wave-filter` serves these to
 //! GTKWave as a translate filter process (one value in per line on stdin, one line of text out).
+//!
+//! # Which words are decoded
+//!
+//! A filter process gets the value only: not the signal, not the time, not the words around
+//! it. A 128-bit register such as the TCL RX's `wr_data_q` carries headers, payload and
+//! footers in turn, so the filter itself tells a header from the rest:
+//!
+//! - `header`: a value is a header when its SECDED code is clean and its reserved field
+//!   (`rsvd`, 7 bits) is zero; it is shown decoded, with `[ok]`. Anything else is shown as
+//!   `data 0x<32 hex digits>`. Every 128-bit register of the IP holds headers with a clean
+//!   code (the TCL RX writes the corrected header, `src/link/tcl_rx.rs`), so no header is lost
+//!   to the rule, and a random payload word passes it with probability 2^-15 (8 check bits and
+//!   7 reserved bits): about one payload word in 33,000 is shown as a header. A header with a
+//!   bit error exists only as two wire beats (`beat` shows those).
+//!   The all-zero word is a valid header (every field zero, a clean code), so a zero payload
+//!   word is shown as that header.
+//! - `footer`: a value is a footer when its reserved field (31 bits) is zero and it is not a
+//!   header by the rule above (a header whose destination address is small has those bits
+//!   zero too); anything else is `data 0x...`.
+//!
+//! [`header_fields`] and [`footer_fields`] decode any value, for callers that know what it is.
 
-use super::layout::{Word, FIELDS};
+use super::layout::{Word, FIELDS, FTR_RSVD, HDR_RSVD};
 use super::secded::{secded_decode, EccStatus};
 use super::wire::{CREDIT_SS_TAG, CREDIT_UW_TAG, MAGIC, START};
 
@@ -47,8 +68,42 @@ fn fields(word: Word, w: u128) -> String {
         .join(" ")
 }
 
-/// A header word: its fields and the state of its SECDED code.
+/// True if `w` is taken for a header: a clean SECDED code and a zero reserved field.
+pub fn is_header(w: u128) -> bool {
+    secded_decode(w).0 == EccStatus::Clean && HDR_RSVD.get(w) == 0
+}
+
+/// True if `w` is taken for a footer: a zero reserved field, and not a header.
+pub fn is_footer(w: u128) -> bool {
+    FTR_RSVD.get(w) == 0 && !is_header(w)
+}
+
+/// A word shown as data: `data 0x` and 32 hex digits.
+pub fn data(w: u128) -> String {
+    format!("data 0x{w:032x}")
+}
+
+/// A header word's fields and `[ok]`, if [`is_header`]; else [`data`].
 pub fn header(w: u128) -> String {
+    if is_header(w) {
+        header_fields(w)
+    } else {
+        data(w)
+    }
+}
+
+/// A footer word's fields, if [`is_footer`]; else [`data`].
+pub fn footer(w: u128) -> String {
+    if is_footer(w) {
+        footer_fields(w)
+    } else {
+        data(w)
+    }
+}
+
+/// Any value decoded as a header: its fields (after correction) and the state of its SECDED
+/// code (`[ok]`, `[corrected bit n]`, `[UNCORRECTABLE]`).
+pub fn header_fields(w: u128) -> String {
     let (status, fixed) = secded_decode(w);
     let ecc = match status {
         EccStatus::Clean => "ok".to_string(),
@@ -58,8 +113,8 @@ pub fn header(w: u128) -> String {
     format!("{} [{ecc}]", fields(Word::Header, fixed))
 }
 
-/// A footer word: its fields.
-pub fn footer(w: u128) -> String {
+/// Any value decoded as a footer: its fields.
+pub fn footer_fields(w: u128) -> String {
     fields(Word::Footer, w)
 }
 
@@ -129,7 +184,12 @@ mod tests {
             .dst_addr(0x1234)
             .chan_id(7)
             .src(4, 5, 6)
-            .payload(vec![0; 4])
+            .payload(vec![
+                0x0123_4567_89ab_cdef_0f1e_2d3c_4b5a_6978,
+                u128::MAX,
+                0xdead_beef << 64,
+                1,
+            ])
             .build()
             .unwrap();
         let w = p.words();
@@ -139,10 +199,21 @@ mod tests {
             "{h}"
         );
         assert!(h.contains("dst_addr=0x1234") && h.ends_with("[ok]"), "{h}");
-        assert!(header(w[0] ^ (1 << 9)).ends_with("[corrected bit 9]"));
-        assert!(header(w[0] ^ 0b11).ends_with("[UNCORRECTABLE]"));
+        assert!(header_fields(w[0] ^ (1 << 9)).ends_with("[corrected bit 9]"));
+        assert!(header_fields(w[0] ^ 0b11).ends_with("[UNCORRECTABLE]"));
         let f = footer(w[5]);
         assert!(f.starts_with("chan_id=7 src_x=4 src_y=5 src_z=6"), "{f}");
+        // What is not a header is shown as data, through the filter too.
+        for x in [w[1], w[2], w[5], w[0] ^ (1 << 9), w[0] ^ 0b11] {
+            assert_eq!(header(x), format!("data 0x{x:032x}"), "{x:x}");
+        }
+        assert_eq!(
+            filter_line(Annotate::Header, &format!("{:x}", w[1])),
+            format!("data 0x{:032x}", w[1])
+        );
+        for x in [w[0], w[1], w[2]] {
+            assert!(footer(x).starts_with("data 0x"), "{x:x}: {}", footer(x));
+        }
         assert_eq!(beat(MAGIC), "MAGIC");
         assert_eq!(beat(START), "START");
         assert!(beat(crate::link::credit::ss_beat(0x02)).contains("stop=02/02/02"));

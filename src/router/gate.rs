@@ -39,17 +39,10 @@ use crate::packet::{payload_words, secded_encode};
 use crate::pktfifo::{PktFifo, PktFifoIn, PktFifoNext};
 use crate::probe::{b, clk_rst, Visitor};
 
-pub const S_IDLE: u8 = 0;
-pub const S_ROUTE: u8 = 1;
-pub const S_REQ: u8 = 2;
-pub const S_WAIT: u8 = 3;
-pub const S_XFER: u8 = 4;
-pub const S_EOP: u8 = 5;
-pub const S_DROP: u8 = 6;
-
-pub const K_HDR: u8 = 0;
-pub const K_PAY: u8 = 1;
-pub const K_FTR: u8 = 2;
+/// Gate states (`state_q`, `S_*`) and word kinds (`kind_q`, `K_*`), from the one table shared
+/// with the RTL and the waves.
+pub use crate::wave::states::gate_kind::*;
+pub use crate::wave::states::gate_state::*;
 
 /// The gate's registers.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

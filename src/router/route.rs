@@ -19,16 +19,18 @@
 
 use super::params::{Dir, RouterCfg, RouterParams, MAX_DIMS};
 use crate::packet::layout::{HDR_DST_PORT, HDR_DST_X, HDR_DST_Y, HDR_DST_Z};
+use crate::wave::states::drop_reason;
 
-/// Why a packet was dropped (the code is what the RTL's `drop_reason_q` holds).
+/// Why a packet was dropped (the code is what the RTL's `drop_reason_q` holds; the codes are
+/// those of the one table shared with the RTL and the waves, `src/wave/states.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DropReason {
     /// A destination coordinate at or beyond the lattice size.
-    OutsideLattice = 1,
+    OutsideLattice = drop_reason::DROP_OUTSIDE_LATTICE as isize,
     /// No enabled inter-tile port leads the way dimension-order routing goes.
-    NoPort = 2,
+    NoPort = drop_reason::DROP_NO_PORT as isize,
     /// The destination intra-tile port does not exist, is TX-only or is disabled.
-    BadDstPort = 3,
+    BadDstPort = drop_reason::DROP_BAD_DST_PORT as isize,
 }
 
 /// Where a header goes.

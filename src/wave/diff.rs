@@ -1,5 +1,5 @@
-//! `wave-diff`: compares two VCD files signal by signal (the rules are in the docs of
-//! [`crate::wave`]).
+//! `wave-diff`: compares two wave files, VCD or FST in any pairing, signal by signal (the rules
+//! are in the docs of [`crate::wave`]).
 //!
 //! Both files are read at once in time order, one timestamp at a time, keeping only each
 //! signal's current value, so memory follows the number of signals and the first difference
@@ -10,7 +10,8 @@ use std::io::BufRead;
 use std::path::Path;
 
 use super::error::WaveError;
-use super::reader::{open_file, Kind, VcdStream};
+use super::fst::{is_fst, FstStream};
+use super::reader::{open_file, Kind, VcdStream, WaveStream};
 
 /// How two files are compared.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -64,18 +65,17 @@ impl DiffReport {
     }
 }
 
-impl fmt::Display for DiffReport {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for n in &self.only_in_a {
-            writeln!(f, "only in {}: {n}", self.a_name)?;
-        }
-        for n in &self.only_in_b {
-            writeln!(f, "only in {}: {n}", self.b_name)?;
-        }
+impl DiffReport {
+    /// The report as `wave-diff` prints it: the verdict (`identical`, or `first difference at
+    /// ...`), the count of common signals compared, then the signals found in one file only,
+    /// each listed with `verbose`, else one line counting them (none when there are none).
+    pub fn render(&self, verbose: bool) -> String {
+        use fmt::Write as _;
+        let mut f = String::new();
         match &self.first_difference {
-            None => writeln!(f, "identical")?,
+            None => f.push_str("identical\n"),
             Some(d) => {
-                write!(
+                let _ = write!(
                     f,
                     "first difference at {} ps: {}: {} = {}, {} = {}",
                     Ps(d.time_fs),
@@ -84,23 +84,49 @@ impl fmt::Display for DiffReport {
                     d.value_a,
                     self.b_name,
                     d.value_b
-                )?;
+                );
                 if d.width_a != d.width_b {
-                    write!(
+                    let _ = write!(
                         f,
                         " (width differs: {} bits vs {} bits)",
                         d.width_a, d.width_b
-                    )?;
+                    );
                 }
-                writeln!(f)?;
+                f.push('\n');
             }
         }
-        write!(
+        let _ = write!(
             f,
             "{} common signals compared up to {} ps",
             self.compared,
             Ps(self.last_time_fs)
-        )
+        );
+        let one_sided = self.only_in_a.len() + self.only_in_b.len();
+        if verbose {
+            for n in &self.only_in_a {
+                let _ = write!(f, "\nonly in {}: {n}", self.a_name);
+            }
+            for n in &self.only_in_b {
+                let _ = write!(f, "\nonly in {}: {n}", self.b_name);
+            }
+        } else if one_sided > 0 {
+            let _ = write!(
+                f,
+                "\n{one_sided} signals in one file only ({} only in {}, {} only in {}; --verbose lists them)",
+                self.only_in_a.len(),
+                self.a_name,
+                self.only_in_b.len(),
+                self.b_name
+            );
+        }
+        f
+    }
+}
+
+/// [`DiffReport::render`] without `verbose`.
+impl fmt::Display for DiffReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(false))
     }
 }
 
@@ -119,11 +145,31 @@ impl fmt::Display for Ps {
     }
 }
 
-/// Compares the VCD files at `a` and `b`.
+/// Compares the wave files at `a` and `b`, each VCD or FST (told apart by their content, not
+/// their names), under the same rules.
 pub fn diff_files(a: &Path, b: &Path, opts: &DiffOptions) -> Result<DiffReport, WaveError> {
-    let (ra, na) = open_file(a)?;
-    let (rb, nb) = open_file(b)?;
-    diff_readers(ra, &na, rb, &nb, opts)
+    let _ = opts;
+    match (open_any(a)?, open_any(b)?) {
+        (Any::Vcd(x), Any::Vcd(y)) => diff_streams(x, y),
+        (Any::Vcd(x), Any::Fst(y)) => diff_streams(x, y),
+        (Any::Fst(x), Any::Vcd(y)) => diff_streams(x, y),
+        (Any::Fst(x), Any::Fst(y)) => diff_streams(x, y),
+    }
+}
+
+/// A wave file opened for reading.
+enum Any {
+    Vcd(VcdStream<std::io::BufReader<std::fs::File>>),
+    Fst(FstStream),
+}
+
+fn open_any(p: &Path) -> Result<Any, WaveError> {
+    if is_fst(p)? {
+        Ok(Any::Fst(FstStream::open(p)?))
+    } else {
+        let (r, n) = open_file(p)?;
+        Ok(Any::Vcd(VcdStream::open(r, &n)?))
+    }
 }
 
 /// A signal both files have.
@@ -147,37 +193,38 @@ pub fn diff_readers<R1: BufRead, R2: BufRead>(
     diff_streams(VcdStream::open(a, a_name)?, VcdStream::open(b, b_name)?)
 }
 
-fn diff_streams<R1: BufRead, R2: BufRead>(
-    mut sa: VcdStream<R1>,
-    mut sb: VcdStream<R2>,
+fn diff_streams<A: WaveStream, B: WaveStream>(
+    mut sa: A,
+    mut sb: B,
 ) -> Result<DiffReport, WaveError> {
-    let (a_name, b_name) = (sa.file.clone(), sb.file.clone());
+    let (a_name, b_name) = (sa.file().to_string(), sb.file().to_string());
+    let (na, nb) = (sa.names(), sb.names());
 
     // Merge the two sorted name lists; `common` is sorted by name, so a lower index is the
     // first by name.
     let mut common = Vec::new();
     let (mut only_in_a, mut only_in_b) = (Vec::new(), Vec::new());
     let (mut i, mut j) = (0, 0);
-    while i < sa.names.len() || j < sb.names.len() {
-        let order = match (sa.names.get(i), sb.names.get(j)) {
+    while i < na.len() || j < nb.len() {
+        let order = match (na.get(i), nb.get(j)) {
             (Some(x), Some(y)) => x.name.cmp(&y.name),
             (Some(_), None) => std::cmp::Ordering::Less,
             _ => std::cmp::Ordering::Greater,
         };
         match order {
             std::cmp::Ordering::Less => {
-                only_in_a.push(sa.names[i].name.clone());
+                only_in_a.push(na[i].name.clone());
                 i += 1;
             }
             std::cmp::Ordering::Greater => {
-                only_in_b.push(sb.names[j].name.clone());
+                only_in_b.push(nb[j].name.clone());
                 j += 1;
             }
             std::cmp::Ordering::Equal => {
                 common.push(Common {
                     name_a: i,
-                    slot_a: sa.names[i].slot,
-                    slot_b: sb.names[j].slot,
+                    slot_a: na[i].slot,
+                    slot_b: nb[j].slot,
                 });
                 i += 1;
                 j += 1;
@@ -186,15 +233,15 @@ fn diff_streams<R1: BufRead, R2: BufRead>(
     }
 
     // For each slot of each file, the common signals that read it (aliases share a slot).
-    let mut users_a = vec![Vec::new(); sa.values.slots.len()];
-    let mut users_b = vec![Vec::new(); sb.values.slots.len()];
+    let mut users_a = vec![Vec::new(); sa.slots().len()];
+    let mut users_b = vec![Vec::new(); sb.slots().len()];
     for (ci, c) in common.iter().enumerate() {
         users_a[c.slot_a].push(ci);
         users_b[c.slot_b].push(ci);
     }
 
-    let differs = |sa: &VcdStream<R1>, sb: &VcdStream<R2>, c: &Common| {
-        let (x, y) = (&sa.values.slots[c.slot_a], &sb.values.slots[c.slot_b]);
+    let differs = |sa: &A, sb: &B, c: &Common| {
+        let (x, y) = (&sa.slots()[c.slot_a], &sb.slots()[c.slot_b]);
         !x.same_as(y)
     };
 
@@ -202,15 +249,15 @@ fn diff_streams<R1: BufRead, R2: BufRead>(
     let mut last_time_fs = 0;
     let mut first = None;
     loop {
-        let t = match (sa.pending_fs, sb.pending_fs) {
+        let t = match (sa.pending_fs(), sb.pending_fs()) {
             (None, None) => break,
             (Some(x), Some(y)) => x.min(y),
             (Some(x), None) | (None, Some(x)) => x,
         };
-        if sa.pending_fs == Some(t) {
+        if sa.pending_fs() == Some(t) {
             sa.apply_block()?;
         }
-        if sb.pending_fs == Some(t) {
+        if sb.pending_fs() == Some(t) {
             sb.apply_block()?;
         }
         last_time_fs = t;
@@ -241,7 +288,7 @@ fn diff_streams<R1: BufRead, R2: BufRead>(
         // Width mismatches on signals that never got a value in either file.
         if let Some(ci) = common
             .iter()
-            .position(|c| sa.values.slots[c.slot_a].width != sb.values.slots[c.slot_b].width)
+            .position(|c| sa.slots()[c.slot_a].width != sb.slots()[c.slot_b].width)
         {
             first = Some((0, ci));
         }
@@ -249,10 +296,10 @@ fn diff_streams<R1: BufRead, R2: BufRead>(
 
     let first_difference = first.map(|(t, ci)| {
         let c = &common[ci];
-        let (x, y) = (&sa.values.slots[c.slot_a], &sb.values.slots[c.slot_b]);
+        let (x, y) = (&sa.slots()[c.slot_a], &sb.slots()[c.slot_b]);
         Difference {
             time_fs: t,
-            signal: sa.names[c.name_a].name.clone(),
+            signal: sa.names()[c.name_a].name.clone(),
             value_a: show_value(x.kind, &x.current()),
             value_b: show_value(y.kind, &y.current()),
             width_a: x.width,

@@ -1,6 +1,8 @@
-//! Waveforms: the model's VCD writer and `wave-diff`, which compares two VCD files signal by
-//! signal (typically the model's and Verilator's, see `docs/architecture.md`, "Names shared by
-//! model and RTL" and "Time in waves and in lockstep").
+//! Waveforms: the model's VCD and FST writers, the converter of Verilator's VCD into FST, and
+//! `wave-diff`, which compares two wave files (VCD or FST, in any pairing) signal by signal
+//! (typically the model's and Verilator's, see `docs/architecture.md`, "Names shared by model
+//! and RTL" and "Time in waves and in lockstep"). [`states`] is the one table of enumerated
+//! registers shared by the model, the RTL and the GTKWave translate files.
 //!
 //! # Signal names
 //!
@@ -46,23 +48,35 @@
 //! The report gives the earliest time at which a common signal differs, with both values
 //! (binary and hex); if several differ first at that time, the first by name. Reading stops
 //! there: the rest of either file is not checked for errors. Signals in only one file are
-//! all listed; they make the files differ only in strict mode ([`DiffReport::identical`]).
-//! A file that ends earlier keeps its last values until the other one ends.
+//! counted (and listed with [`DiffReport::render`]'s `verbose`); they make the files differ
+//! only in strict mode ([`DiffReport::identical`]). A file that ends earlier keeps its last
+//! values until the other one ends.
 //!
 //! A VCD file must end with a newline (or other whitespace) after its last token: a file cut
-//! in the middle of a token is reported as truncated.
+//! in the middle of a token is reported as truncated. The header is read one command at a
+//! time, so any depth of nested `$scope`s is read without recursion.
+//!
+//! An FST file is compared under the same rules: its variable names are normalised as
+//! described in the `fst` module (`x [7:0]` is `x`), its time unit `10^e` s converted to
+//! femtoseconds, its values are four-state bits or, for reals, their text.
 
 mod diff;
 mod error;
+mod fst;
 mod path;
 mod probed;
 mod reader;
+mod sink;
+pub mod states;
 mod writer;
 
 pub use diff::{diff_files, diff_readers, DiffOptions, DiffReport, Difference};
 pub use error::WaveError;
-pub use probed::ProbedVcd;
+pub(crate) use fst::DrainOnDrop;
+pub use fst::{is_fst_file, vcd_to_fst, FstWaveWriter};
+pub use probed::ProbedWave;
 pub use reader::{list_signals, list_signals_in_file};
+pub use sink::{WaveFormat, WaveSink};
 pub use writer::{SignalDecl, VcdWriter};
 
 /// Widest signal a VCD file may declare (bits). Verilator's own limit is 65536; a wider

@@ -1,22 +1,25 @@
-//! The model's VCD file, written from a probe walk (`src/probe.rs`): the walk declares every
+//! The model's wave file, written from a probe walk (`src/probe.rs`): the walk declares every
 //! signal once, then samples them all at each instant (docs/architecture.md, "Time in waves and
-//! in lockstep"). Used by the co-simulation's `model.vcd` and the KARMA test bed's waves.
+//! in lockstep"). Used by the co-simulation's `model.vcd` / `model.fst` and the KARMA test bed's
+//! waves.
 
-use super::{SignalDecl, VcdWriter};
+use super::{SignalDecl, WaveFormat, WaveSink};
 use crate::probe::{Declarer, Sampler, Visitor};
-use std::fs::File;
-use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-pub struct ProbedVcd {
+pub struct ProbedWave {
     path: PathBuf,
-    writer: VcdWriter<BufWriter<File>>,
+    writer: WaveSink,
     sampler: Sampler,
 }
 
-impl ProbedVcd {
-    /// Creates `path` (timescale 1 ps) and declares the signals `probe` visits.
-    pub fn create(path: &Path, probe: impl FnOnce(&mut dyn Visitor)) -> Result<ProbedVcd, String> {
+impl ProbedWave {
+    /// Creates `path` in `format` (timescale 1 ps) and declares the signals `probe` visits.
+    pub fn create(
+        path: &Path,
+        format: WaveFormat,
+        probe: impl FnOnce(&mut dyn Visitor),
+    ) -> Result<ProbedWave, String> {
         let mut decl = Declarer::default();
         probe(&mut decl);
         let decls: Vec<SignalDecl> = decl
@@ -24,10 +27,9 @@ impl ProbedVcd {
             .iter()
             .map(|(p, w)| SignalDecl::new(p.clone(), *w))
             .collect();
-        let f = File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let writer = VcdWriter::new(BufWriter::new(f), 1, &decls)
+        let writer = WaveSink::create(path, format, 1, &decls)
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok(ProbedVcd {
+        Ok(ProbedWave {
             path: path.to_path_buf(),
             writer,
             sampler: Sampler::default(),
@@ -52,10 +54,8 @@ impl ProbedVcd {
     /// Writes out and closes the file.
     pub fn finish(self) -> Result<(), String> {
         let path = self.path;
-        let mut out = self
-            .writer
+        self.writer
             .finish()
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        out.flush().map_err(|e| format!("{}: {e}", path.display()))
+            .map_err(|e| format!("{}: {e}", path.display()))
     }
 }

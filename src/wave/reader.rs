@@ -9,8 +9,8 @@ use std::io::{self, BufRead, BufReader};
 use std::path::Path;
 
 use vcd::{
-    Command, IdCode, ParseError, ParseErrorKind, Parser, ReferenceIndex, ScopeItem, TimescaleUnit,
-    Value, VarType,
+    Command, IdCode, ParseError, ParseErrorKind, Parser, ReferenceIndex, TimescaleUnit, Value,
+    VarType,
 };
 
 use super::error::WaveError;
@@ -40,6 +40,11 @@ pub(crate) struct Slot {
 }
 
 impl Slot {
+    /// A name for error messages (the first name declared with this code).
+    pub fn first_name(&self) -> &str {
+        &self.first_name
+    }
+
     /// The value as compared and shown: an unset vector is all `x`.
     pub fn current(&self) -> std::borrow::Cow<'_, [u8]> {
         if self.kind == Kind::Bits && self.value.is_empty() {
@@ -175,6 +180,35 @@ pub(crate) struct Values {
 }
 
 impl Values {
+    pub(crate) fn new(file: &str) -> Values {
+        Values {
+            file: file.to_string(),
+            codes: IdMap::default(),
+            slots: Vec::new(),
+            dirty: Vec::new(),
+        }
+    }
+
+    /// Adds a slot of `width` bits (or text) first declared as `name`; returns its index.
+    pub(crate) fn push_slot(&mut self, width: u32, kind: Kind, name: &str) -> usize {
+        self.slots.push(Slot {
+            width,
+            kind,
+            value: Vec::new(),
+            dirty: false,
+            first_name: name.to_string(),
+        });
+        self.slots.len() - 1
+    }
+
+    /// Slots changed since the last call (each once); clears their marks.
+    pub(crate) fn take_dirty(&mut self, out: &mut Vec<usize>) {
+        for &s in &self.dirty {
+            self.slots[s].dirty = false;
+        }
+        out.append(&mut self.dirty);
+    }
+
     fn slot_of(&self, id: IdCode, line: u64) -> Result<usize, WaveError> {
         self.codes.get(&id).copied().ok_or_else(|| {
             WaveError::malformed(
@@ -196,7 +230,12 @@ impl Values {
     /// Stores a value change given as `0 1 x X z Z` characters, left-extended to the full
     /// width: with `0` if its leftmost written bit is 0 or 1, with `x` or `z` if that bit is
     /// `x` or `z` (IEEE 1364). Stored lower case.
-    fn set_bits(&mut self, slot: usize, bits: &[u8], line: u64) -> Result<(), WaveError> {
+    pub(crate) fn set_bits(
+        &mut self,
+        slot: usize,
+        bits: &[u8],
+        line: u64,
+    ) -> Result<(), WaveError> {
         let s = &mut self.slots[slot];
         if s.kind != Kind::Bits {
             return Err(WaveError::malformed(
@@ -238,7 +277,7 @@ impl Values {
         Ok(())
     }
 
-    fn set_text(&mut self, slot: usize, text: &str, line: u64) -> Result<(), WaveError> {
+    pub(crate) fn set_text(&mut self, slot: usize, text: &str, line: u64) -> Result<(), WaveError> {
         let s = &mut self.slots[slot];
         if s.kind != Kind::Text {
             return Err(WaveError::malformed(
@@ -305,12 +344,20 @@ impl<R: BufRead> VcdStream<R> {
             Ok(_) => {}
             Err(e) => return Err(WaveError::io(file, e)),
         }
-        let mut parser = Parser::new(LineCounter::new(reader));
-        let header = match parser.parse_header() {
-            Ok(h) => h,
-            Err(e) => return Err(parse_error(file, parser.reader().line(), e, "the header")),
+        let parser = Parser::new(LineCounter::new(reader));
+        let mut s = VcdStream {
+            file: file.to_string(),
+            parser,
+            fast,
+            fs_per_tick: 0,
+            values: Values::new(file),
+            names: Vec::new(),
+            now_ticks: 0,
+            pending_fs: Some(0),
+            scratch: Vec::new(),
         };
-        let fs_per_tick = match header.timescale {
+        let timescale = s.read_header()?;
+        s.fs_per_tick = match timescale {
             None => {
                 return Err(WaveError::malformed(
                     file,
@@ -325,25 +372,6 @@ impl<R: BufRead> VcdStream<R> {
                     WaveError::malformed(file, None, format!("unusable $timescale {n} {unit}"))
                 })?,
         };
-
-        let mut s = VcdStream {
-            file: file.to_string(),
-            parser,
-            fast,
-            fs_per_tick,
-            values: Values {
-                file: file.to_string(),
-                codes: IdMap::default(),
-                slots: Vec::new(),
-                dirty: Vec::new(),
-            },
-            names: Vec::new(),
-            now_ticks: 0,
-            pending_fs: Some(0),
-            scratch: Vec::new(),
-        };
-        let mut scopes = Vec::new();
-        s.add_items(&header.items, &mut scopes)?;
         s.names.sort_unstable_by(|a, b| a.name.cmp(&b.name));
         if let Some(w) = s.names.windows(2).find(|w| w[0].name == w[1].name) {
             return Err(WaveError::malformed(
@@ -358,84 +386,153 @@ impl<R: BufRead> VcdStream<R> {
         Ok(s)
     }
 
-    fn add_items<'a>(
-        &mut self,
-        items: &'a [ScopeItem],
-        scopes: &mut Vec<&'a str>,
-    ) -> Result<(), WaveError> {
-        for item in items {
-            match item {
-                ScopeItem::Scope(sc) => {
-                    scopes.push(&sc.identifier);
-                    self.add_items(&sc.items, scopes)?;
-                    scopes.pop();
+    /// Reads the header up to `$enddefinitions`, one command at a time: declares every
+    /// `$var` under the scopes open around it, and returns the `$timescale`.
+    ///
+    /// Iterative on purpose: `vcd::Parser::parse_header` builds the scope tree by recursion
+    /// (and the tree drops by recursion), so a file of 100,000 nested `$scope`s overflowed the
+    /// stack. Here the open scopes are one string of dotted names and a stack of their
+    /// lengths, so any depth costs only memory.
+    fn read_header(&mut self) -> Result<Option<(u32, TimescaleUnit)>, WaveError> {
+        let mut timescale = None;
+        // `TOP.u_a.gen_vc[0]`: the open scopes, joined; `ends[i]`: its length before scope i.
+        let mut prefix = String::new();
+        let mut ends: Vec<usize> = Vec::new();
+        loop {
+            let cmd = match self.parser.next() {
+                Some(Ok(cmd)) => cmd,
+                Some(Err(e)) => {
+                    return Err(parse_error(
+                        &self.file,
+                        self.parser.reader().line(),
+                        e,
+                        "the header",
+                    ))
                 }
-                ScopeItem::Var(v) => {
-                    if scopes.is_empty() {
+                None => {
+                    let what = if ends.is_empty() {
+                        "before $enddefinitions".to_string()
+                    } else {
+                        format!("with {} $scope(s) still open", ends.len())
+                    };
+                    return Err(WaveError::malformed(
+                        &self.file,
+                        Some(self.parser.reader().line()),
+                        format!("truncated file: the header ends {what}"),
+                    ));
+                }
+            };
+            let line = self.parser.reader().line();
+            match cmd {
+                Command::Enddefinitions => break,
+                Command::Timescale(n, unit) => timescale = Some((n, unit)),
+                Command::ScopeDef(_, name) => {
+                    ends.push(prefix.len());
+                    if !prefix.is_empty() {
+                        prefix.push('.');
+                    }
+                    prefix.push_str(&name);
+                }
+                Command::Upscope => match ends.pop() {
+                    Some(end) => prefix.truncate(end),
+                    None => {
                         return Err(WaveError::malformed(
                             &self.file,
-                            None,
-                            format!("$var `{}` is outside any $scope", v.reference),
+                            Some(line),
+                            "$upscope without an open $scope",
+                        ))
+                    }
+                },
+                Command::VarDef(var_type, size, code, reference, index) => {
+                    if ends.is_empty() {
+                        return Err(WaveError::malformed(
+                            &self.file,
+                            Some(line),
+                            format!("$var `{reference}` is outside any $scope"),
                         ));
                     }
-                    let mut name = scopes.join(".");
+                    let mut name = String::with_capacity(prefix.len() + reference.len() + 8);
+                    name.push_str(&prefix);
                     name.push('.');
-                    name.push_str(&v.reference);
-                    if let Some(ReferenceIndex::BitSelect(i)) = v.index {
+                    name.push_str(&reference);
+                    if let Some(ReferenceIndex::BitSelect(i)) = index {
                         name.push_str(&format!("[{i}]"));
                     }
-                    if v.size == 0 || v.size > MAX_FILE_WIDTH {
-                        return Err(WaveError::malformed(
-                            &self.file,
-                            None,
-                            format!(
-                                "$var `{name}` has width {}: expected 1..={MAX_FILE_WIDTH}",
-                                v.size
-                            ),
-                        ));
-                    }
-                    let kind = match v.var_type {
-                        VarType::Real | VarType::String => Kind::Text,
-                        _ => Kind::Bits,
-                    };
-                    let values = &mut self.values;
-                    let slot = match values.codes.get(&v.code) {
-                        Some(&slot) => {
-                            let s = &values.slots[slot];
-                            if s.width != v.size || s.kind != kind {
-                                return Err(WaveError::malformed(
-                                    &self.file,
-                                    None,
-                                    format!(
-                                        "id code `{}` is declared as `{}` ({} bits) and as `{name}` ({} bits)",
-                                        v.code, s.first_name, s.width, v.size
-                                    ),
-                                ));
-                            }
-                            slot
-                        }
-                        None => {
-                            let slot = values.slots.len();
-                            values.codes.insert(v.code, slot);
-                            values.slots.push(Slot {
-                                width: v.size,
-                                kind,
-                                // Filled at the first change: a header cannot make us
-                                // allocate its widths times its signals up front.
-                                value: Vec::new(),
-                                dirty: false,
-                                first_name: name.clone(),
-                            });
-                            slot
-                        }
-                    };
-                    self.names.push(Named { name, slot });
+                    self.add_var(name, var_type, size, code, line)?;
                 }
-                ScopeItem::Comment(_) => {}
-                // `ScopeItem` is non-exhaustive; nothing else carries a signal today.
-                _ => {}
+                Command::Comment(_) | Command::Date(_) | Command::Version(_) => {}
+                _ => return Err(WaveError::malformed(
+                    &self.file,
+                    Some(line),
+                    "malformed VCD in the header: a value change or timestamp inside the header",
+                )),
             }
         }
+        if !ends.is_empty() {
+            return Err(WaveError::malformed(
+                &self.file,
+                Some(self.parser.reader().line()),
+                format!(
+                    "$enddefinitions with {} $scope(s) still open (`{prefix}`)",
+                    ends.len()
+                ),
+            ));
+        }
+        Ok(timescale)
+    }
+
+    /// Declares the signal `name` (a `$var` of the header at `line`).
+    fn add_var(
+        &mut self,
+        name: String,
+        var_type: VarType,
+        size: u32,
+        code: IdCode,
+        line: u64,
+    ) -> Result<(), WaveError> {
+        if size == 0 || size > MAX_FILE_WIDTH {
+            return Err(WaveError::malformed(
+                &self.file,
+                Some(line),
+                format!("$var `{name}` has width {size}: expected 1..={MAX_FILE_WIDTH}"),
+            ));
+        }
+        let kind = match var_type {
+            VarType::Real | VarType::String => Kind::Text,
+            _ => Kind::Bits,
+        };
+        let values = &mut self.values;
+        let slot = match values.codes.get(&code) {
+            Some(&slot) => {
+                let s = &values.slots[slot];
+                if s.width != size || s.kind != kind {
+                    return Err(WaveError::malformed(
+                        &self.file,
+                        Some(line),
+                        format!(
+                            "id code `{code}` is declared as `{}` ({} bits) and as `{name}` ({size} bits)",
+                            s.first_name, s.width
+                        ),
+                    ));
+                }
+                slot
+            }
+            None => {
+                let slot = values.slots.len();
+                values.codes.insert(code, slot);
+                values.slots.push(Slot {
+                    width: size,
+                    kind,
+                    // Filled at the first change: a header cannot make us allocate its
+                    // widths times its signals up front.
+                    value: Vec::new(),
+                    dirty: false,
+                    first_name: name.clone(),
+                });
+                slot
+            }
+        };
+        self.names.push(Named { name, slot });
         Ok(())
     }
 
@@ -607,10 +704,54 @@ impl<R: BufRead> VcdStream<R> {
 
     /// Slots changed since the last call (each once); clears their marks.
     pub fn take_dirty(&mut self, out: &mut Vec<usize>) {
-        for &s in &self.values.dirty {
-            self.values.slots[s].dirty = false;
-        }
-        out.append(&mut self.values.dirty);
+        self.values.take_dirty(out);
+    }
+
+    /// Femtoseconds per tick of the file's timescale.
+    pub fn fs_per_tick(&self) -> u64 {
+        self.fs_per_tick
+    }
+
+    /// Reads the rest of the input, discarding it (see `fst::DrainOnDrop`).
+    pub fn drain(&mut self) {
+        let _ = io::copy(self.parser.reader(), &mut io::sink());
+    }
+}
+
+/// A wave file read in time order, VCD or FST: what the diff needs of it.
+pub(crate) trait WaveStream {
+    /// The file's name, as given.
+    fn file(&self) -> &str;
+    /// Its signals, sorted by full name.
+    fn names(&self) -> &[Named];
+    /// The current value of every slot.
+    fn slots(&self) -> &[Slot];
+    /// Time (fs) of the next block of changes, `None` at the end of the file.
+    fn pending_fs(&self) -> Option<u64>;
+    /// Applies every change at `pending_fs` and moves `pending_fs` to the next time.
+    fn apply_block(&mut self) -> Result<(), WaveError>;
+    /// Slots changed since the last call (each once).
+    fn take_dirty(&mut self, out: &mut Vec<usize>);
+}
+
+impl<R: BufRead> WaveStream for VcdStream<R> {
+    fn file(&self) -> &str {
+        &self.file
+    }
+    fn names(&self) -> &[Named] {
+        &self.names
+    }
+    fn slots(&self) -> &[Slot] {
+        &self.values.slots
+    }
+    fn pending_fs(&self) -> Option<u64> {
+        self.pending_fs
+    }
+    fn apply_block(&mut self) -> Result<(), WaveError> {
+        VcdStream::apply_block(self)
+    }
+    fn take_dirty(&mut self, out: &mut Vec<usize>) {
+        VcdStream::take_dirty(self, out)
     }
 }
 
@@ -722,8 +863,19 @@ pub fn list_signals<R: BufRead>(reader: R, file: &str) -> Result<Vec<SignalDecl>
         .collect())
 }
 
-/// [`list_signals`] of the file at `path`.
+/// [`list_signals`] of the file at `path`, a VCD or an FST file.
 pub fn list_signals_in_file(path: &Path) -> Result<Vec<SignalDecl>, WaveError> {
+    if super::fst::is_fst(path)? {
+        let s = super::fst::FstStream::open(path)?;
+        return Ok(s
+            .names
+            .iter()
+            .map(|n| SignalDecl {
+                path: n.name.clone(),
+                width: s.values.slots[n.slot].width,
+            })
+            .collect());
+    }
     let name = path.display().to_string();
     let f = File::open(path).map_err(|e| WaveError::io(&name, e))?;
     list_signals(BufReader::new(f), &name)
