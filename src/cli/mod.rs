@@ -285,9 +285,46 @@ pub fn cosim(
     if cycles == 0 {
         return Err(CliError::input("--cycles: must be at least 1"));
     }
+    let run_design = |opts: &cosim::lockstep::Options| match design {
+        "router" => cosim::router_design::run_router(&cfg, opts),
+        "node" => cosim::node_design::run_node(&cfg, opts),
+        _ => cosim::link_design::run_link(&cfg, opts),
+    };
     if let Some(dir) = vcd_dir {
-        if let Some(w) = wave_size_warning(design, cycles, wave_format, dir) {
-            eprintln!("{w}");
+        if cycles > 2 * WAVE_PILOT_CYCLES {
+            // the waves' size per cycle, measured on the run's own first cycles
+            let pilot = |format: WaveFormat| -> Option<u64> {
+                let tmp = dir.join(".exanet-size-pilot");
+                let o = cosim::lockstep::Options {
+                    cycles: WAVE_PILOT_CYCLES,
+                    vcd_dir: Some(tmp.clone()),
+                    wave_format: format,
+                    fault_at: None,
+                    period_ps: cfg.clock().period_ps(),
+                };
+                let ok = run_design(&o).is_ok();
+                let bytes: u64 = ["model", "rtl"]
+                    .iter()
+                    .filter_map(|n| {
+                        std::fs::metadata(tmp.join(format!("{n}.{}", format.extension()))).ok()
+                    })
+                    .map(|m| m.len())
+                    .sum();
+                let _ = std::fs::remove_dir_all(&tmp);
+                ok.then(|| bytes.div_ceil(WAVE_PILOT_CYCLES))
+            };
+            if let Some(per) = pilot(wave_format) {
+                let fst = if wave_format == WaveFormat::Vcd
+                    && cycles.saturating_mul(per) > WAVE_WARN_BYTES
+                {
+                    pilot(WaveFormat::Fst)
+                } else {
+                    None
+                };
+                if let Some(w) = wave_size_warning(design, cycles, wave_format, per, fst, dir) {
+                    eprintln!("{w}");
+                }
+            }
         }
     }
     let opts = cosim::lockstep::Options {
@@ -297,11 +334,7 @@ pub fn cosim(
         fault_at: None,
         period_ps: cfg.clock().period_ps(),
     };
-    let result = match design {
-        "router" => cosim::router_design::run_router(&cfg, &opts),
-        "node" => cosim::node_design::run_node(&cfg, &opts),
-        _ => cosim::link_design::run_link(&cfg, &opts),
-    };
+    let result = run_design(&opts);
     match result {
         Ok(rep) => {
             if json {
@@ -324,33 +357,26 @@ pub fn cosim(
     }
 }
 
-/// Waves (the model's file and the RTL's file together) written per co-simulated cycle, in
-/// bytes, with the default configuration at `--seed 1`: the link measured over 100,000 cycles,
-/// the router and the node over 20,000 (docs/decisions/0014-fst-waves.md). Traffic and bit
-/// errors change them by tens of percent, not by a factor.
-pub fn wave_bytes_per_cycle(design: &str, format: WaveFormat) -> u64 {
-    match (design, format) {
-        ("router", WaveFormat::Vcd) => 5_900,
-        ("router", WaveFormat::Fst) => 630,
-        ("node", WaveFormat::Vcd) => 42_000,
-        ("node", WaveFormat::Fst) => 4_600,
-        (_, WaveFormat::Vcd) => 18_100,
-        (_, WaveFormat::Fst) => 2_000,
-    }
-}
+/// Cycles of the pilot co-simulation that measures the waves' bytes per cycle before a long
+/// run with waves (the run's own design, configuration and seed; its files are removed). It
+/// includes the links' start-up, so the estimate errs low, not high.
+pub const WAVE_PILOT_CYCLES: u64 = 4000;
 
 /// Estimated waves above which `cosim` warns before it starts.
 pub const WAVE_WARN_BYTES: u64 = 2_000_000_000;
 
 /// The warning `cosim --vcd-dir` prints before a run whose waves would exceed
 /// [`WAVE_WARN_BYTES`]: the estimate and how to write less.
+/// `per` and `fst_per`: bytes a cycle of both files, measured by a pilot run in the run's
+/// format and (when it is VCD) in FST.
 pub fn wave_size_warning(
     design: &str,
     cycles: u64,
     format: WaveFormat,
+    per: u64,
+    fst_per: Option<u64>,
     dir: &Path,
 ) -> Option<String> {
-    let per = wave_bytes_per_cycle(design, format);
     let total = cycles.saturating_mul(per);
     if total <= WAVE_WARN_BYTES {
         return None;
@@ -358,17 +384,19 @@ pub fn wave_size_warning(
     let gb = |b: u64| b as f64 / 1e9;
     let ext = format.extension();
     let mut w = format!(
-        "warning: the waves of this run will take about {:.1} GB in {} ({cycles} cycles x about {} bytes a cycle for model.{ext} and rtl.{ext} of the {design}); to write less, run fewer --cycles (the first difference of a failing run is usually early)",
+        "warning: the waves of this run will take about {:.1} GB in {} ({cycles} cycles x about {} bytes a cycle for model.{ext} and rtl.{ext} of the {design}, measured on its first {WAVE_PILOT_CYCLES} cycles); to write less, run fewer --cycles (the first difference of a failing run is usually early)",
         gb(total),
         dir.display(),
         per
     );
     if format == WaveFormat::Vcd {
-        let fst = cycles.saturating_mul(wave_bytes_per_cycle(design, WaveFormat::Fst));
-        w.push_str(&format!(
-            " or write --wave-format fst (about {:.1} GB)",
-            gb(fst)
-        ));
+        match fst_per {
+            Some(f) => w.push_str(&format!(
+                " or write --wave-format fst (about {:.1} GB)",
+                gb(cycles.saturating_mul(f))
+            )),
+            None => w.push_str(" or write --wave-format fst"),
+        }
     }
     Some(w)
 }
@@ -624,8 +652,9 @@ mod tests {
     #[test]
     fn the_size_warning_gives_the_estimate_and_the_ways_to_write_less() {
         let dir = Path::new("waves/out/run");
-        // 500,000 link cycles of VCD: about 9 GB, or 1 GB of FST.
-        let w = wave_size_warning("link", 500_000, WaveFormat::Vcd, dir).unwrap();
+        // 500,000 cycles at 18,100 bytes a cycle of VCD, 2,000 of FST
+        let w = wave_size_warning("link", 500_000, WaveFormat::Vcd, 18_100, Some(2_000), dir)
+            .unwrap();
         assert!(
             w.starts_with("warning: the waves of this run will take about 9.1 GB in waves/out/run"),
             "{w}"
@@ -636,24 +665,19 @@ mod tests {
         );
         // Below the threshold: nothing.
         assert_eq!(
-            wave_size_warning("link", 100_000, WaveFormat::Vcd, dir),
+            wave_size_warning("link", 100_000, WaveFormat::Vcd, 18_100, None, dir),
             None
         );
-        assert_eq!(
-            wave_size_warning("link", 500_000, WaveFormat::Fst, dir),
-            None
-        );
-        // The node writes more a cycle; FST itself warns on a long enough run.
-        assert!(wave_size_warning("node", 100_000, WaveFormat::Vcd, dir).is_some());
-        let w = wave_size_warning("node", 1_000_000, WaveFormat::Fst, dir).unwrap();
+        // FST itself warns on a long enough run, without suggesting FST
+        let w = wave_size_warning("node", 1_000_000, WaveFormat::Fst, 4_600, None, dir).unwrap();
         assert!(w.contains("4.6 GB") && !w.contains("--wave-format"), "{w}");
         // The threshold is where the estimate crosses it.
-        let per = wave_bytes_per_cycle("router", WaveFormat::Vcd);
+        let per = 5_900;
         let edge = WAVE_WARN_BYTES / per;
         assert_eq!(
-            wave_size_warning("router", edge, WaveFormat::Vcd, dir),
+            wave_size_warning("router", edge, WaveFormat::Vcd, per, None, dir),
             None
         );
-        assert!(wave_size_warning("router", edge + 1, WaveFormat::Vcd, dir).is_some());
+        assert!(wave_size_warning("router", edge + 1, WaveFormat::Vcd, per, None, dir).is_some());
     }
 }
