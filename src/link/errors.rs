@@ -124,7 +124,13 @@ fn draw_gap(rng: &mut Mt64, ber: f64) -> u64 {
     }
     // u in (0, 1]
     let u = ((rng.next_u64() >> 11) as f64 + 1.0) / (1u64 << 53) as f64;
-    let g = (u.ln() / (1.0 - ber).ln()).floor();
+    // ln(1 - ber); for a rate so small that 1 - ber rounds to 1 (1e-300), ln_1p keeps it
+    // (the plain form gives 0 and a gap of 0: an error on every bit)
+    let l = match (1.0 - ber).ln() {
+        l if l < 0.0 => l,
+        _ => (-ber).ln_1p(),
+    };
+    let g = (u.ln() / l).floor();
     if g >= u64::MAX as f64 {
         u64::MAX
     } else {
@@ -135,6 +141,18 @@ fn draw_gap(rng: &mut Mt64, ber: f64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rate_too_small_for_1_minus_ber_flips_nothing() {
+        // 1 - 1e-300 == 1.0: the gap was ln(u) / 0 = -inf, cast to 0, a flip on every bit
+        for ber in [1e-300, 1e-17, f64::MIN_POSITIVE] {
+            let mut inj = BitErrorInjector::new(ErrorPlan::Random { ber, seed: 1 });
+            for _ in 0..10_000 {
+                assert_eq!(inj.mask(), 0, "ber {ber:e}");
+                inj.commit(true);
+            }
+        }
+    }
 
     #[test]
     fn random_rate_is_close_to_ber_and_seeded() {
