@@ -26,9 +26,9 @@ use std::fmt;
 use std::io::IsTerminal;
 use std::time::Duration;
 
-/// How the line reads: `cosim link [00:01:12] [=====>    ] 1200000/5000000 cycles 12:34 left`.
+/// How the line reads: `karma pingpong [00:01:12] [=====>    ] 120/288 1 hop, 4096 B 00:12:34 left`.
 const TEMPLATE: &str =
-    "{prefix} [{elapsed_precise}] [{bar:30}] {human_pos}/{human_len} {msg} {eta_precise} left";
+    "{prefix} [{elapsed_precise}] [{bar:30}] {human_pos}/{human_len}{msg} {eta_precise} left";
 
 /// A progress line on stderr, or nothing when stderr is not a terminal. Clones share the line;
 /// it is cleared when the last clone is dropped or at [`Progress::finish`].
@@ -102,7 +102,8 @@ impl Progress {
     /// What is being done now (`"1 hop, 4096 B"`), after the count.
     pub fn set_message(&self, m: impl Into<String>) {
         if let Some(b) = &self.bar {
-            b.set_message(m.into());
+            // (the template has no space before it: none shows when there is no message)
+            b.set_message(format!(" {}", m.into()));
         }
     }
 
