@@ -302,7 +302,7 @@ enum BenchCmd {
         #[command(flatten)]
         common: Common,
         /// Timed cycles of every case (default: the case's own, 4000 or 1000).
-        #[arg(long)]
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=exanet::net::bench::MAX_CYCLES))]
         cycles: Option<u64>,
         /// Run only this case (torus32-10, torus32-sat, torus96-10), in this process.
         #[arg(long)]

@@ -241,6 +241,27 @@ fn results_do_not_depend_on_partitioning_window_or_idle_skipping() {
 }
 
 #[test]
+fn a_progress_observer_sees_the_cycles_and_changes_nothing() {
+    let mut c = small("torus:4x4", "ecube", 0.3);
+    c.net.warmup_cycles = 6000; // past one progress step
+    c.net.window_cycles = 17; // steps of whole windows that do not divide 4096
+    let p = plan(&c).unwrap();
+    let mut seen = Vec::new();
+    let observed = exanet::net::setup::build(&c, &p, c.net.load)
+        .unwrap()
+        .run_phases_observed(c.net.drain_cycles, c.net.load, 8.0, &mut |k| seen.push(k));
+    // as before progress lines: the window's end in one run, then the drain
+    let mut net = exanet::net::setup::build(&c, &p, c.net.load).unwrap();
+    net.run(c.net.warmup_cycles + c.net.measure_cycles);
+    let plain = net.run_phases(c.net.drain_cycles, c.net.load, 8.0);
+    assert_eq!(observed.stats_hash, plain.stats_hash);
+    assert_eq!(observed.cycles, plain.cycles);
+    assert!(seen.len() > 3, "{seen:?}");
+    assert!(seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
+    assert_eq!(seen.last(), Some(&observed.cycles));
+}
+
+#[test]
 fn the_same_seed_repeats_and_another_seed_differs() {
     let c = small("torus:4x4", "ecube", 0.3);
     let a = run_cfg(&c);

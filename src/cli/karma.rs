@@ -47,8 +47,12 @@ pub fn pingpong(a: &PingPongArgs) -> R {
         .iter()
         .map(|s| parse_payload("--sizes", s))
         .collect::<Result<Vec<_>, _>>()?;
-    if a.iterations == 0 {
-        return Err(CliError::input("--iterations: must be at least 1"));
+    let max = crate::karma::pingpong::MAX_ITERATIONS;
+    if a.iterations == 0 || a.iterations > max {
+        return Err(CliError::input(format!(
+            "--iterations: {}: must be between 1 and {max}",
+            a.iterations
+        )));
     }
     let ber = a.ber.unwrap_or(0.0);
     if !(0.0..=1e-2).contains(&ber) {
@@ -85,7 +89,11 @@ pub fn pingpong(a: &PingPongArgs) -> R {
         ber,
         vcd: a.vcd.map(PathBuf::from),
     };
-    let r = run.run(&cfg).map_err(CliError::failed)?;
+    let progress = crate::progress::Progress::new(run.round_trips(), "karma pingpong");
+    let r = run
+        .run_with_progress(&cfg, &progress)
+        .map_err(CliError::failed)?;
+    progress.finish();
     if let Some(p) = a.plot {
         crate::plot::write_svg(p, &latency_figure(&r))
             .map_err(|e| CliError::failed(e.to_string()))?;
@@ -251,12 +259,18 @@ pub fn selftest(config: Option<&Path>, json: bool, payloads: &[String], backend:
         .iter()
         .map(|s| parse_payload("--payload", s))
         .collect::<Result<Vec<_>, _>>()?;
+    let runs = [(P::Router, 1), (P::Router, 2), (P::Link, 1)];
+    let progress =
+        crate::progress::Progress::new((runs.len() * sizes.len()) as u64, "karma selftest");
     let mut rows = Vec::new();
-    for (path, senders) in [(P::Router, 1), (P::Router, 2), (P::Link, 1)] {
+    for (path, senders) in runs {
         for &s in &sizes {
+            progress.set_message(format!("{path:?} x{senders}, {s} B").to_lowercase());
             rows.push(measure(&cfg, backend, path, s, senders).map_err(CliError::failed)?);
+            progress.inc(1);
         }
     }
+    progress.finish();
     if json {
         #[derive(serde::Serialize)]
         struct Out<'a> {

@@ -150,10 +150,14 @@ pub fn link_efficiency(
         .iter()
         .map(|s| parse_payload("--payload", s))
         .collect::<Result<Vec<_>, _>>()?;
+    let progress = crate::progress::Progress::new(sizes.len() as u64, "link efficiency");
     let mut rows = Vec::new();
     for s in sizes {
+        progress.set_message(format!("{s} B"));
         rows.push(efficiency::efficiency(&cfg, s).map_err(CliError::failed)?);
+        progress.inc(1);
     }
+    progress.finish();
     if json {
         #[derive(serde::Serialize)]
         struct Out<'a> {
@@ -248,20 +252,25 @@ pub fn cosim(
             "--design: unknown design '{design}' (available: link, router, node)"
         )));
     }
-    if cycles == 0 {
-        return Err(CliError::input("--cycles: must be at least 1"));
+    let max = cosim::lockstep::MAX_CYCLES;
+    if cycles == 0 || cycles > max {
+        return Err(CliError::input(format!(
+            "--cycles: {cycles}: must be between 1 and {max}"
+        )));
     }
     let opts = cosim::lockstep::Options {
         cycles,
         vcd_dir: vcd_dir.map(|p| p.to_path_buf()),
         fault_at: None,
         period_ps: cfg.clock().period_ps(),
+        progress: crate::progress::Progress::new(cycles, format!("cosim {design}")),
     };
     let result = match design {
         "router" => cosim::router_design::run_router(&cfg, &opts),
         "node" => cosim::node_design::run_node(&cfg, &opts),
         _ => cosim::link_design::run_link(&cfg, &opts),
     };
+    opts.progress.finish();
     match result {
         Ok(rep) => {
             if json {
@@ -339,14 +348,19 @@ pub fn router_bandwidth(
             cfg.router.intra_ports
         )));
     }
+    let progress =
+        crate::progress::Progress::new((senders.len() * sizes.len()) as u64, "router bandwidth");
     let mut rows = Vec::new();
     for &n in &senders {
         for &s in &sizes {
+            progress.set_message(format!("{n} sender(s), {s} B"));
             rows.push(
                 crate::measure::router::selftest_bandwidth(&cfg, s, n).map_err(CliError::failed)?,
             );
+            progress.inc(1);
         }
     }
+    progress.finish();
     if json {
         #[derive(serde::Serialize)]
         struct Out<'a> {
@@ -447,15 +461,26 @@ pub fn config(print: bool) -> R {
 }
 
 pub fn bench(config: Option<&Path>, json: bool, cycles: u64, design: &str) -> R {
+    use cosim::{bench, bench_node};
     let cfg = load_config(config)?;
-    if cycles == 0 {
-        return Err(CliError::input("--cycles: must be at least 1"));
-    }
+    let (checked, total) = match design {
+        "node" => (
+            bench_node::check_node(&cfg, cycles),
+            bench_node::node_total_cycles(cycles),
+        ),
+        _ => (
+            bench::check_link(&cfg, cycles),
+            bench::link_total_cycles(cycles),
+        ),
+    };
+    checked.map_err(CliError::input)?;
+    let progress = crate::progress::Progress::new(total, format!("bench {design}"));
     let r = match design {
-        "node" => cosim::bench_node::bench_node(&cfg, cycles),
-        _ => cosim::bench::bench_link(&cfg, cycles),
+        "node" => bench_node::bench_node(&cfg, cycles, &progress),
+        _ => bench::bench_link(&cfg, cycles, &progress),
     }
     .map_err(CliError::failed)?;
+    progress.finish();
     if json {
         return json_out(&r);
     }

@@ -19,6 +19,7 @@ use super::software::{Message, Mode, RecvEnd, RecvStamps, Script, SendStamps, So
 use crate::config::Config;
 use crate::link::errors::{BitErrorInjector, ErrorPlan};
 use crate::node::regs::{link_reg, COORD};
+use crate::progress::Progress;
 use crate::router::params::RouterParams;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -482,8 +483,24 @@ impl Acc {
     }
 }
 
+/// The most round trips a size `--iterations` may ask for. The phase sweep covers one polling
+/// period (a few tens of cycles) evenly with far fewer; 1000 round trips of every default size
+/// over both paths are about half an hour of simulation with the model and several hours with
+/// the RTL backend.
+pub const MAX_ITERATIONS: u32 = 1000;
+
 impl PingPong {
+    /// Round trips the run makes in all (what [`PingPong::run_with_progress`] counts).
+    pub fn round_trips(&self) -> u64 {
+        (self.hops.len() * self.sizes.len()) as u64 * self.iterations as u64
+    }
+
     pub fn run(&self, cfg: &Config) -> Result<Report, String> {
+        self.run_with_progress(cfg, &Progress::hidden())
+    }
+
+    /// [`PingPong::run`], counting every round trip into `progress` (the report is the same).
+    pub fn run_with_progress(&self, cfg: &Config, progress: &Progress) -> Result<Report, String> {
         let mut rows = Vec::new();
         let mut cycles = 0;
         let mut vcd = None;
@@ -495,6 +512,10 @@ impl PingPong {
             let (a, b) = (0usize, if hops == 1 { 1 } else { 3 });
             for (si, &size) in self.sizes.iter().enumerate() {
                 let want_wave = g == 0 && si == 0 && self.vcd.is_some();
+                progress.set_message(format!(
+                    "{hops} hop{}, {size} B",
+                    if hops == 1 { "" } else { "s" }
+                ));
                 let mut acc = Acc::default();
                 let stale_before = bed.sw[a].stale + bed.sw[b].stale;
                 let now = bed.now();
@@ -528,6 +549,7 @@ impl PingPong {
                         Some(rtt) => acc.rtts.push(rtt),
                         None => acc.lost += 1,
                     }
+                    progress.inc(1);
                 }
                 let stale = bed.sw[a].stale + bed.sw[b].stale - stale_before;
                 rows.push(row(cfg, hops, self.mode, size, &acc, stale)?);

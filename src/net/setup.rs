@@ -11,6 +11,7 @@ use super::traffic::{
     Injector, SizeDist,
 };
 use crate::config::Config;
+use crate::progress::Progress;
 use std::sync::Arc;
 
 /// The injection process named in `net.injection`.
@@ -164,10 +165,28 @@ pub fn build(cfg: &Config, p: &Plan, load: f64) -> Result<Network, String> {
 
 /// One run of `cfg` at `load`: warm-up, measurement, drain.
 pub fn run(cfg: &Config, p: &Plan, load: f64) -> Result<Summary, String> {
+    run_with_progress(cfg, p, load, &Progress::hidden())
+}
+
+/// The cycles a run of `cfg` simulates at most: warm-up, window, the longest drain.
+pub fn max_cycles(cfg: &Config) -> u64 {
+    let n = &cfg.net;
+    n.warmup_cycles + n.measure_cycles + n.drain_cycles
+}
+
+/// [`run`], showing the cycle reached on `progress` (out of [`max_cycles`]; the drain usually
+/// ends early). The summary is the same.
+pub fn run_with_progress(
+    cfg: &Config,
+    p: &Plan,
+    load: f64,
+    progress: &Progress,
+) -> Result<Summary, String> {
     let mut net = build(cfg, p, load)?;
-    Ok(net.run_phases(
+    Ok(net.run_phases_observed(
         cfg.net.drain_cycles,
         load,
         cfg.net.injection_bytes_per_cycle,
+        &mut |c| progress.set_position(c),
     ))
 }
