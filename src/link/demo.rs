@@ -34,7 +34,7 @@ pub fn write_demo_vcd(cfg: &Config, vcd: &Path) -> Result<u64, String> {
         traffic: spec(16, 64),
         mode: SourceMode::AtCycles([t0 + 10, t0 + 11].into_iter().collect()),
         back_pressure: BackPressure::None,
-        seed: cfg.sim.seed + 1,
+        seed: cfg.sim.seed.wrapping_add(1),
     };
     let mut bench = LinkBench::new(p, a, b, ErrorPlan::None, ErrorPlan::None);
     bench.open_wave(vcd, cfg.clock().period_ps())?;

@@ -122,7 +122,7 @@ pub fn saturate(
         traffic,
         mode: SourceMode::Idle,
         back_pressure: BackPressure::None,
-        seed: cfg.sim.seed + 1,
+        seed: cfg.sim.seed.wrapping_add(1),
     };
     let mut bench = LinkBench::new(p, a, b, ErrorPlan::None, ErrorPlan::None);
     bench.a.src.keep_packets = true;
