@@ -18,10 +18,21 @@ pub fn write_demo_vcd(cfg: &Config, vcd: &Path) -> Result<u64, String> {
     }
     let p = LinkParams::from_config(&cfg.link);
     let t0 = cfg.link.phy.lane_up_cycles as u64 + 20;
+    // payload bytes; the header's size field counts words with `link.size_in_words`
+    let unit = |b: u32| {
+        if p.tcl.size_in_words {
+            b.div_ceil(16)
+        } else {
+            b
+        }
+    };
     let spec = |min, max| TrafficSpec {
-        sizes: SizeDist::Uniform { min, max },
+        sizes: SizeDist::Uniform {
+            min: unit(min),
+            max: unit(max),
+        },
         num_vcs: p.tcl.num_vcs,
-        size_in_words: false,
+        size_in_words: p.tcl.size_in_words,
         dests: Vec::new(),
     };
     let a = EndStimulus {

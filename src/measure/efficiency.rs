@@ -107,9 +107,14 @@ pub fn saturate(
 ) -> Result<(BeatCounts, u64, LinkBench), String> {
     let p = LinkParams::from_config(&cfg.link);
     let traffic = TrafficSpec {
-        sizes: SizeDist::Fixed(payload),
+        // the header's size field counts words with `link.size_in_words` (whole words sent)
+        sizes: SizeDist::Fixed(if p.tcl.size_in_words {
+            payload.div_ceil(16)
+        } else {
+            payload
+        }),
         num_vcs: p.tcl.num_vcs,
-        size_in_words: false,
+        size_in_words: p.tcl.size_in_words,
         dests: Vec::new(),
     };
     let a = EndStimulus {
