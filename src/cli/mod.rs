@@ -295,6 +295,7 @@ pub fn cosim(
 
 pub fn router_latency(config: Option<&Path>, json: bool) -> R {
     let cfg = load_config(config)?;
+    crate::measure::router::check_paths(&cfg).map_err(CliError::input)?;
     let paths = crate::measure::router::PATHS
         .iter()
         .map(|&p| crate::measure::router::path_latency(&cfg, p))
