@@ -22,7 +22,7 @@ pub struct PingPongArgs<'a> {
 
 pub fn pingpong(a: &PingPongArgs) -> R {
     let cfg = load_config(a.config)?;
-    crate::karma::mesh::check_config(&cfg).map_err(CliError::input)?;
+    crate::karma::pingpong::check_config(&cfg).map_err(CliError::input)?;
     let hops = match a.hops {
         None => vec![1, 2],
         Some("1") => vec![1],
@@ -92,7 +92,10 @@ pub fn pingpong(a: &PingPongArgs) -> R {
     let progress = crate::progress::Progress::new(run.round_trips(), "karma pingpong");
     let r = run
         .run_with_progress(&cfg, &progress)
-        .map_err(CliError::failed)?;
+        .map_err(|e| match e {
+            crate::karma::pingpong::PingPongError::Config(m) => CliError::input(m),
+            crate::karma::pingpong::PingPongError::Run(m) => CliError::failed(m),
+        })?;
     progress.finish();
     if let Some(p) = a.plot {
         crate::plot::write_svg(p, &latency_figure(&r))
