@@ -176,10 +176,12 @@ impl KarmaConfig {
                 self.kernel_copy_bytes_per_ns,
             ),
         ] {
-            if !(v.is_finite() && v > 0.0 && v <= 1.0e3) {
+            // below 0.01 (10 MB/s) a 4 KB message would keep the software busy for longer
+            // than any timeout (1e-9 bytes/ns: seconds of simulated time, hours to simulate)
+            if !(v.is_finite() && (0.01..=1.0e3).contains(&v)) {
                 return Err(err(
                     f,
-                    format!("{v:?} bytes/ns: must be positive and at most 1000"),
+                    format!("{v:?} bytes/ns: must be between 0.01 and 1000"),
                 ));
             }
         }
@@ -914,6 +916,14 @@ mod tests {
             ),
             ("link.phy.ber", Box::new(|c| c.link.phy.ber = -1.0)),
             ("clock.freq_mhz", Box::new(|c| c.clock.freq_mhz = 0.0)),
+            (
+                "karma.user_crc_bytes_per_ns",
+                Box::new(|c| c.karma.user_crc_bytes_per_ns = 1e-9),
+            ),
+            (
+                "karma.kernel_copy_bytes_per_ns",
+                Box::new(|c| c.karma.kernel_copy_bytes_per_ns = 0.001),
+            ),
             (
                 "link.num_vcs",
                 Box::new(|c| {
