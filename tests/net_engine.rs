@@ -562,10 +562,11 @@ fn bench_network_runs_a_case_and_refuses_bad_values() {
         &["bench", "network", "--case", "torus7"],
         "--case torus7: unknown",
     );
-    refused(
-        &["bench", "network", "--cycles", "0"],
-        "--cycles: must be at least 1",
-    );
+    // (clap's range: "invalid value '0' for '--cycles <CYCLES>': 0 is not in 1..=1000000")
+    let range = format!("1..={}", exanet::net::bench::MAX_CYCLES);
+    refused(&["bench", "network", "--cycles", "0"], &range);
+    let over = (exanet::net::bench::MAX_CYCLES + 1).to_string();
+    refused(&["bench", "network", "--cycles", &over], &range);
 }
 
 // ---- deadlock freedom past saturation (docs/decisions/0013) ----
