@@ -6,8 +6,11 @@
 //! A deterministic fuzzer: every input comes from one seeded generator ([`SEED`]), so a failure
 //! is reproduced by running the test again; each failing input is written to
 //! `$CARGO_TARGET_TMPDIR/fuzz_inputs/` and named in the failure with its command line. Each test
-//! prints how many inputs it ran. The counts are chosen so that the three tests together take
-//! about a minute and a half in release on two cores.
+//! prints how many inputs it ran (about 4700 in all). The counts are chosen so that the four
+//! tests together take one to two minutes in release on two shared cores.
+//!
+//! Scopes nested tens of thousands deep in a VCD (a stack overflow in the reader) are left out
+//! here: that fix is another change's; the nesting tried is at most a few hundred deep.
 
 use rand_mt::Mt64;
 use std::io::{Read, Write};
@@ -537,6 +540,61 @@ fn mutated_configurations_exit_0_or_2() {
         "only {} of {n} runs simulated anything",
         failures.exited(0)
     );
+}
+
+#[test]
+fn every_configuration_field_at_its_edges_exits_0_or_2() {
+    // not by chance: each field of the defaults in turn, at each of these values
+    use toml::Value as V;
+    let edges = [
+        V::Integer(0),
+        V::Integer(-1),
+        V::Integer(3),
+        V::Integer(u32::MAX as i64),
+        V::Integer(i64::MAX),
+        V::Float(f64::NAN),
+        V::Float(f64::INFINITY),
+        V::Float(-1.0),
+        V::Float(1e-300),
+        V::Float(1e300),
+    ];
+    let base = base_config();
+    let mut paths = Vec::new();
+    leaves(&base, &mut Vec::new(), &mut paths);
+    let dir = tmp_dir();
+    let failures = Failures::default();
+    let runs = Arc::new(AtomicUsize::new(0));
+    let mut jobs: Vec<Box<dyn FnOnce() + Send>> = Vec::new();
+    for (k, path) in paths.iter().enumerate() {
+        for (j, e) in edges.iter().enumerate() {
+            let mut v = base.clone();
+            *at(&mut v, path) = e.clone();
+            let file = dir.join(format!("field-{k}-{j}.toml"));
+            std::fs::write(&file, toml::to_string(&v).unwrap()).unwrap();
+            let (f, runs) = (failures.clone(), runs.clone());
+            jobs.push(Box::new(move || {
+                // link latency loads and validates every section, and is the cheapest run
+                let args =
+                    ["link", "latency", "--config", &file.display().to_string()].map(String::from);
+                let before = f.0.lock().unwrap().len();
+                f.check(&args, b"", &[0, 2], Some(&file));
+                runs.fetch_add(1, Ordering::Relaxed);
+                if f.0.lock().unwrap().len() == before {
+                    let _ = std::fs::remove_file(&file);
+                }
+            }));
+        }
+    }
+    jobs.reverse();
+    parallel(jobs);
+    let n = runs.load(Ordering::Relaxed);
+    println!(
+        "configuration fields: {} fields x {} values",
+        paths.len(),
+        edges.len()
+    );
+    failures.assert_none("configuration fields at their edges", n);
+    assert!(paths.len() > 60, "{} fields", paths.len());
 }
 
 // ---------------------------------------------------------------------------------------------
