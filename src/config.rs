@@ -55,10 +55,18 @@ pub struct Config {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct ClockConfig {
-    /// Clock frequency of the router, TCL and PHY user interface, MHz, 1 to 10000. Default 156.25
-    /// (seed 002 §5.3.4).
+    /// Clock frequency in MHz (router, TCL and PHY user interface), 1 to 10,000 (1 MHz to
+    /// 10 GHz: `MIN_FREQ_MHZ`, `MAX_FREQ_MHZ`). Default 156.25 (seed 002 §5.3.4).
     pub freq_mhz: f64,
 }
+
+/// Slowest clock a configuration may ask for, MHz: below it no interconnect is built, and the
+/// conversions to ns and us (and the KARMA software's costs in cycles) leave the range where
+/// they mean anything.
+pub const MIN_FREQ_MHZ: f64 = 1.0;
+
+/// Fastest clock a configuration may ask for, MHz (10 GHz).
+pub const MAX_FREQ_MHZ: f64 = 10_000.0;
 
 impl Default for ClockConfig {
     fn default() -> Self {
@@ -86,8 +94,8 @@ pub struct KarmaConfig {
     /// User space, sending: building the header and footer and the loop around the stores, ns, 0 to
     /// 1e6. Default 100.
     pub user_send_ns: f64,
-    /// User space, sending: CRC-32C of the payload for the footer, bytes per ns, positive and at
-    /// most 1000. Default 3.2.
+    /// User space, sending: CRC-32C of the payload for the footer, bytes per ns, between 0.01
+    /// and 1000. Default 3.2.
     pub user_crc_bytes_per_ns: f64,
     /// User space, receiving: software between two polls of the RX status register, ns, 0 to 1e6.
     /// Default 20.
@@ -106,8 +114,8 @@ pub struct KarmaConfig {
     /// Kernel space: from the handler waking the reading process to the process running, ns, 0 to
     /// 1e6. Default 8000.
     pub kernel_wakeup_ns: f64,
-    /// Kernel space: bounce-buffer copy (user to kernel and back), bytes per ns (GB/s), positive
-    /// and at most 1000. Default 1.0.
+    /// Kernel space: bounce-buffer copy (user to kernel and back), bytes per ns (GB/s), between
+    /// 0.01 and 1000. Default 1.0.
     pub kernel_copy_bytes_per_ns: f64,
     /// Time after which the ping-pong software gives a message up as lost, us, 1 to 1e6. Default
     /// 200.
@@ -171,7 +179,7 @@ impl KarmaConfig {
             ("karma.kernel_wakeup_ns", self.kernel_wakeup_ns),
         ] {
             if !(v.is_finite() && (0.0..=1.0e6).contains(&v)) {
-                return Err(err(f, format!("{v} ns: must be between 0 and 1e6")));
+                return Err(err(f, format!("{v:?} ns: must be between 0 and 1e6")));
             }
         }
         for (f, v) in [
@@ -181,10 +189,12 @@ impl KarmaConfig {
                 self.kernel_copy_bytes_per_ns,
             ),
         ] {
-            if !(v.is_finite() && v > 0.0 && v <= 1.0e3) {
+            // below 0.01 (10 MB/s) a 4 KB message would keep the software busy for longer
+            // than any timeout (1e-9 bytes/ns: seconds of simulated time, hours to simulate)
+            if !(v.is_finite() && (0.01..=1.0e3).contains(&v)) {
                 return Err(err(
                     f,
-                    format!("{v} bytes/ns: must be positive and at most 1000"),
+                    format!("{v:?} bytes/ns: must be between 0.01 and 1000"),
                 ));
             }
         }
@@ -192,7 +202,7 @@ impl KarmaConfig {
         if !(t.is_finite() && (1.0..=1.0e6).contains(&t)) {
             return Err(err(
                 "karma.timeout_us",
-                format!("{t} us: must be between 1 and 1e6"),
+                format!("{t:?} us: must be between 1 and 1e6"),
             ));
         }
         Ok(())
@@ -286,13 +296,16 @@ impl NetConfig {
     /// The numeric fields; the names are checked where they are parsed (`src/net/setup.rs`).
     pub fn validate(&self, phy_latency: u32) -> Result<(), ConfigError> {
         if !(self.load > 0.0 && self.load <= 1.0) {
-            return Err(err("net.load", format!("{}: must be in (0, 1]", self.load)));
+            return Err(err(
+                "net.load",
+                format!("{:?}: must be in (0, 1]", self.load),
+            ));
         }
         let b = self.injection_bytes_per_cycle;
         if !(b.is_finite() && b > 0.0 && b <= 64.0) {
             return Err(err(
                 "net.injection_bytes_per_cycle",
-                format!("{b}: must be positive and at most 64"),
+                format!("{b:?}: must be positive and at most 64"),
             ));
         }
         if self.measure_cycles == 0 || self.measure_cycles > 1_000_000_000 {
@@ -379,7 +392,8 @@ pub struct CreditConfig {
     /// Credit flavour, one of `start-stop` or `usedword`. Default `start-stop` (latency-optimised).
     pub flavour: CreditFlavour,
     /// Cycles between credits on an otherwise idle link, and the age after which a credit is sent
-    /// inside a suspended packet, 1 to 65535 cycles. Default 35 (seed 000 §2.8.2, C = 35).
+    /// inside a suspended packet; more than a credit's beats (1 with start-stop, `usedword_beats`
+    /// with usedword) and at most 65535 cycles. Default 35 (seed 000 §2.8.2, C = 35).
     pub period_cycles: u32,
     /// Cycles after the last credit beyond which a credit no longer waits for the end of the packet
     /// being sent and goes inside it, behind a Magic; at least `period_cycles` and at most 65535
@@ -602,14 +616,12 @@ impl Default for NodeConfig {
 /// Largest payload the APElink protocol carries, in bytes (seed 002 §5.3.2).
 pub const MAX_PAYLOAD_BYTES: u32 = 4096;
 
-fn pow2(field: &str, v: u32, lo: u32, hi: u32) -> Result<(), ConfigError> {
-    if !v.is_power_of_two() || v < lo || v > hi {
-        return Err(err(
-            field,
-            format!("{v} words: must be a power of two between {lo} and {hi}"),
-        ));
-    }
-    Ok(())
+/// A packet FIFO's two depth fields, checked exactly as [`crate::pktfifo::PktFifo::new`]
+/// checks them (`PktFifoParams::check_depths`); the error names the field at fault.
+fn pkt_fifo_depths(pay: (&str, u32), hf: (&str, u32)) -> Result<(), ConfigError> {
+    crate::fifo::check_depth(pay.1).map_err(|e| err(pay.0, e))?;
+    crate::fifo::check_depth(hf.1).map_err(|e| err(hf.0, e))?;
+    crate::pktfifo::PktFifoParams::check_depths(hf.1, pay.1).map_err(|e| err(hf.0, e))
 }
 
 fn range(field: &str, v: u32, lo: u32, hi: u32, unit: &str) -> Result<(), ConfigError> {
@@ -655,10 +667,13 @@ impl Config {
 
     pub fn validate(&self) -> Result<(), ConfigError> {
         let f = self.clock.freq_mhz;
-        if !(f.is_finite() && f > 0.0 && f <= 10_000.0) {
+        if !(MIN_FREQ_MHZ..=MAX_FREQ_MHZ).contains(&f) {
             return Err(err(
                 "clock.freq_mhz",
-                format!("{f} MHz: must be positive and at most 10000"),
+                format!(
+                    "{f:?} MHz: must be between {MIN_FREQ_MHZ} MHz and {MAX_FREQ_MHZ} MHz (1 MHz to \
+                     10 GHz)"
+                ),
             ));
         }
         self.link.validate()?;
@@ -688,17 +703,12 @@ impl RouterConfig {
     pub fn validate(&self) -> Result<(), ConfigError> {
         range("router.intra_ports", self.intra_ports, 1, 8, "ports")?;
         range("router.dims", self.dims, 1, 3, "dimensions")?;
-        pow2(
-            "router.intra_fifo_depth_words",
-            self.intra_fifo_depth_words,
-            4,
-            32768,
-        )?;
-        pow2(
-            "router.intra_hf_fifo_depth_words",
-            self.intra_hf_fifo_depth_words,
-            4,
-            self.intra_fifo_depth_words,
+        pkt_fifo_depths(
+            ("router.intra_fifo_depth_words", self.intra_fifo_depth_words),
+            (
+                "router.intra_hf_fifo_depth_words",
+                self.intra_hf_fifo_depth_words,
+            ),
         )?;
         for &p in &self.tx_only_ports {
             if p >= self.intra_ports {
@@ -794,25 +804,16 @@ pub fn valid_order(order: &[u8; 3], dims: u32) -> bool {
 impl LinkConfig {
     pub fn validate(&self) -> Result<(), ConfigError> {
         range("link.num_vcs", self.num_vcs, 1, 8, "VCs")?;
-        pow2(
-            "link.tx_fifo_depth_words",
-            self.tx_fifo_depth_words,
-            4,
-            32768,
+        pkt_fifo_depths(
+            ("link.tx_fifo_depth_words", self.tx_fifo_depth_words),
+            ("link.tx_hf_fifo_depth_words", self.tx_hf_fifo_depth_words),
         )?;
-        pow2(
-            "link.rx_fifo_depth_words",
-            self.rx_fifo_depth_words,
-            4,
-            32768,
+        pkt_fifo_depths(
+            ("link.rx_fifo_depth_words", self.rx_fifo_depth_words),
+            ("link.rx_hf_fifo_depth_words", self.rx_hf_fifo_depth_words),
         )?;
-        range(
-            "link.fifo_latency_cycles",
-            self.fifo_latency_cycles,
-            2,
-            crate::fifo::MAX_LATENCY,
-            "cycles",
-        )?;
+        crate::fifo::check_latency(self.fifo_latency_cycles)
+            .map_err(|e| err("link.fifo_latency_cycles", e))?;
         let c = &self.credit;
         range(
             "link.credit.period_cycles",
@@ -846,6 +847,12 @@ impl LinkConfig {
             4,
             "beats",
         )?;
+        crate::link::tcl_tx::check_credit_period(
+            c.period_cycles,
+            c.flavour == CreditFlavour::Usedword,
+            c.usedword_beats,
+        )
+        .map_err(|e| err("link.credit.period_cycles", e))?;
         if c.flavour == CreditFlavour::Usedword && self.num_vcs > 2 * c.usedword_beats {
             return Err(err(
                 "link.num_vcs",
@@ -892,7 +899,7 @@ impl LinkConfig {
         if !(p.ber.is_finite() && (0.0..=0.5).contains(&p.ber)) {
             return Err(err(
                 "link.phy.ber",
-                format!("{}: must be between 0 and 0.5", p.ber),
+                format!("{:?}: must be between 0 and 0.5", p.ber),
             ));
         }
         Ok(())
@@ -952,6 +959,14 @@ mod tests {
             ("link.phy.ber", Box::new(|c| c.link.phy.ber = -1.0)),
             ("clock.freq_mhz", Box::new(|c| c.clock.freq_mhz = 0.0)),
             (
+                "karma.user_crc_bytes_per_ns",
+                Box::new(|c| c.karma.user_crc_bytes_per_ns = 1e-9),
+            ),
+            (
+                "karma.kernel_copy_bytes_per_ns",
+                Box::new(|c| c.karma.kernel_copy_bytes_per_ns = 0.001),
+            ),
+            (
                 "link.num_vcs",
                 Box::new(|c| {
                     c.link.credit.flavour = CreditFlavour::Usedword;
@@ -965,6 +980,181 @@ mod tests {
             mutate(&mut c);
             let e = c.validate().unwrap_err();
             assert_eq!(e.field, field, "{e}");
+        }
+    }
+
+    /// Depth values around every edge a FIFO's constructor could have: zero, one, small
+    /// non-powers of two, the bounds and past them, the 32-bit extremes.
+    const DEPTHS: [u32; 16] = [
+        0,
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+        8,
+        100,
+        128,
+        1024,
+        32768,
+        32769,
+        65536,
+        1 << 31,
+        u32::MAX,
+    ];
+
+    #[test]
+    fn every_fifo_depth_field_passes_validation_exactly_when_its_fifo_can_be_built() {
+        type Field = (&'static str, fn(&mut Config, u32));
+        let fields: [Field; 6] = [
+            ("link.tx_fifo_depth_words", |c, v| {
+                c.link.tx_fifo_depth_words = v
+            }),
+            ("link.tx_hf_fifo_depth_words", |c, v| {
+                c.link.tx_hf_fifo_depth_words = v
+            }),
+            ("link.rx_fifo_depth_words", |c, v| {
+                c.link.rx_fifo_depth_words = v
+            }),
+            ("link.rx_hf_fifo_depth_words", |c, v| {
+                c.link.rx_hf_fifo_depth_words = v
+            }),
+            ("router.intra_fifo_depth_words", |c, v| {
+                c.router.intra_fifo_depth_words = v
+            }),
+            ("router.intra_hf_fifo_depth_words", |c, v| {
+                c.router.intra_hf_fifo_depth_words = v
+            }),
+        ];
+        let (mut accepted, mut refused) = (0, 0);
+        for (field, set) in fields {
+            for v in DEPTHS {
+                let mut c = Config::default();
+                // TRED below the smallest RX depth tried, so that it is not the refusal
+                c.link.credit.tred_words = 1;
+                if !field.contains("_hf_") {
+                    // a payload depth is checked against the header/footer depth beside it
+                    c.link.tx_hf_fifo_depth_words = crate::fifo::MIN_DEPTH;
+                    c.link.rx_hf_fifo_depth_words = crate::fifo::MIN_DEPTH;
+                    c.router.intra_hf_fifo_depth_words = crate::fifo::MIN_DEPTH;
+                }
+                set(&mut c, v);
+                let valid = c.validate().map_err(|e| e.field == field);
+                // what the models build from the configuration
+                let link = crate::link::LinkParams::from_config(&c.link);
+                let router = crate::router::params::RouterParams::from_config(&c);
+                let builds = std::panic::catch_unwind(|| {
+                    for p in [
+                        link.tx_fifo,
+                        link.rx_fifo,
+                        router.intra_fifo,
+                        router.inter_rx_fifo,
+                        router.inter_tx_fifo,
+                    ] {
+                        crate::pktfifo::PktFifo::new(p);
+                    }
+                })
+                .is_ok();
+                match valid {
+                    Ok(()) => {
+                        assert!(builds, "{field} = {v}: valid, but a FIFO refuses it");
+                        accepted += 1;
+                    }
+                    Err(named) => {
+                        assert!(named, "{field} = {v}: refused naming another field");
+                        assert!(!builds, "{field} = {v}: the FIFOs build, but refused");
+                        refused += 1;
+                    }
+                }
+            }
+        }
+        // both sides of the rule were exercised on every field
+        assert!(
+            accepted >= 6 * 3 && refused >= 6 * 8,
+            "{accepted} {refused}"
+        );
+    }
+
+    #[test]
+    fn a_header_footer_depth_of_3_is_refused_naming_its_field() {
+        for (field, set) in [
+            (
+                "link.tx_hf_fifo_depth_words",
+                (|c: &mut Config| c.link.tx_hf_fifo_depth_words = 3) as fn(&mut Config),
+            ),
+            ("link.rx_hf_fifo_depth_words", |c| {
+                c.link.rx_hf_fifo_depth_words = 3
+            }),
+            ("router.intra_hf_fifo_depth_words", |c| {
+                c.router.intra_hf_fifo_depth_words = 3
+            }),
+        ] {
+            let mut c = Config::default();
+            set(&mut c);
+            let e = c.validate().unwrap_err();
+            assert_eq!(e.field, field, "{e}");
+            assert!(
+                e.message.contains("power of two between 4 and 32768"),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_clock_outside_1_mhz_to_10_ghz_is_refused_naming_the_range() {
+        for f in [
+            1e-300,
+            0.000001,
+            0.999,
+            0.0,
+            -156.25,
+            10_000.001,
+            1e300,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ] {
+            let mut c = Config::default();
+            c.clock.freq_mhz = f;
+            let e = c.validate().unwrap_err();
+            assert_eq!(e.field, "clock.freq_mhz", "{f}: {e}");
+            assert!(e.message.contains("1 MHz to 10 GHz"), "{e}");
+        }
+        for f in [1.0, 156.25, 10_000.0] {
+            let mut c = Config::default();
+            c.clock.freq_mhz = f;
+            c.validate().unwrap_or_else(|e| panic!("{f} MHz: {e}"));
+        }
+    }
+
+    #[test]
+    fn a_credit_period_must_exceed_a_credit_and_just_longer_carries_packets() {
+        for (flavour, beats) in [
+            (CreditFlavour::StartStop, 1),
+            (CreditFlavour::Usedword, 1),
+            (CreditFlavour::Usedword, 2),
+            (CreditFlavour::Usedword, 4),
+        ] {
+            let mut c = Config::default();
+            c.link.credit.flavour = flavour;
+            c.link.credit.usedword_beats = beats;
+            let credit = if flavour == CreditFlavour::Usedword {
+                beats
+            } else {
+                1
+            };
+            c.link.credit.period_cycles = credit;
+            let e = c.validate().unwrap_err();
+            assert_eq!(e.field, "link.credit.period_cycles", "{e}");
+            // the shortest period accepted moves packets: a hop, and saturating 4 KB packets
+            c.link.credit.period_cycles = credit + 1;
+            c.validate().unwrap();
+            crate::measure::latency::measure(&c)
+                .unwrap_or_else(|e| panic!("{flavour:?} {beats}: {e}"));
+            let row = crate::measure::efficiency::efficiency(&c, 4096)
+                .unwrap_or_else(|e| panic!("{flavour:?} {beats}: {e}"));
+            assert!(row.simulated > 0.9, "{flavour:?} {beats}: {row:?}");
         }
     }
 

@@ -37,6 +37,38 @@ use crate::probe::{b, clk_rst, Visitor};
 /// Maximum write-to-not-empty latency supported.
 pub const MAX_LATENCY: u32 = 16;
 
+/// Smallest FIFO depth, words: a packet FIFO's header/footer half holds at least a header and
+/// its footer with room for the next header (the configuration's lower bound since the start).
+pub const MIN_DEPTH: u32 = 4;
+
+/// Largest FIFO depth, words: a packet FIFO's credit count `units_o` is 16 bits wide, and
+/// 32768 units is the most it shows.
+pub const MAX_DEPTH: u32 = 32768;
+
+/// The depths [`Fifo::new`] accepts: a power of two from [`MIN_DEPTH`] to [`MAX_DEPTH`] words
+/// (the pointers wrap at twice the depth). The configuration's validation calls this too, so
+/// what it lets through is exactly what the constructor takes.
+pub fn check_depth(depth: u32) -> Result<(), String> {
+    if depth.is_power_of_two() && (MIN_DEPTH..=MAX_DEPTH).contains(&depth) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{depth} words: a FIFO depth must be a power of two between {MIN_DEPTH} and {MAX_DEPTH}"
+        ))
+    }
+}
+
+/// The write-to-not-empty latencies [`Fifo::new`] accepts: 2 to [`MAX_LATENCY`] cycles.
+pub fn check_latency(latency: u32) -> Result<(), String> {
+    if (2..=MAX_LATENCY).contains(&latency) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{latency} cycles: a FIFO latency must be between 2 and {MAX_LATENCY}"
+        ))
+    }
+}
+
 /// Structural parameters of one FIFO.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FifoParams {
@@ -96,16 +128,11 @@ pub struct Fifo {
 }
 
 impl Fifo {
-    /// Parameters must have been validated (power-of-two depth, latency in range).
+    /// Parameters must have been validated ([`check_depth`], [`check_latency`]).
     pub fn new(p: FifoParams) -> Fifo {
-        assert!(
-            p.depth.is_power_of_two(),
-            "FIFO depth must be validated before construction"
-        );
-        assert!(
-            (2..=MAX_LATENCY).contains(&p.latency),
-            "FIFO latency must be validated"
-        );
+        if let Err(e) = check_depth(p.depth).and_then(|_| check_latency(p.latency)) {
+            panic!("FIFO parameters must be validated before construction: {e}");
+        }
         Fifo {
             p,
             ptr_mask: 2 * p.depth - 1,

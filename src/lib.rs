@@ -21,6 +21,7 @@ pub mod packet;
 pub mod pktfifo;
 pub mod plot;
 pub mod probe;
+pub mod progress;
 pub mod router;
 pub mod stimulus;
 pub mod units;

@@ -428,7 +428,7 @@ enum BenchCmd {
         #[command(flatten)]
         common: Common,
         /// Timed cycles of every case (default: the case's own, 4000 or 1000).
-        #[arg(long)]
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=exanet::net::bench::MAX_CYCLES))]
         cycles: Option<u64>,
         /// Run only this case, in this process.
         #[arg(long, value_parser = PossibleValuesParser::new(BENCH_CASES))]

@@ -34,6 +34,27 @@ pub struct PktFifoParams {
 }
 
 impl PktFifoParams {
+    /// What [`PktFifo::new`] accepts: the depths as [`PktFifoParams::check_depths`] says and
+    /// the latency as [`crate::fifo::check_latency`] says.
+    pub fn check(&self) -> Result<(), String> {
+        Self::check_depths(self.hf_depth, self.pay_depth)?;
+        crate::fifo::check_latency(self.latency)
+    }
+
+    /// Both depths as [`crate::fifo::check_depth`] says, and the header/footer FIFO no deeper
+    /// than the payload FIFO (a header or footer word's credit cost is their ratio). The message
+    /// names the half at fault (`header/footer FIFO` or `payload FIFO`).
+    pub fn check_depths(hf_depth: u32, pay_depth: u32) -> Result<(), String> {
+        crate::fifo::check_depth(pay_depth).map_err(|e| format!("payload FIFO: {e}"))?;
+        crate::fifo::check_depth(hf_depth).map_err(|e| format!("header/footer FIFO: {e}"))?;
+        if hf_depth > pay_depth {
+            return Err(format!(
+                "header/footer FIFO: {hf_depth} words: at most the payload FIFO's {pay_depth} words"
+            ));
+        }
+        Ok(())
+    }
+
     /// Units a header or footer word takes in the credit count.
     pub fn scale(&self) -> u32 {
         // both depths are powers of two (`Fifo::new`): a shift, not a division, on the hot path
@@ -65,7 +86,11 @@ pub struct PktFifo {
 }
 
 impl PktFifo {
+    /// Parameters must have been validated ([`PktFifoParams::check`]).
     pub fn new(p: PktFifoParams) -> PktFifo {
+        if let Err(e) = p.check() {
+            panic!("packet FIFO parameters must be validated before construction: {e}");
+        }
         PktFifo {
             p,
             hf: Fifo::new(FifoParams {

@@ -535,3 +535,51 @@ fn the_benches_run_and_print_their_fields() {
         assert!(stderr(&o).contains("--cycles"));
     }
 }
+
+#[test]
+fn run_lengths_beyond_what_fits_are_refused_naming_the_bound() {
+    let link_max = exanet::cosim::bench::MAX_LINK_CYCLES.to_string();
+    let node_max = exanet::cosim::bench_node::MAX_NODE_CYCLES.to_string();
+    let node_min = exanet::cosim::bench_node::min_cycles(&exanet::config::Config::default());
+    let cases: Vec<(Vec<String>, String)> = vec![
+        (
+            vec!["bench", "link", "--cycles", "4294967295"],
+            link_max.clone(),
+        ),
+        (
+            vec!["bench", "node", "--cycles", "4294967295"],
+            node_max.clone(),
+        ),
+        (
+            vec!["bench", "node", "--cycles", &(node_min - 1).to_string()],
+            node_min.to_string(),
+        ),
+        (
+            vec!["cosim", "--design", "link", "--cycles", "4294967295"],
+            exanet::cosim::lockstep::MAX_CYCLES.to_string(),
+        ),
+        (
+            vec!["karma", "pingpong", "--iterations", "4294967295"],
+            exanet::karma::pingpong::MAX_ITERATIONS.to_string(),
+        ),
+    ]
+    .into_iter()
+    .map(|(a, n)| (a.into_iter().map(String::from).collect(), n))
+    .collect();
+    for (args, bound) in cases {
+        let a: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+        let t = std::time::Instant::now();
+        let o = exanet(&a);
+        assert_eq!(o.status.code(), Some(2), "{a:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&bound) && stderr(&o).contains(a[a.len() - 2]),
+            "{a:?}: must name {} and {bound}: {}",
+            a[a.len() - 2],
+            stderr(&o)
+        );
+        assert!(t.elapsed().as_secs() < 5, "{a:?}: refused only after a run");
+    }
+    // the bounds themselves run (the node's minimum sends its first packet)
+    let v = json(&["bench", "node", "--cycles", &node_min.to_string(), "--json"]);
+    assert_eq!(v["cycles"], node_min);
+}

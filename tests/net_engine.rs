@@ -241,6 +241,27 @@ fn results_do_not_depend_on_partitioning_window_or_idle_skipping() {
 }
 
 #[test]
+fn a_progress_observer_sees_the_cycles_and_changes_nothing() {
+    let mut c = small("torus:4x4", "ecube", 0.3);
+    c.net.warmup_cycles = 6000; // past one progress step
+    c.net.window_cycles = 17; // steps of whole windows that do not divide 4096
+    let p = plan(&c).unwrap();
+    let mut seen = Vec::new();
+    let observed = exanet::net::setup::build(&c, &p, c.net.load)
+        .unwrap()
+        .run_phases_observed(c.net.drain_cycles, c.net.load, 8.0, &mut |k| seen.push(k));
+    // as before progress lines: the window's end in one run, then the drain
+    let mut net = exanet::net::setup::build(&c, &p, c.net.load).unwrap();
+    net.run(c.net.warmup_cycles + c.net.measure_cycles);
+    let plain = net.run_phases(c.net.drain_cycles, c.net.load, 8.0);
+    assert_eq!(observed.stats_hash, plain.stats_hash);
+    assert_eq!(observed.cycles, plain.cycles);
+    assert!(seen.len() > 3, "{seen:?}");
+    assert!(seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
+    assert_eq!(seen.last(), Some(&observed.cycles));
+}
+
+#[test]
 fn the_same_seed_repeats_and_another_seed_differs() {
     let c = small("torus:4x4", "ecube", 0.3);
     let a = run_cfg(&c);
@@ -543,10 +564,11 @@ fn bench_network_runs_a_case_and_refuses_bad_values() {
         &["bench", "network", "--case", "torus7"],
         "invalid value 'torus7' for '--case",
     );
-    refused(
-        &["bench", "network", "--cycles", "0"],
-        "--cycles: must be at least 1",
-    );
+    // (clap's range: "invalid value '0' for '--cycles <CYCLES>': 0 is not in 1..=1000000")
+    let range = format!("1..={}", exanet::net::bench::MAX_CYCLES);
+    refused(&["bench", "network", "--cycles", "0"], &range);
+    let over = (exanet::net::bench::MAX_CYCLES + 1).to_string();
+    refused(&["bench", "network", "--cycles", &over], &range);
 }
 
 // ---- deadlock freedom past saturation (docs/decisions/0013) ----

@@ -39,6 +39,7 @@ fn logged_hops_and_vcs_are_the_routing_s_paths_and_the_log_changes_no_result() {
             &p,
             c.net.load,
             Some(PacketLog::new(Box::new(sink.clone()))),
+            &exanet::progress::Progress::hidden(),
         )
         .unwrap();
         assert_eq!(
@@ -127,8 +128,14 @@ fn the_statistics_hashes_are_those_from_before_the_packet_log() {
     ] {
         let p = plan(&cfg).unwrap();
         let sink = VecSink::default();
-        let (s, _) =
-            run_logged(&cfg, &p, cfg.net.load, Some(PacketLog::new(Box::new(sink)))).unwrap();
+        let (s, _) = run_logged(
+            &cfg,
+            &p,
+            cfg.net.load,
+            Some(PacketLog::new(Box::new(sink))),
+            &exanet::progress::Progress::hidden(),
+        )
+        .unwrap();
         assert_eq!(s.stats_hash, want, "{}", cfg.net.topology);
         assert_eq!(run(&cfg, &p, cfg.net.load).unwrap().stats_hash, want);
     }

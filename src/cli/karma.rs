@@ -26,7 +26,7 @@ pub struct PingPongArgs<'a> {
 
 pub fn pingpong(a: &PingPongArgs) -> R {
     let cfg = load_config(a.config)?;
-    crate::karma::mesh::check_config(&cfg).map_err(CliError::input)?;
+    crate::karma::pingpong::check_config(&cfg).map_err(CliError::input)?;
     check_out("--csv", a.csv, "csv")?;
     let hops = match a.hops {
         None => vec![1, 2],
@@ -52,8 +52,12 @@ pub fn pingpong(a: &PingPongArgs) -> R {
         .iter()
         .map(|s| parse_payload("--sizes", s))
         .collect::<Result<Vec<_>, _>>()?;
-    if a.iterations == 0 {
-        return Err(CliError::input("--iterations: must be at least 1"));
+    let max = crate::karma::pingpong::MAX_ITERATIONS;
+    if a.iterations == 0 || a.iterations > max {
+        return Err(CliError::input(format!(
+            "--iterations: {}: must be between 1 and {max}",
+            a.iterations
+        )));
     }
     let ber = a.ber.unwrap_or(0.0);
     if !(0.0..=1e-2).contains(&ber) {
@@ -91,7 +95,14 @@ pub fn pingpong(a: &PingPongArgs) -> R {
         vcd: a.vcd.map(PathBuf::from),
         wave_format: a.wave_format,
     };
-    let r = run.run(&cfg).map_err(CliError::failed)?;
+    let progress = crate::progress::Progress::new(run.round_trips(), "karma pingpong");
+    let r = run
+        .run_with_progress(&cfg, &progress)
+        .map_err(|e| match e {
+            crate::karma::pingpong::PingPongError::Config(m) => CliError::input(m),
+            crate::karma::pingpong::PingPongError::Run(m) => CliError::failed(m),
+        })?;
+    progress.finish();
     if let Some(p) = a.plot {
         crate::plot::write_svg(p, &latency_figure(&r))
             .map_err(|e| CliError::failed(e.to_string()))?;
@@ -267,12 +278,18 @@ pub fn selftest(
         .iter()
         .map(|s| parse_payload("--payload", s))
         .collect::<Result<Vec<_>, _>>()?;
+    let runs = [(P::Router, 1), (P::Router, 2), (P::Link, 1)];
+    let progress =
+        crate::progress::Progress::new((runs.len() * sizes.len()) as u64, "karma selftest");
     let mut rows = Vec::new();
-    for (path, senders) in [(P::Router, 1), (P::Router, 2), (P::Link, 1)] {
+    for (path, senders) in runs {
         for &s in &sizes {
+            progress.set_message(format!("{path:?} x{senders}, {s} B").to_lowercase());
             rows.push(measure(&cfg, backend, path, s, senders).map_err(CliError::failed)?);
+            progress.inc(1);
         }
     }
+    progress.finish();
     if let Some(p) = csv {
         write_csv(p, &rows)?;
     }

@@ -171,10 +171,14 @@ pub fn link_efficiency(
         .iter()
         .map(|s| parse_payload("--payload", s))
         .collect::<Result<Vec<_>, _>>()?;
+    let progress = crate::progress::Progress::new(sizes.len() as u64, "link efficiency");
     let mut rows = Vec::new();
     for s in sizes {
+        progress.set_message(format!("{s} B"));
         rows.push(efficiency::efficiency(&cfg, s).map_err(CliError::failed)?);
+        progress.inc(1);
     }
+    progress.finish();
     if let Some(p) = csv {
         write_csv(p, &rows)?;
     }
@@ -282,8 +286,11 @@ pub fn cosim(
             "--design: unknown design '{design}' (available: link, router, node)"
         )));
     }
-    if cycles == 0 {
-        return Err(CliError::input("--cycles: must be at least 1"));
+    let max = cosim::lockstep::MAX_CYCLES;
+    if cycles == 0 || cycles > max {
+        return Err(CliError::input(format!(
+            "--cycles: {cycles}: must be between 1 and {max}"
+        )));
     }
     let run_design = |opts: &cosim::lockstep::Options| match design {
         "router" => cosim::router_design::run_router(&cfg, opts),
@@ -301,6 +308,7 @@ pub fn cosim(
                     wave_format: format,
                     fault_at: None,
                     period_ps: cfg.clock().period_ps(),
+                    progress: crate::progress::Progress::hidden(),
                 };
                 let ok = run_design(&o).is_ok();
                 let bytes: u64 = ["model", "rtl"]
@@ -333,8 +341,10 @@ pub fn cosim(
         wave_format,
         fault_at: None,
         period_ps: cfg.clock().period_ps(),
+        progress: crate::progress::Progress::new(cycles, format!("cosim {design}")),
     };
     let result = run_design(&opts);
+    opts.progress.finish();
     match result {
         Ok(rep) => {
             if json {
@@ -404,6 +414,7 @@ pub fn wave_size_warning(
 pub fn router_latency(config: Option<&Path>, json: bool, csv: Option<&Path>) -> R {
     let cfg = load_config(config)?;
     check_out("--csv", csv, "csv")?;
+    crate::measure::router::check_paths(&cfg).map_err(CliError::input)?;
     let paths = crate::measure::router::PATHS
         .iter()
         .map(|&p| crate::measure::router::path_latency(&cfg, p))
@@ -462,14 +473,19 @@ pub fn router_bandwidth(
             cfg.router.intra_ports
         )));
     }
+    let progress =
+        crate::progress::Progress::new((senders.len() * sizes.len()) as u64, "router bandwidth");
     let mut rows = Vec::new();
     for &n in &senders {
         for &s in &sizes {
+            progress.set_message(format!("{n} sender(s), {s} B"));
             rows.push(
                 crate::measure::router::selftest_bandwidth(&cfg, s, n).map_err(CliError::failed)?,
             );
+            progress.inc(1);
         }
     }
+    progress.finish();
     if let Some(p) = csv {
         write_csv(p, &rows)?;
     }
@@ -629,15 +645,26 @@ pub fn config(print: bool, path: Option<&Path>) -> R {
 }
 
 pub fn bench(config: Option<&Path>, json: bool, cycles: u64, design: &str) -> R {
+    use cosim::{bench, bench_node};
     let cfg = load_config(config)?;
-    if cycles == 0 {
-        return Err(CliError::input("--cycles: must be at least 1"));
-    }
+    let (checked, total) = match design {
+        "node" => (
+            bench_node::check_node(&cfg, cycles),
+            bench_node::node_total_cycles(cycles),
+        ),
+        _ => (
+            bench::check_link(&cfg, cycles),
+            bench::link_total_cycles(cycles),
+        ),
+    };
+    checked.map_err(CliError::input)?;
+    let progress = crate::progress::Progress::new(total, format!("bench {design}"));
     let r = match design {
-        "node" => cosim::bench_node::bench_node(&cfg, cycles),
-        _ => cosim::bench::bench_link(&cfg, cycles),
+        "node" => bench_node::bench_node(&cfg, cycles, &progress),
+        _ => bench::bench_link(&cfg, cycles, &progress),
     }
     .map_err(CliError::failed)?;
+    progress.finish();
     if json {
         return json_out(&r);
     }
@@ -653,8 +680,8 @@ mod tests {
     fn the_size_warning_gives_the_estimate_and_the_ways_to_write_less() {
         let dir = Path::new("waves/out/run");
         // 500,000 cycles at 18,100 bytes a cycle of VCD, 2,000 of FST
-        let w = wave_size_warning("link", 500_000, WaveFormat::Vcd, 18_100, Some(2_000), dir)
-            .unwrap();
+        let w =
+            wave_size_warning("link", 500_000, WaveFormat::Vcd, 18_100, Some(2_000), dir).unwrap();
         assert!(
             w.starts_with("warning: the waves of this run will take about 9.1 GB in waves/out/run"),
             "{w}"

@@ -6,8 +6,8 @@
 //! `--jobs` threads and the output, assembled in a fixed order, is the same for any count.
 
 use super::netsweep::{
-    check_jobs, combinations, packets_part, parse_seeds, parse_vary, progress, run_pool,
-    PacketsJoin, Vary, MAX_RUNS,
+    check_jobs, combinations, packets_part, parse_seeds, parse_vary, run_pool, PacketsJoin, Vary,
+    MAX_RUNS,
 };
 use super::output::{check_out, record_seeds, write_csv};
 use super::{json_out, load_config, CliError, R};
@@ -20,7 +20,6 @@ use crate::net::stats::Summary;
 use crate::net::traffic::parse_loads;
 use serde::Serialize;
 use serde_json::{Map, Value};
-use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -310,7 +309,9 @@ fn run_one(
         ))),
         None => None,
     };
-    let (summary, log) = run_logged(&cfg, &p, load, log).map_err(CliError::input)?;
+    // a sweep shows its own line, point by point
+    let (summary, log) = run_logged(&cfg, &p, load, log, &crate::progress::Progress::hidden())
+        .map_err(CliError::input)?;
     if let Some(l) = log {
         l.finish()
             .map_err(|e| CliError::input(format!("--packets: {e}")))?;
@@ -368,12 +369,8 @@ pub fn sweep(a: &SweepArgs) -> R {
         None => None,
     };
     let join = Mutex::new(join);
-    let tty = std::io::stderr().is_terminal();
-    let t0 = std::time::Instant::now();
-    if tty {
-        progress(0, total, "", t0.elapsed());
-    }
-    let mut done = 0usize;
+    // the shared progress line (src/progress.rs): a terminal only
+    let bar = crate::progress::Progress::new(total as u64, "network sweep (points)");
     let work = |k: usize| {
         let (c, l, s) = index(k);
         let part = a.packets.map(|p| packets_part(p, k));
@@ -386,28 +383,25 @@ pub fn sweep(a: &SweepArgs) -> R {
         )
     };
     let mut on_done = |k: usize, r: &Result<PointRow, CliError>| {
-        done += 1;
         if r.is_ok() {
             if let Some(j) = join.lock().unwrap_or_else(|p| p.into_inner()).as_mut() {
                 j.finished(k);
             }
         }
-        if tty {
+        if bar.is_shown() {
             let (c, l, s) = index(k);
             let x = &setups[c];
-            let what = format!(
+            bar.set_message(format!(
                 "{}, load {:.3}, seed {}",
                 label(&x.topology, &x.routing, &x.vary),
                 loads[l],
                 seeds[s]
-            );
-            progress(done, total, &what, t0.elapsed());
+            ));
         }
+        bar.inc(1);
     };
     let result = run_pool(total, jobs, &work, &mut on_done);
-    if tty {
-        eprintln!();
-    }
+    bar.finish();
     let join = join.into_inner().unwrap_or_else(|p| p.into_inner());
     let rows = match result {
         Ok(rows) => rows,
@@ -610,7 +604,12 @@ pub fn run(config: Option<&Path>, json: bool, csv: Option<&Path>, packets: Optio
         ))),
         None => None,
     };
-    let (s, log) = run_logged(&cfg, &p, cfg.net.load, log).map_err(CliError::input)?;
+    let progress = crate::progress::Progress::new(
+        crate::net::setup::max_cycles(&cfg),
+        "network run (cycles; the drain usually ends early)",
+    );
+    let (s, log) = run_logged(&cfg, &p, cfg.net.load, log, &progress).map_err(CliError::input)?;
+    progress.finish();
     if let Some(l) = log {
         l.finish()
             .map_err(|e| CliError::input(format!("--packets: {e}")))?;

@@ -8,7 +8,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::Duration;
 
 /// Most seeds a sweep repeats its points over.
 pub const MAX_SEEDS: usize = 1000;
@@ -238,54 +237,6 @@ pub fn run_pool<T: Send>(
     }
 }
 
-/// A duration for people: `42 s`, `3 min 05 s`, `2 h 07 min`.
-pub fn fmt_duration(d: Duration) -> String {
-    let s = d.as_secs();
-    if s < 60 {
-        format!("{s} s")
-    } else if s < 3600 {
-        format!("{} min {:02} s", s / 60, s % 60)
-    } else {
-        format!("{} h {:02} min", s / 3600, s % 3600 / 60)
-    }
-}
-
-/// The progress line after `done` of `total` points in `elapsed`: a bar, the count, what
-/// finished last, the time so far and an estimate of the rest (the mean time a point so far,
-/// times the points left; none before the first point is done).
-pub fn progress_text(done: usize, total: usize, what: &str, elapsed: Duration) -> String {
-    let width = 30;
-    let fill = (done * width)
-        .checked_div(total)
-        .unwrap_or(width)
-        .min(width);
-    let bar: String = "=".repeat(fill) + &" ".repeat(width - fill);
-    let left = if done == 0 {
-        "estimating".to_string()
-    } else if done >= total {
-        "done".to_string()
-    } else {
-        let rest = elapsed.mul_f64((total - done) as f64 / done as f64);
-        if rest < Duration::from_secs(1) {
-            "under a second left".to_string()
-        } else {
-            format!("about {} left", fmt_duration(rest))
-        }
-    };
-    format!(
-        "[{bar}] {done}/{total} {what:<40} {} elapsed, {left}",
-        fmt_duration(elapsed)
-    )
-}
-
-/// Writes the progress line over the last one on stderr (the caller checks it is a terminal).
-pub fn progress(done: usize, total: usize, what: &str, elapsed: Duration) {
-    let mut e = std::io::stderr();
-    // a closed terminal only loses the line; the padding wipes a longer previous one
-    let _ = write!(e, "\r{:<120}", progress_text(done, total, what, elapsed));
-    let _ = e.flush();
-}
-
 /// The part file of point `k` of a packets file (next to it, joined and removed after).
 pub fn packets_part(path: &Path, k: usize) -> PathBuf {
     let mut s = path.as_os_str().to_owned();
@@ -473,27 +424,5 @@ mod tests {
         assert!(run_pool(0, 4, &|k| Ok(k), &mut |_, _| {})
             .unwrap()
             .is_empty());
-    }
-
-    #[test]
-    fn progress_shows_elapsed_time_and_what_is_left() {
-        let t = progress_text(0, 4, "torus:4x4 ecube, load 0.100", Duration::from_secs(0));
-        assert!(
-            t.starts_with("[                              ] 0/4 torus:4x4"),
-            "{t}"
-        );
-        assert!(t.ends_with("0 s elapsed, estimating"), "{t}");
-        // one point in 20 s, three left: about a minute
-        let t = progress_text(1, 4, "x", Duration::from_secs(20));
-        assert!(
-            t.starts_with("[=======                       ] 1/4 x"),
-            "{t}"
-        );
-        assert!(t.ends_with("20 s elapsed, about 1 min 00 s left"), "{t}");
-        let t = progress_text(3, 4, "x", Duration::from_millis(1500));
-        assert!(t.ends_with("1 s elapsed, under a second left"), "{t}");
-        let t = progress_text(4, 4, "x", Duration::from_secs(3725));
-        assert!(t.ends_with("1 h 02 min elapsed, done"), "{t}");
-        assert_eq!(fmt_duration(Duration::from_secs(65)), "1 min 05 s");
     }
 }

@@ -6,6 +6,9 @@
 //! link and into the Verilated link, which therefore simulate exactly the same cycles. Lockstep
 //! is timed as `exanet cosim` runs it (test bench, model, RTL and the comparison of every
 //! probed signal each cycle).
+//!
+//! The recorded inputs are held in memory, [`TRACE_BUDGET_BYTES`] at most: a bench refuses more
+//! cycles than fit ([`max_trace_cycles`]) instead of failing to allocate them.
 
 use crate::config::Config;
 use crate::cosim::link_design::{check_structural, link_input_values, run_link, LinkDesign};
@@ -14,10 +17,40 @@ use crate::cosim::rtl::{RtlModel, RtlTop};
 use crate::link::bench::{EndStimulus, LinkBench};
 use crate::link::errors::ErrorPlan;
 use crate::link::{Link, LinkParams, LinkTbIn};
+use crate::progress::Progress;
 use crate::stimulus::{BackPressure, SizeDist, SourceMode, TrafficSpec};
 use serde::Serialize;
 use std::fmt;
 use std::time::Instant;
+
+/// Memory the recorded inputs of a bench may take, bytes (2 GiB: a tenth of the development
+/// machine's memory, which other builds share).
+pub const TRACE_BUDGET_BYTES: u64 = 2 << 30;
+
+/// The most cycles a bench recording a `T` every cycle can run within [`TRACE_BUDGET_BYTES`].
+pub const fn max_trace_cycles<T>() -> u64 {
+    TRACE_BUDGET_BYTES / std::mem::size_of::<T>() as u64
+}
+
+/// `exanet bench link --cycles` at most: the link's recorded inputs within the budget.
+pub const MAX_LINK_CYCLES: u64 = max_trace_cycles::<LinkTbIn>();
+
+/// Cycles the lockstep part of `exanet bench link` runs at most (the rest of the cycles are
+/// timed without it).
+pub const LINK_LOCKSTEP_CYCLES: u64 = 300_000;
+
+/// Cycles between two counts into a bench's progress line.
+pub(crate) const PROGRESS_BATCH: u64 = 1024;
+
+/// The refusal of a `--cycles` above `max` (what the recorded inputs of a cycle take).
+pub(crate) fn too_many_cycles<T>(design: &str, cycles: u64, max: u64) -> String {
+    format!(
+        "--cycles: {cycles}: bench {design} runs at most {max} cycles (it holds the recorded \
+         inputs of every cycle, {} bytes each, in {} GiB)",
+        std::mem::size_of::<T>(),
+        TRACE_BUDGET_BYTES >> 30
+    )
+}
 
 #[derive(Debug, Clone, Serialize)]
 pub struct BenchReport {
@@ -93,7 +126,7 @@ fn saturating_bench(cfg: &Config) -> LinkBench {
         traffic: traffic.clone(),
         mode: SourceMode::Saturate,
         back_pressure: BackPressure::None,
-        seed: cfg.sim.seed + k,
+        seed: cfg.sim.seed.wrapping_add(k),
     };
     let mut b = LinkBench::new(p, end(0), end(1), ErrorPlan::None, ErrorPlan::None);
     b.a.src.keep_packets = false;
@@ -102,12 +135,14 @@ fn saturating_bench(cfg: &Config) -> LinkBench {
 }
 
 /// Reset a fresh Verilated `top` and clock it through `n` cycles, `values(k, v)` giving the
-/// inputs `names` of cycle `k`; the model after the last cycle and the cycles per second.
+/// inputs `names` of cycle `k`; the model after the last cycle and the cycles per second. Every
+/// cycle is counted into `progress`.
 pub fn replay_rtl(
     top: RtlTop,
     names: &[String],
     n: usize,
     mut values: impl FnMut(usize, &mut Vec<u128>),
+    progress: &Progress,
 ) -> Result<(RtlModel, f64), String> {
     let mut rtl = RtlModel::new(top).map_err(|e| e.to_string())?;
     let inputs = TopInputs::new(&rtl, names)?;
@@ -125,21 +160,44 @@ pub fn replay_rtl(
         rtl.eval();
         inputs.clk(&mut rtl, true)?;
         rtl.eval();
+        progress.every(k as u64, PROGRESS_BATCH);
     }
     Ok((rtl, n as f64 / t.elapsed().as_secs_f64()))
 }
 
-pub fn bench_link(cfg: &Config, cycles: u64) -> Result<BenchReport, String> {
+/// The cycles every phase of `exanet bench link --cycles cycles` runs, in all (what its
+/// progress line counts): recording, model, RTL, lockstep.
+pub fn link_total_cycles(cycles: u64) -> u64 {
+    3 * cycles + cycles.min(LINK_LOCKSTEP_CYCLES)
+}
+
+/// What `exanet bench link` can run: the Verilated link's structure, 1 to [`MAX_LINK_CYCLES`]
+/// cycles.
+pub fn check_link(cfg: &Config, cycles: u64) -> Result<(), String> {
     check_structural(cfg)?;
+    if cycles == 0 {
+        return Err("--cycles: must be at least 1".into());
+    }
+    if cycles > MAX_LINK_CYCLES {
+        return Err(too_many_cycles::<LinkTbIn>("link", cycles, MAX_LINK_CYCLES));
+    }
+    Ok(())
+}
+
+/// `cycles` as [`check_link`] says; `progress` counts [`link_total_cycles`].
+pub fn bench_link(cfg: &Config, cycles: u64, progress: &Progress) -> Result<BenchReport, String> {
+    check_link(cfg, cycles)?;
     // Record the inputs (and time the model with its test bench).
     let mut tb_run = saturating_bench(cfg);
     let mut trace: Vec<LinkTbIn> = Vec::with_capacity(cycles as usize);
     let t = Instant::now();
     let mut payload = 0u64;
-    for _ in 0..cycles {
+    progress.set_message("recording the test bench's inputs");
+    for k in 0..cycles {
         let (ev, tb) = tb_run.step();
         trace.push(tb);
         payload += (ev.a_tx.loaded == Some(crate::link::tcl_tx::BeatKind::Payload)) as u64;
+        progress.every(k, PROGRESS_BATCH);
     }
     let with_bench = cycles as f64 / t.elapsed().as_secs_f64();
     let names = LinkDesign::new(cfg).input_names();
@@ -147,9 +205,12 @@ pub fn bench_link(cfg: &Config, cycles: u64) -> Result<BenchReport, String> {
     // The Rust link alone.
     let p = tb_run.link.p;
     let mut link = Link::new(p);
+    progress.set_position(cycles);
+    progress.set_message("Rust model");
     let t = Instant::now();
-    for tb in &trace {
+    for (k, tb) in trace.iter().enumerate() {
         link.step(tb);
+        progress.every(k as u64, PROGRESS_BATCH);
     }
     let model = cycles as f64 / t.elapsed().as_secs_f64();
     if link.a.rx.stat_pkts != tb_run.link.a.rx.stat_pkts
@@ -159,9 +220,15 @@ pub fn bench_link(cfg: &Config, cycles: u64) -> Result<BenchReport, String> {
     }
 
     // The Verilated link alone, same inputs.
-    let (rtl, rtl_cps) = replay_rtl(RtlTop::Link, &names, trace.len(), |k, v| {
-        link_input_values(&p, &trace[k], v)
-    })?;
+    progress.set_position(2 * cycles);
+    progress.set_message("Verilated RTL");
+    let (rtl, rtl_cps) = replay_rtl(
+        RtlTop::Link,
+        &names,
+        trace.len(),
+        |k, v| link_input_values(&p, &trace[k], v),
+        progress,
+    )?;
     let pkts = rtl
         .find("TOP.exanet_link_top.u_b.u_tcl.u_rx.stat_pkts_q")
         .map(|id| rtl.get(id));
@@ -174,12 +241,15 @@ pub fn bench_link(cfg: &Config, cycles: u64) -> Result<BenchReport, String> {
     drop(trace);
 
     // Lockstep, as `exanet cosim` runs it.
-    let lock_cycles = cycles.min(300_000);
+    let lock_cycles = cycles.min(LINK_LOCKSTEP_CYCLES);
+    progress.set_position(3 * cycles);
+    progress.set_message("lockstep");
     let t = Instant::now();
     run_link(
         cfg,
         &Options {
             cycles: lock_cycles,
+            progress: progress.clone(),
             ..Default::default()
         },
     )

@@ -11,7 +11,7 @@
 //! fresh Rust node and into the Verilated node, which simulate exactly the same cycles. Lockstep
 //! is timed as `exanet cosim --design node` runs it.
 
-use super::bench::{replay_rtl, BenchReport};
+use super::bench::{max_trace_cycles, replay_rtl, too_many_cycles, BenchReport, PROGRESS_BATCH};
 use super::lockstep::Options;
 use super::node_design::{check_structural, node_input_names, node_input_values, run_node};
 use super::rtl::RtlTop;
@@ -21,9 +21,36 @@ use crate::node::regs::*;
 use crate::node::target::RegReq;
 use crate::node::top::{NodeTop, NodeTopIn};
 use crate::pktfifo::PktFifo;
+use crate::progress::Progress;
 use crate::stimulus::{PacketGen, SizeDist, Source, SourceMode, TrafficSpec};
 use std::collections::VecDeque;
 use std::time::Instant;
+
+/// `exanet bench node --cycles` at most: the node's recorded inputs within the budget.
+pub const MAX_NODE_CYCLES: u64 = max_trace_cycles::<NodeTopIn>();
+
+/// Cycles the lockstep part of `exanet bench node` runs at most.
+pub const NODE_LOCKSTEP_CYCLES: u64 = 200_000;
+
+/// Payload of the self-test's packets, bytes.
+const PKT_BYTES: u32 = 4096;
+
+/// The fewest cycles in which the self-test sends a packet, so that the bench measures the
+/// traffic it is about: the register program (one write every other cycle from cycle 1, so the
+/// last, `ST_CTRL`, is on the port in cycle `2 n - 1`), the cycle of the Target Controller's
+/// start pulse (`st_start_q`; the generators latch it at its end), then the first packet's
+/// words, one a cycle (header, payload, footer), the last of which counts it sent.
+pub fn min_cycles(cfg: &Config) -> u64 {
+    let last_write = 2 * program(cfg).len() as u64 - 1;
+    let words = PKT_BYTES.div_ceil(16) as u64 + 2;
+    (last_write + 1) + 1 + words
+}
+
+/// The cycles every phase of `exanet bench node --cycles cycles` runs, in all (what its
+/// progress line counts): recording, model, RTL, lockstep.
+pub fn node_total_cycles(cycles: u64) -> u64 {
+    3 * cycles + cycles.min(NODE_LOCKSTEP_CYCLES)
+}
 
 /// The register writes that start the self-test, one every other cycle.
 fn program(cfg: &Config) -> VecDeque<RegReq> {
@@ -38,7 +65,7 @@ fn program(cfg: &Config) -> VecDeque<RegReq> {
     x[0] = (x[0] + 1) % cfg.node.lattice[0];
     let nb = x[0] as u32 | (x[1] as u32) << 8 | (x[2] as u32) << 16;
     VecDeque::from([
-        w(ST_PKT, 4096),
+        w(ST_PKT, PKT_BYTES),
         w(ST_DEST, nb),
         w(ST_COUNT, u32::MAX),
         w(ST_CONS_EN, 0b1),
@@ -49,16 +76,20 @@ fn program(cfg: &Config) -> VecDeque<RegReq> {
 
 /// The saturating test bench: records the top's inputs of `cycles` cycles, and counts the
 /// payload words delivered (self-test consumer and neighbours).
-fn record(cfg: &Config, cycles: u64) -> Result<(Vec<NodeTopIn>, NodeTop, u64), String> {
+fn record(
+    cfg: &Config,
+    cycles: u64,
+    progress: &Progress,
+) -> Result<(Vec<NodeTopIn>, NodeTop, u64), String> {
     let mut top = NodeTop::new(cfg);
     let rp = top.node.p.router.clone();
     let nq = rp.inter.len();
     let me = cfg.node.coord;
-    let traffic =
-        TrafficSpec::new(SizeDist::Fixed(4096), rp.num_vcs, rp.size_in_words).to(vec![(me, 0)]);
+    let traffic = TrafficSpec::new(SizeDist::Fixed(PKT_BYTES), rp.num_vcs, rp.size_in_words)
+        .to(vec![(me, 0)]);
     let mut nb_src: Vec<Source> = (0..nq)
         .map(|q| {
-            let gen = PacketGen::with_base(traffic.clone(), cfg.sim.seed + q as u64, 0);
+            let gen = PacketGen::with_base(traffic.clone(), cfg.sim.seed.wrapping_add(q as u64), 0);
             let mut s = Source::new(gen, SourceMode::Saturate, true);
             s.keep_packets = false;
             s
@@ -102,6 +133,7 @@ fn record(cfg: &Config, cycles: u64) -> Result<(Vec<NodeTopIn>, NodeTop, u64), S
         };
         top.step(&i);
         trace.push(i);
+        progress.every(c, PROGRESS_BATCH);
     }
     // payload words delivered: popped by the neighbours, and by the node's self-test consumers
     let cons: u64 = top
@@ -113,11 +145,34 @@ fn record(cfg: &Config, cycles: u64) -> Result<(Vec<NodeTopIn>, NodeTop, u64), S
     Ok((trace, top, nb_words + cons))
 }
 
-pub fn bench_node(cfg: &Config, cycles: u64) -> Result<BenchReport, String> {
+/// What `exanet bench node` can run: the Verilated node's structure, [`min_cycles`] to
+/// [`MAX_NODE_CYCLES`] cycles.
+pub fn check_node(cfg: &Config, cycles: u64) -> Result<(), String> {
     check_structural(cfg)?;
+    let min = min_cycles(cfg);
+    if cycles < min {
+        return Err(format!(
+            "--cycles: {cycles}: bench node needs at least {min} cycles (the self-test's \
+             register writes and its first {PKT_BYTES}-byte packet)"
+        ));
+    }
+    if cycles > MAX_NODE_CYCLES {
+        return Err(too_many_cycles::<NodeTopIn>(
+            "node",
+            cycles,
+            MAX_NODE_CYCLES,
+        ));
+    }
+    Ok(())
+}
+
+/// `cycles` as [`check_node`] says; `progress` counts [`node_total_cycles`].
+pub fn bench_node(cfg: &Config, cycles: u64, progress: &Progress) -> Result<BenchReport, String> {
+    check_node(cfg, cycles)?;
     // Record (and time the model with its test bench).
+    progress.set_message("recording the test bench's inputs");
     let t = Instant::now();
-    let (trace, recorded, payload) = record(cfg, cycles)?;
+    let (trace, recorded, payload) = record(cfg, cycles, progress)?;
     let with_bench = cycles as f64 / t.elapsed().as_secs_f64();
     if recorded.node.gens.iter().all(|g| g.sent == 0) {
         return Err("the self-test did not start".into());
@@ -125,9 +180,12 @@ pub fn bench_node(cfg: &Config, cycles: u64) -> Result<BenchReport, String> {
 
     // The Rust node alone, replaying the trace.
     let mut top = NodeTop::new(cfg);
+    progress.set_position(cycles);
+    progress.set_message("Rust model");
     let t = Instant::now();
-    for i in &trace {
+    for (k, i) in trace.iter().enumerate() {
         top.step(i);
+        progress.every(k as u64, PROGRESS_BATCH);
     }
     let model = cycles as f64 / t.elapsed().as_secs_f64();
     let sent = |t: &NodeTop| t.node.tx.iter().map(|x| x.stat_pkts).collect::<Vec<_>>();
@@ -138,9 +196,15 @@ pub fn bench_node(cfg: &Config, cycles: u64) -> Result<BenchReport, String> {
     // The Verilated node alone, same inputs.
     let names = node_input_names(&top);
     let fresh = NodeTop::new(cfg);
-    let (rtl, rtl_cps) = replay_rtl(RtlTop::Node, &names, trace.len(), |k, v| {
-        node_input_values(&fresh, &trace[k], v)
-    })?;
+    progress.set_position(2 * cycles);
+    progress.set_message("Verilated RTL");
+    let (rtl, rtl_cps) = replay_rtl(
+        RtlTop::Node,
+        &names,
+        trace.len(),
+        |k, v| node_input_values(&fresh, &trace[k], v),
+        progress,
+    )?;
     let name = "TOP.exanet_node_top.u_node.gen_link[0].u_tcl.u_tx.stat_pkts_q";
     let pkts = rtl.find(name).map(|id| rtl.get(id));
     if pkts != Some(top.node.tx[0].stat_pkts as u128) {
@@ -152,12 +216,15 @@ pub fn bench_node(cfg: &Config, cycles: u64) -> Result<BenchReport, String> {
     drop(trace);
 
     // Lockstep, as `exanet cosim --design node` runs it.
-    let lock_cycles = cycles.min(200_000);
+    let lock_cycles = cycles.min(NODE_LOCKSTEP_CYCLES);
+    progress.set_position(3 * cycles);
+    progress.set_message("lockstep");
     let t = Instant::now();
     run_node(
         cfg,
         &Options {
             cycles: lock_cycles,
+            progress: progress.clone(),
             ..Default::default()
         },
     )
@@ -178,4 +245,37 @@ pub fn bench_node(cfg: &Config, cycles: u64) -> Result<BenchReport, String> {
         goal_model_over_rtl: 5.0,
         payload_beats_per_cycle: payload as f64 / cycles as f64,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_self_test_sends_its_first_packet_in_exactly_min_cycles() {
+        let cfg = Config::default();
+        let min = min_cycles(&cfg);
+        let sent = |n| {
+            let (_, top, _) = record(&cfg, n, &Progress::hidden()).unwrap();
+            top.node.gens.iter().map(|g| g.sent).sum::<u32>()
+        };
+        assert_eq!(sent(min - 1), 0, "not sent at {} cycles", min - 1);
+        assert!(sent(min) > 0, "sent at {min} cycles");
+    }
+
+    #[test]
+    fn too_few_and_too_many_cycles_are_refused_naming_the_bound() {
+        let cfg = Config::default();
+        let min = min_cycles(&cfg);
+        let e = bench_node(&cfg, min - 1, &Progress::hidden()).unwrap_err();
+        assert!(
+            e.contains("--cycles") && e.contains(&min.to_string()),
+            "{e}"
+        );
+        let e = bench_node(&cfg, MAX_NODE_CYCLES + 1, &Progress::hidden()).unwrap_err();
+        assert!(
+            e.contains("--cycles") && e.contains(&MAX_NODE_CYCLES.to_string()),
+            "{e}"
+        );
+    }
 }

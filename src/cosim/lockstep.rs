@@ -55,7 +55,17 @@ pub struct Options {
     pub fault_at: Option<u64>,
     /// Clock period in ps (VCD time).
     pub period_ps: u64,
+    /// Counts the cycles run (a line on a terminal; nothing otherwise, the default).
+    pub progress: crate::progress::Progress,
 }
+
+/// The most cycles `exanet cosim` runs (`--cycles`): 10^8, some hours for the node at the
+/// lockstep's speed on the development machine (about 10,000 cycles a second; the link is about
+/// three times faster). A longer soak is several runs with other seeds.
+pub const MAX_CYCLES: u64 = 100_000_000;
+
+/// Cycles between two counts into [`Options::progress`].
+const PROGRESS_BATCH: u64 = 1024;
 
 /// The first difference between model and RTL.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -276,6 +286,7 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
                     "cycle {c}: the scoreboard found a silent corruption: {e}"
                 ))
             })?;
+            opts.progress.every(c, PROGRESS_BATCH);
         }
         Ok(())
     })();

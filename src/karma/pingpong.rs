@@ -19,6 +19,7 @@ use super::software::{Message, Mode, RecvEnd, RecvStamps, Script, SendStamps, So
 use crate::config::Config;
 use crate::link::errors::{BitErrorInjector, ErrorPlan};
 use crate::node::regs::{link_reg, COORD};
+use crate::progress::Progress;
 use crate::router::params::RouterParams;
 use crate::wave::WaveFormat;
 use serde::Serialize;
@@ -485,8 +486,68 @@ impl Acc {
     }
 }
 
+/// Why a ping-pong produced no report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PingPongError {
+    /// The configuration cannot be measured with (bad input: `exanet` exits 2).
+    Config(String),
+    /// The run failed.
+    Run(String),
+}
+
+impl std::fmt::Display for PingPongError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PingPongError::Config(m) | PingPongError::Run(m) => f.write_str(m),
+        }
+    }
+}
+
+impl From<String> for PingPongError {
+    fn from(m: String) -> Self {
+        PingPongError::Run(m)
+    }
+}
+
+/// What the ping-pong runs on: the 2x2 mesh ([`super::mesh::check_config`]), with packet sizes
+/// in bytes. The boards' software writes the payload's bytes into the header (`Message`); with
+/// `link.size_in_words` the routers would read that many words and wait for payload that never
+/// comes, and every message would be lost.
+pub fn check_config(cfg: &Config) -> Result<(), String> {
+    super::mesh::check_config(cfg)?;
+    if cfg.link.size_in_words {
+        return Err(
+            "karma pingpong: link.size_in_words = true: the boards' software sizes packets in \
+             bytes (the header's size field); set it to false"
+                .into(),
+        );
+    }
+    Ok(())
+}
+
+/// The most round trips a size `--iterations` may ask for. The phase sweep covers one polling
+/// period (a few tens of cycles) evenly with far fewer; 1000 round trips of every default size
+/// over both paths are about half an hour of simulation with the model and several hours with
+/// the RTL backend.
+pub const MAX_ITERATIONS: u32 = 1000;
+
 impl PingPong {
-    pub fn run(&self, cfg: &Config) -> Result<Report, String> {
+    /// Round trips the run makes in all (what [`PingPong::run_with_progress`] counts).
+    pub fn round_trips(&self) -> u64 {
+        (self.hops.len() * self.sizes.len()) as u64 * self.iterations as u64
+    }
+
+    pub fn run(&self, cfg: &Config) -> Result<Report, PingPongError> {
+        self.run_with_progress(cfg, &Progress::hidden())
+    }
+
+    /// [`PingPong::run`], counting every round trip into `progress` (the report is the same).
+    pub fn run_with_progress(
+        &self,
+        cfg: &Config,
+        progress: &Progress,
+    ) -> Result<Report, PingPongError> {
+        check_config(cfg).map_err(PingPongError::Config)?;
         let mut rows = Vec::new();
         let mut cycles = 0;
         let mut vcd = None;
@@ -498,6 +559,10 @@ impl PingPong {
             let (a, b) = (0usize, if hops == 1 { 1 } else { 3 });
             for (si, &size) in self.sizes.iter().enumerate() {
                 let want_wave = g == 0 && si == 0 && self.vcd.is_some();
+                progress.set_message(format!(
+                    "{hops} hop{}, {size} B",
+                    if hops == 1 { "" } else { "s" }
+                ));
                 let mut acc = Acc::default();
                 let stale_before = bed.sw[a].stale + bed.sw[b].stale;
                 let now = bed.now();
@@ -530,8 +595,18 @@ impl PingPong {
                     }
                     match r {
                         Some(rtt) => acc.rtts.push(rtt),
+                        // without bit errors only the software's timeout loses a message
+                        None if self.ber == 0.0 => {
+                            return Err(PingPongError::Config(format!(
+                                "karma.timeout_us: {:?} us ({} cycles at {} MHz) is shorter than \
+                                 the round trip of {size} bytes over {hops} hop(s): with no bit \
+                                 errors nothing else loses a message; raise it",
+                                cfg.karma.timeout_us, bed.sw[a].costs.timeout, cfg.clock.freq_mhz
+                            )))
+                        }
                         None => acc.lost += 1,
                     }
+                    progress.inc(1);
                 }
                 let stale = bed.sw[a].stale + bed.sw[b].stale - stale_before;
                 rows.push(row(cfg, hops, self.mode, size, &acc, stale)?);
@@ -542,7 +617,9 @@ impl PingPong {
             while bed.sw.iter().any(|s| s.busy()) {
                 bed.step()?;
                 if bed.cycle > limit {
-                    return Err("karma: the boards did not go idle after the ping-pong".into());
+                    return Err(PingPongError::Run(
+                        "karma: the boards did not go idle after the ping-pong".into(),
+                    ));
                 }
             }
             let (lost, crc) = bed.link_counters()?;
@@ -694,4 +771,65 @@ fn row(
         write_cycles_per_word: acc.write_word / w,
         read_cycles_per_word: acc.read_word / w,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packets_sized_in_words_are_refused_naming_the_field() {
+        let mut cfg = Config::default();
+        cfg.link.size_in_words = true;
+        let run = PingPong {
+            hops: vec![1],
+            mode: Mode::User,
+            sizes: vec![16],
+            iterations: 1,
+            backend: Backend::Model,
+            ber: 0.0,
+            vcd: None,
+            wave_format: WaveFormat::Vcd,
+        };
+        let e = run.run(&cfg).unwrap_err();
+        assert!(
+            matches!(&e, PingPongError::Config(m) if m.contains("link.size_in_words")),
+            "{e}"
+        );
+        cfg.link.size_in_words = false;
+        assert_eq!(run.run(&cfg).unwrap().rows[0].lost, 0);
+    }
+
+    #[test]
+    fn a_timeout_shorter_than_the_round_trip_is_a_configuration_error() {
+        let mut cfg = Config::default();
+        cfg.karma.timeout_us = 1.0; // 156 cycles: a round trip takes more
+        let run = PingPong {
+            hops: vec![1],
+            mode: Mode::User,
+            sizes: vec![16],
+            iterations: 1,
+            backend: Backend::Model,
+            ber: 0.0,
+            vcd: None,
+            wave_format: WaveFormat::Vcd,
+        };
+        let e = run.run(&cfg).unwrap_err();
+        assert!(
+            matches!(&e, PingPongError::Config(m) if m.contains("karma.timeout_us")),
+            "{e}"
+        );
+        // with bit errors a lost message is a measurement: counted, not refused
+        let lossy = PingPong {
+            ber: 1e-3,
+            iterations: 8,
+            ..run
+        };
+        let r = lossy.run(&Config::default()).unwrap();
+        assert!(
+            r.rows[0].lost > 0 && r.rows[0].iterations > 0,
+            "{:?}",
+            r.rows[0]
+        );
+    }
 }

@@ -24,10 +24,21 @@ pub fn write_demo_wave(cfg: &Config, vcd: &Path, format: WaveFormat) -> Result<u
     }
     let p = LinkParams::from_config(&cfg.link);
     let t0 = cfg.link.phy.lane_up_cycles as u64 + 20;
+    // payload bytes; the header's size field counts words with `link.size_in_words`
+    let unit = |b: u32| {
+        if p.tcl.size_in_words {
+            b.div_ceil(16)
+        } else {
+            b
+        }
+    };
     let spec = |min, max| TrafficSpec {
-        sizes: SizeDist::Uniform { min, max },
+        sizes: SizeDist::Uniform {
+            min: unit(min),
+            max: unit(max),
+        },
         num_vcs: p.tcl.num_vcs,
-        size_in_words: false,
+        size_in_words: p.tcl.size_in_words,
         dests: Vec::new(),
     };
     let a = EndStimulus {
@@ -40,7 +51,7 @@ pub fn write_demo_wave(cfg: &Config, vcd: &Path, format: WaveFormat) -> Result<u
         traffic: spec(16, 64),
         mode: SourceMode::AtCycles([t0 + 10, t0 + 11].into_iter().collect()),
         back_pressure: BackPressure::None,
-        seed: cfg.sim.seed + 1,
+        seed: cfg.sim.seed.wrapping_add(1),
     };
     let mut bench = LinkBench::new(p, a, b, ErrorPlan::None, ErrorPlan::None);
     bench.open_wave_as(vcd, format, cfg.clock().period_ps())?;

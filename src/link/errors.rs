@@ -132,6 +132,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_rate_too_small_for_1_minus_ber_flips_nothing() {
+        // 1 - 1e-300 == 1.0: the gap was ln(u) / 0 = -inf, cast to 0, a flip on every bit
+        for ber in [1e-300, 1e-17, f64::MIN_POSITIVE] {
+            let mut inj = BitErrorInjector::new(ErrorPlan::Random { ber, seed: 1 });
+            for _ in 0..10_000 {
+                assert_eq!(inj.mask(), 0, "ber {ber:e}");
+                inj.commit(true);
+            }
+        }
+    }
+
+    #[test]
     fn random_rate_is_close_to_ber_and_seeded() {
         let run = |seed| {
             let mut inj = BitErrorInjector::new(ErrorPlan::Random { ber: 1e-3, seed });

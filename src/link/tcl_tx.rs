@@ -83,6 +83,30 @@ pub use crate::wave::states::tcl_tx_kind::*;
 /// The credit age saturates here.
 pub const AGE_MAX: u32 = 0xffff;
 
+/// Beats one credit takes on the wire: one (start/stop), or `uw_beats` (usedword).
+pub fn credit_beats(usedword: bool, uw_beats: u32) -> u32 {
+    if usedword {
+        uw_beats
+    } else {
+        1
+    }
+}
+
+/// The credit periods a link can carry data with: longer than a credit's beats. The age
+/// restarts when a credit starts, so with a period of at most its beats the next credit is due
+/// before the last one has left, and the TX sends credits only (no packet ever crosses).
+pub fn check_credit_period(period: u32, usedword: bool, uw_beats: u32) -> Result<(), String> {
+    let beats = credit_beats(usedword, uw_beats);
+    if period > beats {
+        Ok(())
+    } else {
+        Err(format!(
+            "{period} cycles: must exceed the {beats} beat(s) of a credit, or the link sends \
+             nothing but credits"
+        ))
+    }
+}
+
 /// Inputs of one cycle, all register outputs of other blocks. Bit or element `v` is VC `v`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TxIn {

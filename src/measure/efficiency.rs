@@ -107,9 +107,14 @@ pub fn saturate(
 ) -> Result<(BeatCounts, u64, LinkBench), String> {
     let p = LinkParams::from_config(&cfg.link);
     let traffic = TrafficSpec {
-        sizes: SizeDist::Fixed(payload),
+        // the header's size field counts words with `link.size_in_words` (whole words sent)
+        sizes: SizeDist::Fixed(if p.tcl.size_in_words {
+            payload.div_ceil(16)
+        } else {
+            payload
+        }),
         num_vcs: p.tcl.num_vcs,
-        size_in_words: false,
+        size_in_words: p.tcl.size_in_words,
         dests: Vec::new(),
     };
     let a = EndStimulus {
@@ -122,7 +127,7 @@ pub fn saturate(
         traffic,
         mode: SourceMode::Idle,
         back_pressure: BackPressure::None,
-        seed: cfg.sim.seed + 1,
+        seed: cfg.sim.seed.wrapping_add(1),
     };
     let mut bench = LinkBench::new(p, a, b, ErrorPlan::None, ErrorPlan::None);
     bench.a.src.keep_packets = true;

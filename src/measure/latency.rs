@@ -92,7 +92,7 @@ pub fn one_hop(cfg: &Config, inject_at: u64) -> Result<HopStamps, String> {
         traffic,
         mode: SourceMode::Idle,
         back_pressure: BackPressure::None,
-        seed: cfg.sim.seed + 1,
+        seed: cfg.sim.seed.wrapping_add(1),
     };
     let mut bench = LinkBench::new(p, a, b, ErrorPlan::None, ErrorPlan::None);
     let limit = inject_at + 4 * (p.phy.latency as u64 + 64) + 1000;

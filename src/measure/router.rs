@@ -15,6 +15,7 @@ use crate::node::target::RegReq;
 use crate::node::{Node, NodeIn};
 use crate::router::bench::{PortStimulus, RouterBench};
 use crate::router::params::{RouterCfg, RouterParams, Slot};
+use crate::router::route::Route;
 use crate::stimulus::{BackPressure, SizeDist, SourceMode, TrafficSpec};
 use serde::Serialize;
 
@@ -49,30 +50,83 @@ pub struct PathLatency {
     pub to_slot: u32,
 }
 
-/// A destination one hop away along `dim`, and which neighbour.
-fn neighbour(c: &RouterCfg, dim: usize) -> [u8; 3] {
+/// A destination one hop away along `dim` (the next coordinate, or the previous at the end of
+/// the lattice); None when the lattice has one node along it.
+fn neighbour(c: &RouterCfg, dim: usize) -> Option<[u8; 3]> {
     let mut d = c.coord;
     d[dim] = if c.coord[dim] + 1 < c.size[dim] {
         c.coord[dim] + 1
     } else {
-        c.coord[dim] - 1
+        c.coord[dim].checked_sub(1)?
     };
-    d
+    Some(d)
+}
+
+/// Where `path`'s packet enters (from an inter-tile port?, the port) and its destination.
+fn path_ends(
+    p: &RouterParams,
+    c: &RouterCfg,
+    path: Path,
+) -> Result<(bool, usize, [u8; 3]), String> {
+    let far = |q: usize| {
+        let dim = p.inter[q].dim as usize;
+        neighbour(c, dim).ok_or_else(|| {
+            format!(
+                "router latency: the {path:?} path goes to a neighbour along dimension {dim} (where \
+                 router.inter_ports[{q}] leads), and node.lattice has one node along it"
+            )
+        })
+    };
+    Ok(match path {
+        Path::Loopback => (false, 1, c.coord),
+        Path::Send => (false, 1, far(0)?),
+        Path::Receive => (true, 0, c.coord),
+        Path::Intermediate => (true, 0, far(1)?),
+    })
+}
+
+/// What the four paths need of the configuration, asked of the router's own routing function:
+/// two intra-tile and two inter-tile ports, a neighbour along the dimensions of inter-tile
+/// ports 0 and 1 with a port leading to it, and an intra-tile port 0 that receives.
+pub fn check_paths(cfg: &Config) -> Result<(), String> {
+    let p = RouterParams::from_config(cfg);
+    let c = RouterCfg::from_config(cfg);
+    if p.n_intra < 2 || p.inter.len() < 2 {
+        return Err(
+            "router latency: the four paths need at least two intra-tile ports \
+             (router.intra_ports) and two inter-tile ports (router.inter_ports)"
+                .into(),
+        );
+    }
+    for path in PATHS {
+        let (_, _, dst) = path_ends(&p, &c, path)?;
+        let to_intra = matches!(path, Path::Loopback | Path::Receive);
+        match crate::router::route::route_to(dst, 0, &p, &c, true) {
+            Route::Out { slot, .. } if matches!(p.slot(slot), Slot::Intra(_)) == to_intra => {}
+            r => {
+                return Err(format!(
+                    "router latency: the {path:?} path's packet to {dst:?}, intra-tile port 0, \
+                     would not leave by {} port ({r:?}): router.inter_ports, \
+                     router.tx_only_ports and node give it no way",
+                    if to_intra {
+                        "an intra-tile"
+                    } else {
+                        "an inter-tile"
+                    }
+                ))
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The latency of one path in an idle router.
 pub fn path_latency(cfg: &Config, path: Path) -> Result<PathLatency, String> {
+    check_paths(cfg)?;
     let p = RouterParams::from_config(cfg);
     let c = RouterCfg::from_config(cfg);
-    if p.n_intra < 2 || p.inter.len() < 2 {
-        return Err("the four paths need at least two intra-tile and two inter-tile ports".into());
-    }
-    let (from_inter, src_port, dst) = match path {
-        Path::Loopback => (false, 1, (c.coord, 0)),
-        Path::Send => (false, 1, (neighbour(&c, p.inter[0].dim as usize), 0)),
-        Path::Receive => (true, 0, (c.coord, 0)),
-        Path::Intermediate => (true, 0, (neighbour(&c, p.inter[1].dim as usize), 0)),
-    };
+    let (from_inter, src_port, dst) = path_ends(&p, &c, path)?;
+    let dst = (dst, 0);
     let nv = p.num_vcs;
     let mut intra: Vec<PortStimulus> = (0..p.n_intra).map(|_| PortStimulus::idle(nv)).collect();
     let mut inter: Vec<PortStimulus> = (0..p.inter.len()).map(|_| PortStimulus::idle(nv)).collect();
@@ -258,4 +312,32 @@ pub fn selftest_bandwidth(
         efficiency,
         gbps: efficiency * clock.bus_bps(128) / 1e9,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_configuration_without_one_of_the_four_paths_is_named() {
+        type Mutation = fn(&mut Config);
+        let cases: [(&str, Mutation); 4] = [
+            ("node.lattice", |c| c.node.lattice = [2, 1, 1]),
+            ("router.inter_ports", |c| {
+                c.router.inter_ports[1].dir = crate::config::Dir::Minus
+            }),
+            ("router.tx_only_ports", |c| c.router.tx_only_ports = vec![0]),
+            ("router.intra_ports", |c| c.router.intra_ports = 1),
+        ];
+        check_paths(&Config::default()).unwrap();
+        for (field, mutate) in cases {
+            let mut c = Config::default();
+            mutate(&mut c);
+            c.validate().unwrap();
+            let e = check_paths(&c).unwrap_err();
+            assert!(e.contains(field), "{field}: {e}");
+            // the measurement refuses it too, instead of waiting for a packet that is dropped
+            assert_eq!(path_latency(&c, Path::Intermediate).unwrap_err(), e);
+        }
+    }
 }

@@ -59,6 +59,11 @@ pub const CASES: [Case; 3] = [
     },
 ];
 
+/// The most timed cycles a case runs (`exanet bench network --cycles`): the 96x96 torus takes
+/// about a hundredth of a second a cycle on the development machine, so 10^6 cycles are some
+/// hours; the defaults are 4000 and 1000.
+pub const MAX_CYCLES: u64 = 1_000_000;
+
 /// Node-cycles per CPU second the 32x32 torus at 10 % load should reach (issue 5 §6).
 pub const GOAL_NODE_CYCLES_PER_S: f64 = 1_000_000.0;
 /// Bytes a FIFO word takes in a model FIFO's memory (a `u128`).
@@ -127,6 +132,12 @@ pub fn resident_bytes() -> Result<u64, String> {
 
 /// Run one case in this process.
 pub fn run_case(cfg: &Config, case: &Case) -> Result<CaseResult, String> {
+    if case.cycles == 0 || case.cycles > MAX_CYCLES {
+        return Err(format!(
+            "--cycles: {}: must be between 1 and {MAX_CYCLES}",
+            case.cycles
+        ));
+    }
     let rss0 = resident_bytes()?;
     let mut c = cfg.clone();
     c.net.topology = case.topology.to_string();

@@ -43,6 +43,10 @@ use std::sync::Arc;
 /// Cycles between two checks of the drain for undelivered window packets.
 pub const DRAIN_STEP: u64 = 256;
 
+/// Cycles between two reports to a progress observer before the drain (rounded down to whole
+/// partition windows).
+pub const PROGRESS_STEP: u64 = 4096;
+
 /// How a run is set up (resolved from the configuration and the command line).
 pub struct NetSetup {
     pub topo: Arc<dyn Topology>,
@@ -400,8 +404,28 @@ impl Network {
     /// Warm-up, measurement window, then drain until every window packet is delivered or
     /// `drain_max` cycles have passed; the summary at `offered` load.
     pub fn run_phases(&mut self, drain_max: u64, offered: f64, bytes_per_cycle: f64) -> Summary {
+        self.run_phases_observed(drain_max, offered, bytes_per_cycle, &mut |_| {})
+    }
+
+    /// [`Network::run_phases`], telling `at` the cycle reached every [`PROGRESS_STEP`] cycles
+    /// or so (a progress line); the run and its summary are the same.
+    pub fn run_phases_observed(
+        &mut self,
+        drain_max: u64,
+        offered: f64,
+        bytes_per_cycle: f64,
+        at: &mut dyn FnMut(u64),
+    ) -> Summary {
         let w = self.measure;
-        self.run(w.end.saturating_sub(self.cycle));
+        // whole windows at a time, as one `run` of it all would take them
+        let step = self.window * (PROGRESS_STEP / self.window).max(1);
+        let mut left = w.end.saturating_sub(self.cycle);
+        while left > 0 {
+            let n = left.min(step);
+            self.run(n);
+            left -= n;
+            at(self.cycle);
+        }
         let limit = self.cycle + drain_max;
         loop {
             let m = self.merged();
@@ -410,6 +434,7 @@ impl Network {
             }
             // a fixed step, so that where the run stops does not depend on the window
             self.run(DRAIN_STEP);
+            at(self.cycle);
         }
         let m = self.merged();
         let mut s = m.summary(

@@ -12,6 +12,7 @@ use super::traffic::{
     Injector, SizeDist,
 };
 use crate::config::Config;
+use crate::progress::Progress;
 use std::sync::Arc;
 
 /// The injection process named in `net.injection`.
@@ -165,25 +166,44 @@ pub fn build(cfg: &Config, p: &Plan, load: f64) -> Result<Network, String> {
 
 /// One run of `cfg` at `load`: warm-up, measurement, drain.
 pub fn run(cfg: &Config, p: &Plan, load: f64) -> Result<Summary, String> {
-    run_logged(cfg, p, load, None).map(|(s, _)| s)
+    run_logged(cfg, p, load, None, &Progress::hidden()).map(|(s, _)| s)
 }
 
-/// [`run`] with a packet log attached from the first cycle; the log comes back with the
-/// summary (its sink not yet finished).
+/// The cycles a run of `cfg` simulates at most: warm-up, window, the longest drain.
+pub fn max_cycles(cfg: &Config) -> u64 {
+    let n = &cfg.net;
+    n.warmup_cycles + n.measure_cycles + n.drain_cycles
+}
+
+/// [`run`], showing the cycle reached on `progress` (out of [`max_cycles`]; the drain usually
+/// ends early). The summary is the same.
+pub fn run_with_progress(
+    cfg: &Config,
+    p: &Plan,
+    load: f64,
+    progress: &Progress,
+) -> Result<Summary, String> {
+    run_logged(cfg, p, load, None, progress).map(|(s, _)| s)
+}
+
+/// [`run`] with a packet log attached from the first cycle, showing the cycle reached on
+/// `progress`; the log comes back with the summary (its sink not yet finished).
 pub fn run_logged(
     cfg: &Config,
     p: &Plan,
     load: f64,
     log: Option<PacketLog>,
+    progress: &Progress,
 ) -> Result<(Summary, Option<PacketLog>), String> {
     let mut net = build(cfg, p, load)?;
     if let Some(l) = log {
         net.log_packets(l);
     }
-    let s = net.run_phases(
+    let s = net.run_phases_observed(
         cfg.net.drain_cycles,
         load,
         cfg.net.injection_bytes_per_cycle,
+        &mut |c| progress.set_position(c),
     );
     Ok((s, net.take_packet_log()))
 }
