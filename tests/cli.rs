@@ -289,9 +289,10 @@ fn cosim_warns_before_a_run_whose_waves_would_be_huge() {
         .and_then(|r| r.split(" GB").next())
         .and_then(|x| x.parse().ok())
         .unwrap_or_else(|| panic!("no estimate: {err}"));
-    // 500,000 link cycles write about 9 GB of VCD (decision 0014); the pilot includes the
-    // lanes' start-up, so it errs low
-    assert!((6.0..12.0).contains(&gb), "{first}");
+    // 500,000 link cycles write 9 to 12 GB of VCD (decision 0014, issue 10); the first
+    // cycles carry the header and the initial values of every signal, so the pilot errs high
+    // rather than low
+    assert!((6.0..16.0).contains(&gb), "{first}");
     assert!(first.contains("--wave-format fst (about "), "{err}");
     assert!(
         !dir.join(".exanet-size-pilot").exists(),

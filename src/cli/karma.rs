@@ -25,7 +25,7 @@ pub struct PingPongArgs<'a> {
 }
 
 pub fn pingpong(a: &PingPongArgs) -> R {
-    let cfg = load_config(a.config)?;
+    let mut cfg = load_config(a.config)?;
     crate::karma::pingpong::check_config(&cfg).map_err(CliError::input)?;
     check_out("--csv", a.csv, "csv")?;
     let hops = match a.hops {
@@ -59,10 +59,16 @@ pub fn pingpong(a: &PingPongArgs) -> R {
             a.iterations
         )));
     }
-    let ber = a.ber.unwrap_or(0.0);
+    // --ber replaces the configuration's link.phy.ber (and is recorded as the run's)
+    if let Some(b) = a.ber {
+        cfg.link.phy.ber = b;
+        cfg.validate()?;
+        crate::cli::output::record_config(&cfg);
+    }
+    let ber = cfg.link.phy.ber;
     if !(0.0..=1e-2).contains(&ber) {
         return Err(CliError::input(format!(
-            "--ber: {ber}: a bit error rate between 0 and 0.01"
+            "--ber (or link.phy.ber): {ber}: the ping-pong takes a bit error rate between 0 and 0.01"
         )));
     }
     if let Some(p) = a.plot {

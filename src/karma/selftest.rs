@@ -64,7 +64,13 @@ fn run_scripts(bed: &mut Bed, scripts: &[Vec<Script>]) -> Result<Vec<Vec<(u16, u
     while bed.sw.iter().any(|s| s.busy()) {
         bed.step()?;
         if bed.cycle > limit {
-            return Err("karma selftest: the transfer did not finish".into());
+            return Err(
+                "karma selftest: the transfer did not finish in 5,000,000 cycles (with \
+                        bit errors on the links, link.phy.ber, a packet a link loses never \
+                        reaches the Consumer, which waits for all of them: the self-test has \
+                        no timeout)"
+                    .into(),
+            );
         }
     }
     let errors: u32 = bed.sw.iter().map(|s| s.arm.reg_errors).sum();
@@ -95,7 +101,7 @@ pub fn measure(
             senders + 1
         ));
     }
-    let mut bed = Bed::new(cfg, backend, Mode::User, 0.0)?;
+    let mut bed = Bed::new(cfg, backend, Mode::User, cfg.link.phy.ber)?;
     bed.boot()?;
     let n = packets_for(payload);
     let (sender, receiver) = match path {

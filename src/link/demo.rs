@@ -53,7 +53,13 @@ pub fn write_demo_wave(cfg: &Config, vcd: &Path, format: WaveFormat) -> Result<u
         back_pressure: BackPressure::None,
         seed: cfg.sim.seed.wrapping_add(1),
     };
-    let mut bench = LinkBench::new(p, a, b, ErrorPlan::None, ErrorPlan::None);
+    let mut bench = LinkBench::new(
+        p,
+        a,
+        b,
+        ErrorPlan::of_lane(cfg, 0),
+        ErrorPlan::of_lane(cfg, 1),
+    );
     bench.open_wave_as(vcd, format, cfg.clock().period_ps())?;
     let end = t0 + 60 + 4 * cfg.link.phy.latency_cycles as u64 + 200;
     bench.run(end);

@@ -21,6 +21,23 @@ pub enum ErrorPlan {
     Beats(Vec<(u64, u64)>),
 }
 
+impl ErrorPlan {
+    /// The errors of lane `lane` of a run configured by `cfg`: random at `link.phy.ber`, seeded
+    /// from `sim.seed` and the lane (each lane its own sequence), or none at a rate of 0. Every
+    /// run with links takes its errors from here, so the configuration's rate is never left out.
+    pub fn of_lane(cfg: &crate::config::Config, lane: u64) -> ErrorPlan {
+        let ber = cfg.link.phy.ber;
+        if ber > 0.0 {
+            ErrorPlan::Random {
+                ber,
+                seed: cfg.sim.seed.wrapping_mul(0x9E37_79B9).wrapping_add(lane),
+            }
+        } else {
+            ErrorPlan::None
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct BitErrorInjector {
     plan: ErrorPlan,

@@ -94,7 +94,13 @@ pub fn one_hop(cfg: &Config, inject_at: u64) -> Result<HopStamps, String> {
         back_pressure: BackPressure::None,
         seed: cfg.sim.seed.wrapping_add(1),
     };
-    let mut bench = LinkBench::new(p, a, b, ErrorPlan::None, ErrorPlan::None);
+    let mut bench = LinkBench::new(
+        p,
+        a,
+        b,
+        ErrorPlan::of_lane(cfg, 0),
+        ErrorPlan::of_lane(cfg, 1),
+    );
     let limit = inject_at + 4 * (p.phy.latency as u64 + 64) + 1000;
     let mut header: Option<u128> = None;
     let mut s = HopStamps {
