@@ -143,7 +143,31 @@ pub fn check_config(cfg: &Config) -> Result<(), String> {
                 .into(),
         );
     }
+    if !cfg.router.tx_only_ports.is_empty() {
+        // the boards read intra-tile ports (the ping-pong's replies, the self-test's
+        // Consumer) and the test bench watches their output slots: a port without its RX side
+        // has none
+        return Err(format!(
+            "karma: router.tx_only_ports = {:?}: the test bed's intra-tile ports all receive \
+             (KARMA's \"3 x 2\" router has no TX-only port); leave it empty",
+            cfg.router.tx_only_ports
+        ));
+    }
     Ok(())
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+
+    #[test]
+    fn a_tx_only_port_is_refused_naming_the_field() {
+        let mut cfg = Config::default();
+        check_config(&cfg).unwrap();
+        cfg.router.tx_only_ports = vec![0];
+        let e = check_config(&cfg).unwrap_err();
+        assert!(e.contains("router.tx_only_ports"), "{e}");
+    }
 }
 
 impl Mesh {
