@@ -59,9 +59,11 @@ package exanet_base_pkg;
   localparam int unsigned FTR_USER_W       = 20;
   localparam int unsigned FTR_CRC_BAD_LSB  = 64;   // set by a TCL whose CRC check failed
   localparam int unsigned FTR_CRC_BAD_W    = 1;
-  localparam int unsigned FTR_RSVD_LSB     = 65;   // reserved, zero
-  localparam int unsigned FTR_RSVD_W       = 31;
-  localparam int unsigned FTR_CRC_LSB      = 96;   // CRC-32C of payload and footer bits 63:0
+  localparam int unsigned FTR_LSEQ_LSB     = 65;   // link sequence number (TCL to TCL only)
+  localparam int unsigned FTR_LSEQ_W       = 16;
+  localparam int unsigned FTR_LSEQ_CHK_LSB = 81;   // CRC-15 of lseq (TCL to TCL only)
+  localparam int unsigned FTR_LSEQ_CHK_W   = 15;
+  localparam int unsigned FTR_CRC_LSB      = 96;   // CRC-32C of header, payload, footer 63:0
   localparam int unsigned FTR_CRC_W        = 32;
 
   // Packet types (header field `type`). ACK and RATE carry no payload; the reserved code is
@@ -169,6 +171,46 @@ package exanet_base_pkg;
   // Running state after one 128-bit word (its low beat first).
   function automatic logic [31:0] crc32c_update128(logic [31:0] crc, logic [WORD_W-1:0] data);
     return crc32c_update64(crc32c_update64(crc, data[BEAT_W-1:0]), data[WORD_W-1:BEAT_W]);
+  endfunction
+
+  // Header bits the CRC covers: all but vc, route and ecc, which are rewritten on the way.
+  localparam logic [WORD_W-1:0] HDR_CRC_MASK =
+      ~((WORD_W'((1 << HDR_VC_W) - 1) << HDR_VC_LSB) |
+        (WORD_W'((1 << HDR_ROUTE_W) - 1) << HDR_ROUTE_LSB) |
+        (WORD_W'((1 << HDR_ECC_W) - 1) << HDR_ECC_LSB));
+
+  // Running state after a packet's header: where the CRC of every packet starts.
+  function automatic logic [31:0] crc32c_start(logic [WORD_W-1:0] hdr);
+    return crc32c_update128(CRC32C_INIT, hdr & HDR_CRC_MASK);
+  endfunction
+
+  // ---------------------------------------------------------------------------------------------
+  // Link sequence number (src/link/lseq.rs, docs/decisions/0016): footer bits 95:65, between two
+  // TCLs only. CRC-15/CAN (0x4599, init 0, MSB first) of the 16-bit number.
+  // ---------------------------------------------------------------------------------------------
+
+  localparam logic [14:0] LSEQ_POLY   = 15'h4599;
+  localparam logic [15:0] LSEQ_WINDOW = 16'h8000;
+
+  function automatic logic [FTR_LSEQ_CHK_W-1:0] lseq_chk(logic [FTR_LSEQ_W-1:0] lseq);
+    logic [14:0] crc;
+    logic        fb;
+    crc = '0;
+    for (int i = FTR_LSEQ_W - 1; i >= 0; i--) begin
+      fb  = lseq[i] ^ crc[14];
+      crc = {crc[13:0], 1'b0} ^ (fb ? LSEQ_POLY : 15'd0);
+    end
+    return crc;
+  endfunction
+
+  // A footer's high beat (bits 127:64) with lseq and its check written in.
+  function automatic logic [BEAT_W-1:0] lseq_stamp(logic [BEAT_W-1:0] hi,
+                                                   logic [FTR_LSEQ_W-1:0] lseq);
+    logic [BEAT_W-1:0] r;
+    r = hi;
+    r[FTR_LSEQ_LSB - BEAT_W +: FTR_LSEQ_W]         = lseq;
+    r[FTR_LSEQ_CHK_LSB - BEAT_W +: FTR_LSEQ_CHK_W] = lseq_chk(lseq);
+    return r;
   endfunction
 
   // ---------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ package exanet_base_regs_pkg;
   localparam int unsigned REG_ADDR_W = 12;
   typedef logic [REG_ADDR_W-1:0] reg_addr_t;
   typedef logic [4:0]            blk_off_t;
+  typedef logic [5:0]            link_off_t;
 
   // Value of ID: 'EXN1'.
   localparam logic [31:0] ID_VALUE = 32'h4558_4E31;
@@ -28,7 +29,7 @@ package exanet_base_regs_pkg;
   localparam reg_addr_t   SLOT_STRIDE = 12'h020;
   localparam int unsigned MAX_SLOTS   = 56;
   localparam reg_addr_t   LINK_BASE   = 12'h800;
-  localparam reg_addr_t   LINK_STRIDE = 12'h020;
+  localparam reg_addr_t   LINK_STRIDE = 12'h040;
   localparam int unsigned MAX_LINKS   = 6;
 
   // Global registers: byte addresses.
@@ -76,14 +77,22 @@ package exanet_base_regs_pkg;
   localparam blk_off_t  REG_SLOT_RSVD           = 5'h1C;  // RO
 
   // Link block (LINK_BASE + LINK_STRIDE * q): offsets in the block.
-  localparam blk_off_t  REG_LINK_STATUS         = 5'h00;  // RO
-  localparam blk_off_t  REG_LINK_ECC_CORR       = 5'h04;  // RO
-  localparam blk_off_t  REG_LINK_ECC_UNCORR     = 5'h08;  // RO
-  localparam blk_off_t  REG_LINK_CRC_ERR        = 5'h0C;  // RO
-  localparam blk_off_t  REG_LINK_STALL          = 5'h10;  // RO
-  localparam blk_off_t  REG_LINK_TX_PKTS        = 5'h14;  // RO
-  localparam blk_off_t  REG_LINK_RX_PKTS        = 5'h18;  // RO
-  localparam blk_off_t  REG_LINK_LOST           = 5'h1C;  // RO
+  localparam link_off_t REG_LINK_STATUS         = 6'h00;  // RO
+  localparam link_off_t REG_LINK_ECC_CORR       = 6'h04;  // RO
+  localparam link_off_t REG_LINK_ECC_UNCORR     = 6'h08;  // RO
+  localparam link_off_t REG_LINK_CRC_ERR        = 6'h0C;  // RO
+  localparam link_off_t REG_LINK_STALL          = 6'h10;  // RO
+  localparam link_off_t REG_LINK_TX_PKTS        = 6'h14;  // RO
+  localparam link_off_t REG_LINK_RX_PKTS        = 6'h18;  // RO
+  localparam link_off_t REG_LINK_LOST           = 6'h1C;  // RO
+  localparam link_off_t REG_LINK_DISC_HDR       = 6'h20;  // RO
+  localparam link_off_t REG_LINK_DISC_FRAMING   = 6'h24;  // RO
+  localparam link_off_t REG_LINK_DISC_RESYNC    = 6'h28;  // RO
+  localparam link_off_t REG_LINK_DROPPED        = 6'h2C;  // RO
+  localparam link_off_t REG_LINK_RSVD_30        = 6'h30;  // RO
+  localparam link_off_t REG_LINK_RSVD_34        = 6'h34;  // RO
+  localparam link_off_t REG_LINK_RSVD_38        = 6'h38;  // RO
+  localparam link_off_t REG_LINK_RSVD_3C        = 6'h3C;  // RO
 
   // ERR_STATUS bits (the error of an access that is answered with reg_err_o).
   localparam logic [31:0] ERR_UNKNOWN_ADDR = 32'd1;  // no register at the address
@@ -114,5 +123,7 @@ package exanet_base_regs_pkg;
   localparam int unsigned PERF_STATUS_DONE        = 1;   // bit
   localparam int unsigned SLOT_IN_FIFO_REASON_LSB = 30;  // SLOT_IN_FIFO: last drop reason [31:30]
   localparam int unsigned FIFO_LEVEL_HF_LSB       = 16;  // SLOT_*_FIFO: header/footer words
+  localparam int unsigned LINK_STATUS_LANE_UP     = 0;   // bit: outgoing lane up
+  localparam int unsigned LINK_STATUS_TX_PKT      = 1;   // bit: the TX is sending a packet
 
 endpackage

@@ -118,12 +118,17 @@ module exanet_link_end #(
     .credit_cnt_o         (),
     .credit_stop_o        (),
     .tx_stat_pkts_o       (),
+    .tx_pkt_o             (),
     .tx_stat_stall_o      (),
     .rx_stat_pkts_o       (),
     .rx_stat_ecc_corr_o   (),
     .rx_stat_ecc_uncorr_o (),
     .rx_stat_crc_err_o    (),
-    .rx_stat_lost_o       ()
+    .rx_stat_lost_o       (),
+    .rx_stat_disc_hdr_o     (),
+    .rx_stat_disc_framing_o (),
+    .rx_stat_disc_resync_o  (),
+    .rx_stat_dropped_o      ()
   );
 
   for (genvar v = 0; v < NUM_VCS; v++) begin : gen_rx

@@ -333,6 +333,11 @@ module exanet_node
   logic [31:0]   link_ecc_uncorr [NQ];
   logic [31:0]   link_crc_err [NQ];
   logic [31:0]   link_lost [NQ];
+  logic [NQ-1:0] link_tx_pkt;
+  logic [31:0]   link_disc_hdr [NQ];
+  logic [31:0]   link_disc_framing [NQ];
+  logic [31:0]   link_disc_resync [NQ];
+  logic [31:0]   link_dropped [NQ];
 
   for (genvar q = 0; q < N_INTER; q++) begin : gen_link
     logic [127:0] hf_rdata [NUM_VCS];
@@ -379,12 +384,17 @@ module exanet_node
       .credit_cnt_o         (inter_credit_cnt[q]),
       .credit_stop_o        (inter_credit_stop[q]),
       .tx_stat_pkts_o       (link_tx_pkts[q]),
+      .tx_pkt_o             (link_tx_pkt[q]),
       .tx_stat_stall_o      (link_tx_stall[q]),
       .rx_stat_pkts_o       (link_rx_pkts[q]),
       .rx_stat_ecc_corr_o   (link_ecc_corr[q]),
       .rx_stat_ecc_uncorr_o (link_ecc_uncorr[q]),
       .rx_stat_crc_err_o    (link_crc_err[q]),
-      .rx_stat_lost_o       (link_lost[q])
+      .rx_stat_lost_o       (link_lost[q]),
+      .rx_stat_disc_hdr_o     (link_disc_hdr[q]),
+      .rx_stat_disc_framing_o (link_disc_framing[q]),
+      .rx_stat_disc_resync_o  (link_disc_resync[q]),
+      .rx_stat_dropped_o      (link_dropped[q])
     );
 
     exanet_phy_lane #(
@@ -428,6 +438,11 @@ module exanet_node
     assign link_ecc_uncorr[0]   = '0;
     assign link_crc_err[0]      = '0;
     assign link_lost[0]         = '0;
+    assign link_tx_pkt          = '0;
+    assign link_disc_hdr[0]     = '0;
+    assign link_disc_framing[0] = '0;
+    assign link_disc_resync[0]  = '0;
+    assign link_dropped[0]      = '0;
     logic unused_link;
     assign unused_link = ^{link_in_valid_i, link_in_data_i[0], link_err_mask_i[0],
                            inter_tx_hf_empty[0], inter_tx_pay_empty[0], inter_rx_units[0],
@@ -548,6 +563,7 @@ module exanet_node
   logic [REG_ADDR_W-1:0] blk_rel;
   logic [6:0]            blk_idx;
   blk_off_t              blk_off;
+  link_off_t             link_off;
 
   always_comb begin
     drops_sum = '0;
@@ -556,6 +572,7 @@ module exanet_node
     end
     irq          = ~intra_rx_hf_empty;
     blk_off      = reg_addr_i[4:0];
+    link_off     = reg_addr_i[5:0];
     blk_rel      = '0;
     blk_idx      = '0;
     status_hit   = 1'b0;
@@ -616,12 +633,16 @@ module exanet_node
         end else if (reg_addr_i >= LINK_BASE
                      && 32'(reg_addr_i) < 32'(LINK_BASE) + 32'(LINK_STRIDE) * MAX_LINKS) begin
           blk_rel = reg_addr_i - LINK_BASE;
-          blk_idx = 7'(blk_rel >> 5);
+          blk_idx = 7'(blk_rel >> 6);
           for (int q = 0; q < int'(N_INTER); q++) begin
             if (blk_idx == 7'(q)) begin
               status_hit = 1'b1;
-              unique case (blk_off)
-                REG_LINK_STATUS:     status_rdata = 32'(lane_up[q]);
+              unique case (link_off)
+                REG_LINK_STATUS: begin
+                  status_rdata = '0;
+                  status_rdata[LINK_STATUS_LANE_UP] = lane_up[q];
+                  status_rdata[LINK_STATUS_TX_PKT]  = link_tx_pkt[q];
+                end
                 REG_LINK_ECC_CORR:   status_rdata = link_ecc_corr[q];
                 REG_LINK_ECC_UNCORR: status_rdata = link_ecc_uncorr[q];
                 REG_LINK_CRC_ERR:    status_rdata = link_crc_err[q];
@@ -629,6 +650,12 @@ module exanet_node
                 REG_LINK_TX_PKTS:    status_rdata = link_tx_pkts[q];
                 REG_LINK_RX_PKTS:    status_rdata = link_rx_pkts[q];
                 REG_LINK_LOST:       status_rdata = link_lost[q];
+                REG_LINK_DISC_HDR:     status_rdata = link_disc_hdr[q];
+                REG_LINK_DISC_FRAMING: status_rdata = link_disc_framing[q];
+                REG_LINK_DISC_RESYNC:  status_rdata = link_disc_resync[q];
+                REG_LINK_DROPPED:      status_rdata = link_dropped[q];
+                REG_LINK_RSVD_30, REG_LINK_RSVD_34,
+                REG_LINK_RSVD_38, REG_LINK_RSVD_3C: status_rdata = '0;
                 default:             status_hit   = 1'b0;
               endcase
             end

@@ -159,7 +159,7 @@ module exanet_st_gen
       if (widx_q == '0) begin
         wr_hf_d = 1'b1;
         wdata_d = hdr;
-        crc_d   = CRC32C_INIT;
+        crc_d   = crc32c_start(hdr);
         widx_d  = 13'd1;
       end else if (14'(widx_q) <= words) begin
         wr_pay_d = 1'b1;

@@ -51,12 +51,17 @@ module exanet_tcl #(
   output logic [7:0]                 credit_stop_o,
   // Statistics, for the node's status registers (LINK_* block).
   output logic [31:0]                tx_stat_pkts_o,
+  output logic                       tx_pkt_o,
   output logic [31:0]                tx_stat_stall_o,
   output logic [31:0]                rx_stat_pkts_o,
   output logic [31:0]                rx_stat_ecc_corr_o,
   output logic [31:0]                rx_stat_ecc_uncorr_o,
   output logic [31:0]                rx_stat_crc_err_o,
-  output logic [31:0]                rx_stat_lost_o
+  output logic [31:0]                rx_stat_lost_o,
+  output logic [31:0]                rx_stat_disc_hdr_o,
+  output logic [31:0]                rx_stat_disc_framing_o,
+  output logic [31:0]                rx_stat_disc_resync_o,
+  output logic [31:0]                rx_stat_dropped_o
 );
 
   logic        cred_upd_valid;
@@ -94,6 +99,7 @@ module exanet_tcl #(
     .credit_cnt_o        (credit_cnt_o),
     .credit_stop_o       (credit_stop_o),
     .stat_pkts_o         (tx_stat_pkts_o),
+    .pkt_o               (tx_pkt_o),
     .stat_stall_o        (tx_stat_stall_o)
   );
 
@@ -118,7 +124,11 @@ module exanet_tcl #(
     .stat_ecc_corr_o   (rx_stat_ecc_corr_o),
     .stat_ecc_uncorr_o (rx_stat_ecc_uncorr_o),
     .stat_crc_err_o    (rx_stat_crc_err_o),
-    .stat_lost_o       (rx_stat_lost_o)
+    .stat_lost_o       (rx_stat_lost_o),
+    .stat_disc_hdr_o     (rx_stat_disc_hdr_o),
+    .stat_disc_framing_o (rx_stat_disc_framing_o),
+    .stat_disc_resync_o  (rx_stat_disc_resync_o),
+    .stat_dropped_o      (rx_stat_dropped_o)
   );
 
 endmodule

@@ -9,9 +9,13 @@
 // Parsing: MAGIC sets magic_q; after a MAGIC come START (a header follows), a credit, or MAGIC
 // (an escaped data beat). Between packets a credit comes without MAGIC. The header is SECDED
 // checked: one error corrected and counted; an uncorrectable header loses the packet, beats are
-// discarded up to the next MAGIC START. Payload words go to the header's VC; the CRC-32C of
-// payload and footer low half is checked, a bad CRC is counted and flagged in the footer
-// (crc_bad). Credit status by majority of three copies; no two equal: credit rejected, counted.
+// discarded up to the next MAGIC START. Payload words go to the header's VC; the CRC-32C of the
+// header's covered bits, payload and footer low half is checked, a bad CRC is counted and
+// flagged in the footer (crc_bad). Credit status by majority of three copies; no two equal:
+// credit rejected, counted. Accounting (docs/decisions/0016): every packet ends delivered
+// (stat_pkts_q, stat_crc_err_q) or discarded (stat_lost_q = stat_disc_hdr_q +
+// stat_disc_framing_q + stat_disc_resync_q); packets never seen are counted from the link
+// sequence number (lseq_q) of the next footer whose CRC and sequence check both hold.
 //
 // Model twin: src/link/tcl_rx.rs, which documents every rule; keep the two line for line.
 
@@ -41,7 +45,11 @@ module exanet_tcl_rx
   output logic [31:0]  stat_ecc_corr_o,    // headers with a corrected error (LINK_ECC_CORR)
   output logic [31:0]  stat_ecc_uncorr_o,  // headers with an uncorrectable error (LINK_ECC_UNCORR)
   output logic [31:0]  stat_crc_err_o,     // packets with a bad CRC (LINK_CRC_ERR)
-  output logic [31:0]  stat_lost_o         // packets lost (LINK_LOST)
+  output logic [31:0]  stat_lost_o,        // packets lost, every reason (LINK_LOST)
+  output logic [31:0]  stat_disc_hdr_o,    // ... at their header (LINK_DISC_HDR)
+  output logic [31:0]  stat_disc_framing_o, // ... framing lost (LINK_DISC_FRAMING)
+  output logic [31:0]  stat_disc_resync_o, // ... discarded to the next Start (LINK_DISC_RESYNC)
+  output logic [31:0]  stat_dropped_o      // beats dropped outside any packet (LINK_DROPPED)
 );
 
   localparam logic [2:0] M_IDLE    = 3'd0;
@@ -50,6 +58,10 @@ module exanet_tcl_rx
   localparam logic [2:0] M_FTR     = 3'd3;
   localparam logic [2:0] M_DISCARD = 3'd4;
   localparam logic [7:0] VC_MASK   = 8'((9'd1 << NUM_VCS) - 9'd1);
+  // gap_why_q: what started the packets lost since the last packet accounted for
+  localparam logic [1:0] GAP_NONE    = 2'd0;
+  localparam logic [1:0] GAP_FRAMING = 2'd1;  // a beat the parser could not place
+  localparam logic [1:0] GAP_RESYNC  = 2'd2;  // a bad header, then discarding to the next Start
 
   logic         in_valid_q, in_valid_d;
   logic [63:0]  in_data_q, in_data_d;
@@ -63,6 +75,8 @@ module exanet_tcl_rx
   logic [12:0]  words_left_q, words_left_d;
   logic [2:0]   vc_q, vc_d;
   logic [31:0]  crc_q, crc_d;
+  logic [15:0]  lseq_q, lseq_d;
+  logic [1:0]   gap_why_q, gap_why_d;
   logic         wr_valid_q, wr_valid_d;
   logic         wr_hf_q, wr_hf_d;
   logic [2:0]   wr_vc_q, wr_vc_d;
@@ -77,6 +91,9 @@ module exanet_tcl_rx
   logic [31:0]  stat_ecc_uncorr_q, stat_ecc_uncorr_d;
   logic [31:0]  stat_crc_err_q, stat_crc_err_d;
   logic [31:0]  stat_lost_q, stat_lost_d;
+  logic [31:0]  stat_disc_hdr_q, stat_disc_hdr_d;
+  logic [31:0]  stat_disc_framing_q, stat_disc_framing_d;
+  logic [31:0]  stat_disc_resync_q, stat_disc_resync_d;
   logic [31:0]  stat_dropped_q, stat_dropped_d;
   logic [31:0]  stat_credit_err_q, stat_credit_err_d;
 
@@ -92,6 +109,10 @@ module exanet_tcl_rx
   assign stat_ecc_uncorr_o = stat_ecc_uncorr_q;
   assign stat_crc_err_o    = stat_crc_err_q;
   assign stat_lost_o       = stat_lost_q;
+  assign stat_disc_hdr_o     = stat_disc_hdr_q;
+  assign stat_disc_framing_o = stat_disc_framing_q;
+  assign stat_disc_resync_o  = stat_disc_resync_q;
+  assign stat_dropped_o      = stat_dropped_q;
 
   // The word being completed (this beat on top of the saved low half), header-corrected.
   logic [127:0] word;
@@ -148,6 +169,9 @@ module exanet_tcl_rx
   logic [31:0] crc_final;
   logic        crc_bad;
   logic        do_credit, do_data, beat_ok, all_ok;
+  logic        do_drop, hdr_bad;
+  logic [15:0] f_lseq, gap;
+  logic        gap_ok;
   logic [1:0]  credit_k;
 
   always_comb begin
@@ -163,6 +187,8 @@ module exanet_tcl_rx
     words_left_d      = words_left_q;
     vc_d              = vc_q;
     crc_d             = crc_q;
+    lseq_d            = lseq_q;
+    gap_why_d         = gap_why_q;
     wr_valid_d        = 1'b0;
     wr_hf_d           = wr_hf_q;
     wr_vc_d           = wr_vc_q;
@@ -177,12 +203,20 @@ module exanet_tcl_rx
     stat_ecc_uncorr_d = stat_ecc_uncorr_q;
     stat_crc_err_d    = stat_crc_err_q;
     stat_lost_d       = stat_lost_q;
+    stat_disc_hdr_d     = stat_disc_hdr_q;
+    stat_disc_framing_d = stat_disc_framing_q;
+    stat_disc_resync_d  = stat_disc_resync_q;
     stat_dropped_d    = stat_dropped_q;
     stat_credit_err_d = stat_credit_err_q;
     do_credit         = 1'b0;
     beat_ok           = 1'b0;
     all_ok            = 1'b0;
     do_data           = 1'b0;
+    do_drop           = 1'b0;
+    hdr_bad           = 1'b0;
+    f_lseq            = '0;
+    gap               = '0;
+    gap_ok            = 1'b0;
     credit_k          = 2'd0;
     acc               = '0;
     words             = '0;
@@ -216,7 +250,7 @@ module exanet_tcl_rx
         end else if (in_data_q == WIRE_MAGIC && mode_q == M_DISCARD) begin
           // an escaped MAGIC inside a discarded packet
         end else begin
-          stat_dropped_d = stat_dropped_q + 32'd1;
+          do_drop = 1'b1;
         end
       end else if (in_data_q == WIRE_MAGIC) begin
         magic_d = 1'b1;
@@ -225,7 +259,16 @@ module exanet_tcl_rx
       end else if (mode_q == M_IDLE && is_credit0(in_data_q[63:48])) begin
         do_credit = 1'b1;
       end else begin
-        stat_dropped_d = stat_dropped_q + 32'd1;
+        do_drop = 1'b1;
+      end
+    end
+
+    // A beat the parser cannot place: dropped and counted; perhaps the first sign of a packet
+    // whose framing was lost.
+    if (do_drop) begin
+      stat_dropped_d = stat_dropped_q + 32'd1;
+      if (gap_why_q == GAP_NONE) begin
+        gap_why_d = GAP_FRAMING;
       end
     end
 
@@ -283,15 +326,13 @@ module exanet_tcl_rx
           M_HDR: begin
             if (hdr_uncorrectable) begin
               stat_ecc_uncorr_d = stat_ecc_uncorr_q + 32'd1;
-              stat_lost_d       = stat_lost_q + 32'd1;
-              mode_d            = M_DISCARD;
+              hdr_bad           = 1'b1;
             end else begin
               if (hdr_corrected) begin
                 stat_ecc_corr_d = stat_ecc_corr_q + 32'd1;
               end
               if (32'(hdr_fixed[2:0]) >= NUM_VCS) begin
-                stat_lost_d = stat_lost_q + 32'd1;
-                mode_d      = M_DISCARD;
+                hdr_bad = 1'b1;
               end else begin
                 if (hdr_fixed[HDR_TYPE_LSB +: HDR_TYPE_W] == TYPE_ACK ||
                     hdr_fixed[HDR_TYPE_LSB +: HDR_TYPE_W] == TYPE_RATE) begin
@@ -307,9 +348,21 @@ module exanet_tcl_rx
                 wr_hf_d      = 1'b1;
                 wr_vc_d      = hdr_fixed[2:0];
                 wr_data_d    = hdr_fixed;
+                crc_d        = crc32c_start(hdr_fixed);
                 stat_words_d = stat_words_q + 32'd1;
                 mode_d       = (words != '0) ? M_PAY : M_FTR;
               end
+            end
+            // a header that cannot be used: the packet is lost, counted, and the parser
+            // discards to the next MAGIC START
+            if (hdr_bad) begin
+              stat_lost_d     = stat_lost_q + 32'd1;
+              stat_disc_hdr_d = stat_disc_hdr_q + 32'd1;
+              lseq_d          = lseq_q + 16'd1;
+              if (gap_why_q == GAP_NONE) begin
+                gap_why_d = GAP_RESYNC;
+              end
+              mode_d = M_DISCARD;
             end
           end
           M_PAY: begin
@@ -331,13 +384,33 @@ module exanet_tcl_rx
             wr_hf_d      = 1'b1;
             wr_vc_d      = vc_q;
             wr_data_d    = word;
-            // reserved bits are outside the CRC: written as zero, so a bit error there stops here
-            wr_data_d[FTR_RSVD_LSB +: FTR_RSVD_W] = '0;
+            // the link sequence fields are this link's only: written as zero, so the packet
+            // leaves as it entered
+            wr_data_d[FTR_LSEQ_LSB +: FTR_LSEQ_W]         = '0;
+            wr_data_d[FTR_LSEQ_CHK_LSB +: FTR_LSEQ_CHK_W] = '0;
             wr_data_d[FTR_CRC_BAD_LSB] = word[FTR_CRC_BAD_LSB] | crc_bad;
             stat_words_d = stat_words_q + 32'd1;
             stat_pkts_d  = stat_pkts_q + 32'd1;
             if (crc_bad) begin
               stat_crc_err_d = stat_crc_err_q + 32'd1;
+            end
+            // a footer whose CRC and sequence check both hold says how many packets the TX
+            // sent before this one; those not yet accounted for were lost
+            f_lseq = word[FTR_LSEQ_LSB +: FTR_LSEQ_W];
+            gap    = f_lseq - lseq_q;
+            gap_ok = !crc_bad && (lseq_chk(f_lseq) == word[FTR_LSEQ_CHK_LSB +: FTR_LSEQ_CHK_W])
+                     && (gap < LSEQ_WINDOW);
+            if (gap_ok) begin
+              stat_lost_d = stat_lost_q + 32'(gap);
+              if (gap_why_q == GAP_RESYNC) begin
+                stat_disc_resync_d = stat_disc_resync_q + 32'(gap);
+              end else begin
+                stat_disc_framing_d = stat_disc_framing_q + 32'(gap);
+              end
+              lseq_d    = f_lseq + 16'd1;
+              gap_why_d = GAP_NONE;
+            end else begin
+              lseq_d = lseq_q + 16'd1;
             end
             mode_d = M_IDLE;
           end
@@ -360,6 +433,8 @@ module exanet_tcl_rx
       words_left_q      <= '0;
       vc_q              <= '0;
       crc_q             <= CRC32C_INIT;
+      lseq_q            <= '0;
+      gap_why_q         <= GAP_NONE;
       wr_valid_q        <= 1'b0;
       wr_hf_q           <= 1'b0;
       wr_vc_q           <= '0;
@@ -374,6 +449,9 @@ module exanet_tcl_rx
       stat_ecc_uncorr_q <= '0;
       stat_crc_err_q    <= '0;
       stat_lost_q       <= '0;
+      stat_disc_hdr_q     <= '0;
+      stat_disc_framing_q <= '0;
+      stat_disc_resync_q  <= '0;
       stat_dropped_q    <= '0;
       stat_credit_err_q <= '0;
     end else begin
@@ -389,6 +467,8 @@ module exanet_tcl_rx
       words_left_q      <= words_left_d;
       vc_q              <= vc_d;
       crc_q             <= crc_d;
+      lseq_q            <= lseq_d;
+      gap_why_q         <= gap_why_d;
       wr_valid_q        <= wr_valid_d;
       wr_hf_q           <= wr_hf_d;
       wr_vc_q           <= wr_vc_d;
@@ -403,6 +483,9 @@ module exanet_tcl_rx
       stat_ecc_uncorr_q <= stat_ecc_uncorr_d;
       stat_crc_err_q    <= stat_crc_err_d;
       stat_lost_q       <= stat_lost_d;
+      stat_disc_hdr_q     <= stat_disc_hdr_d;
+      stat_disc_framing_q <= stat_disc_framing_d;
+      stat_disc_resync_q  <= stat_disc_resync_d;
       stat_dropped_q    <= stat_dropped_d;
       stat_credit_err_q <= stat_credit_err_d;
     end

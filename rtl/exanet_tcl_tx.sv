@@ -24,6 +24,9 @@
 // in c + 1, START c + 2, header halves c + 3, c + 4. Pops are registered (hf_rd_q, pay_rd_q): a
 // word whose low half is loaded in cycle c is popped at the end of c + 1.
 //
+// Packet numbering: a footer leaves with lseq = stat_pkts_q[15:0] and its CRC-15 in bits 95:65
+// (docs/decisions/0016); a packet counts as sent from its MAGIC on (stat_pkts_q + pkt_q).
+//
 // Model twin: src/link/tcl_tx.rs, which documents every rule; keep the two line for line.
 
 module exanet_tcl_tx
@@ -64,6 +67,7 @@ module exanet_tcl_tx
   output logic [NUM_VCS*16-1:0]      credit_cnt_o,         // usedword: peer's free units per VC
   output logic [7:0]                 credit_stop_o,        // start/stop: peer's stop bits
   output logic [31:0]                stat_pkts_o,          // packets sent (LINK_TX_PKTS)
+  output logic                       pkt_o,                // a packet is being sent (LINK_STATUS[1])
   output logic [31:0]                stat_stall_o          // cycles waiting for credit (LINK_STALL)
 );
 
@@ -104,6 +108,7 @@ module exanet_tcl_tx
   assign tx_data_o     = out_data_q;
   assign credit_stop_o = credit_stop_q;
   assign stat_pkts_o   = stat_pkts_q;
+  assign pkt_o         = pkt_q;
   assign stat_stall_o  = stat_stall_q;
   always_comb begin
     for (int unsigned v = 0; v < NUM_VCS; v++) begin
@@ -308,7 +313,10 @@ module exanet_tcl_tx
             out_data_d = beat;
             esc_d      = 1'b0;
             if (!half_q) begin
-              word_hi_d    = head[127:64];
+              // a footer leaves with this packet's link sequence number (the packets sent
+              // before it), outside the message CRC (decision 0016)
+              word_hi_d    = (kind_q == K_FTR) ? lseq_stamp(head[127:64], stat_pkts_q[15:0])
+                                               : head[127:64];
               half_d       = 1'b1;
               stat_words_d = stat_words_q + 32'd1;
               for (int unsigned v = 0; v < NUM_VCS; v++) begin

@@ -160,6 +160,24 @@ fn lost_messages_are_timed_out_counted_and_the_ping_pong_goes_on() {
     // the timed-out round trips are not in the latency figures
     assert!(x.rtt_max_cycles < 3 * x.rtt_min_cycles, "{x:?}");
     assert!(r.links[0].crc_errors >= x.crc_errors, "{:?}", r.links);
+    // the boards' registers account for every packet of the mesh's links, and every round
+    // trip given up is a packet the links lost (known, or still in flight when read)
+    let l = &r.links[0];
+    assert_eq!(
+        l.sent as i64,
+        (l.delivered + l.crc_errors + l.lost_packets) as i64 + l.in_flight,
+        "{l:?}"
+    );
+    assert_eq!(
+        l.lost_packets,
+        l.discarded_header + l.discarded_framing + l.discarded_resync,
+        "{l:?}"
+    );
+    assert!(l.in_flight >= 0, "{l:?}");
+    assert!(
+        l.lost_packets as i64 + l.in_flight >= x.lost as i64,
+        "{l:?} {x:?}"
+    );
 }
 
 #[test]

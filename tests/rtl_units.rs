@@ -22,7 +22,7 @@ use std::path::PathBuf;
 use exanet::cosim::rtl::{RtlModel, RtlTop, SignalId};
 use exanet::packet::{
     crc32c_update128, crc32c_update64, message_crc, secded_decode, secded_encode, EccStatus,
-    CRC_INIT, CRC_XOROUT,
+    CRC_INIT, CRC_XOROUT, HDR_CRC_MASK,
 };
 use rand_mt::Mt64;
 
@@ -329,8 +329,8 @@ fn crc_reference_values_by_chaining_the_rtl() {
     }
 }
 
-/// A footer CRC the way a TCL computes it: payload words then the footer's low beat, from
-/// CRC_INIT, through the RTL at either width, equals `message_crc`.
+/// A footer CRC the way a TCL computes it: the header's covered bits, the payload words, then
+/// the footer's low beat, from CRC_INIT, through the RTL at either width, equals `message_crc`.
 #[test]
 fn crc_of_random_messages_equals_message_crc() {
     const SEED: u64 = 0x03E5_5A9E;
@@ -340,10 +340,12 @@ fn crc_of_random_messages_equals_message_crc() {
         let n = (rng.next_u64() % 9) as usize;
         let payload: Vec<u128> = (0..n).map(|_| random_u128(&mut rng)).collect();
         let footer = random_u128(&mut rng);
-        let want = message_crc(&payload, footer);
-        let words = payload.iter().fold(CRC_INIT, |s, &w| u.crc128(s, w));
+        let header = random_u128(&mut rng);
+        let want = message_crc(header, &payload, footer);
+        let start = u.crc128(CRC_INIT, header & HDR_CRC_MASK);
+        let words = payload.iter().fold(start, |s, &w| u.crc128(s, w));
         let by_words = u.crc64(words, footer as u64) ^ CRC_XOROUT;
-        let beats = payload.iter().fold(CRC_INIT, |s, &w| {
+        let beats = payload.iter().fold(start, |s, &w| {
             let s = u.crc64(s, w as u64);
             u.crc64(s, (w >> 64) as u64)
         });

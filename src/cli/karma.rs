@@ -252,10 +252,18 @@ fn print_table(cfg: &crate::config::Config, r: &Report) {
         );
         for l in &r.links {
             println!(
-                "  {} hop(s): the links counted {} headers lost (LINK_LOST: uncorrectable) and {} \
-                 packets with a bad CRC (LINK_CRC_ERR); a packet whose MAGIC or START was hit is \
-                 dropped beat by beat (docs/link.md), which only the software's timeout sees",
-                l.hops, l.lost_packets, l.crc_errors
+                "  {} hop(s), the links' registers: {} packets sent = {} delivered + {} with a \
+                 bad CRC (LINK_CRC_ERR) + {} lost (LINK_LOST: {} bad header, {} framing lost, {} \
+                 discarded to the next Start) + {} in flight or lost and not yet seen",
+                l.hops,
+                l.sent,
+                l.delivered,
+                l.crc_errors,
+                l.lost_packets,
+                l.discarded_header,
+                l.discarded_framing,
+                l.discarded_resync,
+                l.in_flight
             );
         }
     }

@@ -192,8 +192,11 @@ impl Design for LinkDesign {
         self.bench.link.probe(&tb, v);
     }
 
+    /// Every cycle: the test bench found nothing inconsistent, and the link's packet
+    /// accounting holds in both directions (sent = delivered + CRC-failed + discarded + in
+    /// flight, in flight never negative; docs/link.md).
     fn check(&self) -> Result<(), String> {
-        match self
+        if let Some(e) = self
             .bench
             .a
             .board
@@ -201,16 +204,16 @@ impl Design for LinkDesign {
             .first()
             .or(self.bench.b.board.errors.first())
         {
-            Some(e) => Err(e.clone()),
-            None => Ok(()),
+            return Err(e.clone());
         }
+        self.bench.link.check_accounts()
     }
 
     fn stats(&self) -> BTreeMap<String, u64> {
         let b = &self.bench;
         let l = &b.link;
         let boards = [&b.a.board, &b.b.board];
-        BTreeMap::from([
+        let mut s = BTreeMap::from([
             (
                 "packets_delivered".into(),
                 boards.iter().map(|x| x.delivered).sum(),
@@ -220,6 +223,14 @@ impl Design for LinkDesign {
                 boards.iter().map(|x| x.crc_bad).sum(),
             ),
             ("packets_lost".into(), boards.iter().map(|x| x.lost).sum()),
+            (
+                "packets_silent".into(),
+                boards.iter().map(|x| x.silent).sum(),
+            ),
+            (
+                "packets_outstanding".into(),
+                boards.iter().map(|x| x.in_flight()).sum(),
+            ),
             (
                 "ecc_corrected".into(),
                 (l.a.rx.stat_ecc_corr + l.b.rx.stat_ecc_corr) as u64,
@@ -240,7 +251,9 @@ impl Design for LinkDesign {
                 "bits_flipped".into(),
                 b.inj_ab.bits_flipped + b.inj_ba.bits_flipped,
             ),
-        ])
+        ]);
+        s.extend(l.account_ab().add(&l.account_ba()).fields("link_"));
+        s
     }
 
     fn inject_fault(&mut self) {

@@ -33,7 +33,9 @@ pub trait Design {
     /// Every model signal under its RTL name. `after_edge`: the registers have just been
     /// committed and the inputs are still those of the cycle that ended.
     fn probe(&self, after_edge: bool, v: &mut dyn Visitor);
-    /// What the test bench's scoreboards found wrong so far (a silent corruption).
+    /// What the test bench found wrong so far, checked every cycle: an inconsistency of its
+    /// own, or a broken invariant (the links' packet accounting). Silent corruptions are
+    /// counted in `stats`, not reported here.
     fn check(&self) -> Result<(), String>;
     /// Named counts describing the run, for the report.
     fn stats(&self) -> BTreeMap<String, u64>;
@@ -281,11 +283,8 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
             if rtl.got_error() {
                 return Err(run_err(format!("cycle {c}: an RTL assertion failed")));
             }
-            d.check().map_err(|e| {
-                run_err(format!(
-                    "cycle {c}: the scoreboard found a silent corruption: {e}"
-                ))
-            })?;
+            d.check()
+                .map_err(|e| run_err(format!("cycle {c}: the test bench's check failed: {e}")))?;
             opts.progress.every(c, PROGRESS_BATCH);
         }
         Ok(())

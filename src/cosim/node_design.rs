@@ -13,6 +13,7 @@
 use super::lockstep::{run, CosimError, CosimReport, Design, Options};
 use super::rtl::RtlTop;
 use crate::config::Config;
+use crate::link::account::LinkAccount;
 use crate::link::errors::{BitErrorInjector, ErrorPlan};
 use crate::link::system::EndTbIn;
 use crate::node::regs::*;
@@ -290,6 +291,8 @@ impl NodeDesign {
                 let off = |k: u32| {
                     ((x >> k) as u16 % 8) * 4 + u16::from((x >> (k + 3)).is_multiple_of(16))
                 };
+                // the link block is twice a slot block: its offsets from two draws
+                let off2 = |k: u32| off(k) + 0x20 * ((x >> (k + 7)) & 1) as u16;
                 let choices = [
                     DROPS,
                     PERF_CYCLES,
@@ -306,8 +309,8 @@ impl NodeDesign {
                     slot_reg((x >> 8) as u32 % slots, off(24)),
                     // one slot or link beyond the node's (an error)
                     slot_reg((x >> 8) as u32 % (slots + 1), off(32)),
-                    link_reg((x >> 40) as u32 % links.max(1), off(48)),
-                    link_reg((x >> 40) as u32 % (links + 1), off(56)),
+                    link_reg((x >> 40) as u32 % links.max(1), off2(48)),
+                    link_reg((x >> 40) as u32 % (links + 1), off2(56)),
                 ];
                 rd(choices[(x >> 16) as usize % choices.len()])
             }
@@ -476,11 +479,20 @@ impl Design for NodeDesign {
         self.top.probe(&i, v);
     }
 
+    /// Every cycle: the test bench found nothing inconsistent, and every link's packet
+    /// accounting holds in both directions (docs/link.md).
     fn check(&self) -> Result<(), String> {
-        match self.board.errors.first() {
-            Some(e) => Err(e.clone()),
-            None => Ok(()),
+        if let Some(e) = self.board.errors.first() {
+            return Err(e.clone());
         }
+        for (q, (out, inc)) in self.link_accounts().iter().enumerate() {
+            let (n, nb) = (&self.top.node, &self.top.nbs[q]);
+            out.check(&nb.rx)
+                .map_err(|e| format!("link {q}, node to neighbour: {e}"))?;
+            inc.check(&n.rx[q])
+                .map_err(|e| format!("link {q}, neighbour to node: {e}"))?;
+        }
+        Ok(())
     }
 
     fn stats(&self) -> BTreeMap<String, u64> {
@@ -488,6 +500,12 @@ impl Design for NodeDesign {
         let n = &self.top.node;
         s.insert("packets_delivered".into(), self.board.delivered);
         s.insert("packets_crc_bad".into(), self.board.crc_bad);
+        s.insert("packets_silent".into(), self.board.silent);
+        let links = self
+            .link_accounts()
+            .iter()
+            .fold(LinkAccount::default(), |a, (o, i)| a.add(o).add(i));
+        s.extend(links.fields("link_"));
         s.insert(
             "packets_dropped".into(),
             n.status(DROPS).unwrap_or(0) as u64,
@@ -513,6 +531,21 @@ impl Design for NodeDesign {
 
     fn fault_signal(&self) -> String {
         "TOP.exanet_node_top.u_node.u_tc.err_count_q".into()
+    }
+}
+
+impl NodeDesign {
+    /// Packet accounting of every link, (node to neighbour, neighbour to node).
+    pub fn link_accounts(&self) -> Vec<(LinkAccount, LinkAccount)> {
+        let (n, t) = (&self.top.node, &self.top);
+        (0..t.nbs.len())
+            .map(|q| {
+                (
+                    LinkAccount::of(&n.tx[q], &t.nbs[q].rx),
+                    LinkAccount::of(&t.nbs[q].tx, &n.rx[q]),
+                )
+            })
+            .collect()
     }
 }
 

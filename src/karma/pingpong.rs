@@ -145,14 +145,31 @@ pub struct HopDifference {
     pub one_way_us: f64,
 }
 
-/// What the links of the mesh counted during the runs of one hop count (the boards' LINK_LOST
-/// and LINK_CRC_ERR registers, summed).
+/// What the links of the mesh counted during the runs of one hop count: the boards' link
+/// registers, summed over every link of the mesh (docs/link.md, "Accounting"):
+/// `sent = delivered + crc_errors + lost_packets + in_flight`.
 #[derive(Debug, Clone, Serialize)]
 pub struct LinkCounters {
     pub hops: u32,
+    /// LINK_TX_PKTS plus LINK_STATUS bit 1 (a packet being sent).
+    pub sent: u32,
+    /// LINK_RX_PKTS minus LINK_CRC_ERR.
+    pub delivered: u32,
+    /// LINK_LOST: every packet discarded, the sum of the three reasons below.
     pub lost_packets: u32,
+    /// LINK_CRC_ERR.
     pub crc_errors: u32,
+    /// LINK_DISC_HDR, LINK_DISC_FRAMING, LINK_DISC_RESYNC.
+    pub discarded_header: u32,
+    pub discarded_framing: u32,
+    pub discarded_resync: u32,
+    /// Sent and not accounted for: still on a link, or lost without a later packet on the same
+    /// link to reveal the loss yet.
+    pub in_flight: i64,
 }
+
+/// The link registers `Bed::link_counters` reads, per link, in this order.
+const LINK_COUNTER_REGS: [u16; 8] = [0x00, 0x14, 0x18, 0x0C, 0x1C, 0x20, 0x24, 0x28];
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
@@ -365,9 +382,9 @@ impl Bed {
         Ok(())
     }
 
-    /// Every board reads its links' counters of lost packets and bad CRCs (LINK_LOST,
-    /// LINK_CRC_ERR): (lost, bad CRC) summed over the mesh.
-    pub fn link_counters(&mut self) -> Result<(u32, u32), String> {
+    /// Every board reads its links' packet counters (LINK_STATUS, LINK_TX_PKTS, LINK_RX_PKTS,
+    /// LINK_CRC_ERR, LINK_LOST and the three discard reasons), summed over the mesh.
+    pub fn link_counters(&mut self, hops: u32) -> Result<LinkCounters, String> {
         let now = self.now();
         for s in self.sw.iter_mut() {
             if s.busy() {
@@ -376,14 +393,9 @@ impl Bed {
             s.reads.clear();
             let script: Vec<Script> = (0..LINKS as u32)
                 .flat_map(|q| {
-                    [
-                        Script::Read {
-                            addr: link_reg(q, 0x1C),
-                        },
-                        Script::Read {
-                            addr: link_reg(q, 0x0C),
-                        },
-                    ]
+                    LINK_COUNTER_REGS.map(|off| Script::Read {
+                        addr: link_reg(q, off),
+                    })
                 })
                 .collect();
             s.start_script(&script, now);
@@ -391,17 +403,28 @@ impl Bed {
         while self.sw.iter().any(|s| s.busy()) {
             self.step()?;
         }
-        let (mut lost, mut crc) = (0, 0);
+        let mut v = [0u32; LINK_COUNTER_REGS.len()];
         for s in &self.sw {
-            for (k, &(_, v)) in s.reads.iter().enumerate() {
-                if k % 2 == 0 {
-                    lost += v;
-                } else {
-                    crc += v;
-                }
+            for (k, &(_, x)) in s.reads.iter().enumerate() {
+                let r = k % LINK_COUNTER_REGS.len();
+                // LINK_STATUS: only bit 1, a packet being sent, counts
+                let x = if r == 0 { x >> 1 & 1 } else { x };
+                v[r] = v[r].wrapping_add(x);
             }
         }
-        Ok((lost, crc))
+        let [busy, tx, rx, crc, lost, hdr, framing, resync] = v;
+        let sent = tx.wrapping_add(busy);
+        Ok(LinkCounters {
+            hops,
+            sent,
+            delivered: rx.wrapping_sub(crc),
+            lost_packets: lost,
+            crc_errors: crc,
+            discarded_header: hdr,
+            discarded_framing: framing,
+            discarded_resync: resync,
+            in_flight: sent.wrapping_sub(rx).wrapping_sub(lost) as i32 as i64,
+        })
     }
 
     /// Boot every board: set its coordinates, wait for both links up.
@@ -622,12 +645,7 @@ impl PingPong {
                     ));
                 }
             }
-            let (lost, crc) = bed.link_counters()?;
-            links.push(LinkCounters {
-                hops,
-                lost_packets: lost,
-                crc_errors: crc,
-            });
+            links.push(bed.link_counters(hops)?);
             cycles += bed.cycle;
         }
         let mut hop_difference = Vec::new();

@@ -2,10 +2,12 @@
 //! the credit formats, and the full-duplex link used by the measurements and the
 //! co-simulation (seed 002 §5.3.4, seed 000 §2.8.2). See `docs/link.md`.
 
+pub mod account;
 pub mod bench;
 pub mod credit;
 pub mod demo;
 pub mod errors;
+pub mod lseq;
 pub mod phy;
 pub mod system;
 pub mod tcl_rx;

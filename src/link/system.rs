@@ -14,6 +14,7 @@
 //!
 //! `step` evaluates every block from the registers of this cycle, then commits them all.
 
+use super::account::LinkAccount;
 use super::phy::{PhyCfg, PhyIn, PhyLane, PhyNext, PhyParams};
 use super::tcl_rx::{RxEvents, RxIn, TclRx};
 use super::tcl_tx::{pack16, TclCfg, TclParams, TclTx, TxEvents, TxIn};
@@ -448,6 +449,26 @@ impl Link {
             lane_ba: PhyLane::new(p.phy),
             p,
         }
+    }
+
+    /// Packet accounting of the direction A to B (A's TX, B's RX).
+    pub fn account_ab(&self) -> LinkAccount {
+        LinkAccount::of(&self.a.tx, &self.b.rx)
+    }
+
+    /// Packet accounting of the direction B to A.
+    pub fn account_ba(&self) -> LinkAccount {
+        LinkAccount::of(&self.b.tx, &self.a.rx)
+    }
+
+    /// Both directions' accounting holds (`LinkAccount::check`).
+    pub fn check_accounts(&self) -> Result<(), String> {
+        self.account_ab()
+            .check(&self.b.rx)
+            .map_err(|e| format!("A->B: {e}"))?;
+        self.account_ba()
+            .check(&self.a.rx)
+            .map_err(|e| format!("B->A: {e}"))
     }
 
     /// Every block's inputs for this cycle (from registers and the test bench's inputs).

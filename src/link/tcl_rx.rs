@@ -18,18 +18,28 @@
 //! - Header: SECDED decode of the two beats. A single error is corrected (and counted); an
 //!   uncorrectable header loses the packet: the parser discards beats until the next
 //!   MAGIC + START, so only that packet is lost (and counted).
-//! - Payload words go to the RX FIFO of the header's VC; the CRC-32C of payload and footer
-//!   low half is checked against the footer. A bad CRC is counted and the packet is delivered
-//!   with `crc_bad` set in its footer (virtual cut-through has already forwarded the rest).
+//! - Payload words go to the RX FIFO of the header's VC; the CRC-32C of the header's covered
+//!   bits, the payload and the footer low half is checked against the footer. A bad CRC is
+//!   counted and the packet is delivered with `crc_bad` set in its footer (virtual cut-through
+//!   has already forwarded the rest).
+//! - Every packet the TX sent ends in exactly one of: delivered (`stat_pkts`, of which
+//!   `stat_crc_err` with a bad CRC) or discarded (`stat_lost` = `stat_disc_hdr` +
+//!   `stat_disc_framing` + `stat_disc_resync`). A packet whose header arrives bad is counted at
+//!   its header. A packet the RX never saw a header of is counted when the next footer whose
+//!   CRC and link sequence number (`lseq`, `src/link/lseq.rs`) both check arrives: the footer
+//!   says how many packets the TX sent before it, `lseq_q` how many the RX has accounted for.
+//!   They are counted as framing lost, or as discarded to the next Start when the first loss
+//!   since the last accounted packet was a bad header (`gap_why_q`). docs/decisions/0016.
 //! - A credit's status is taken by majority of its three copies (`credit::maj3`); a credit
 //!   whose copies all differ, or whose beats are out of order, is rejected and counted.
 //!
 //! RTL twin: `rtl/exanet_tcl_rx.sv`.
 
 use super::credit;
+use super::lseq::{self, LSEQ_WINDOW};
 use super::tcl_tx::{vc_mask, TclCfg, TclParams};
-use crate::packet::crc::{crc32c_update128, crc32c_update64, CRC_INIT, CRC_XOROUT};
-use crate::packet::layout::FTR_RSVD;
+use crate::packet::crc::{crc32c_update128, crc32c_update64, crc_start, CRC_INIT, CRC_XOROUT};
+use crate::packet::layout::{FTR_LSEQ, FTR_LSEQ_CHK};
 use crate::packet::wire::{MAGIC, START};
 use crate::packet::{payload_words, secded_decode, EccStatus};
 use crate::probe::{b, clk_rst, Visitor};
@@ -40,6 +50,13 @@ pub use crate::wave::states::tcl_rx_mode::*;
 
 /// Bit of the footer set when its CRC check failed.
 pub const FTR_CRC_BAD_BIT: u32 = 64;
+
+/// `gap_why_q`: what started the packets lost since the last packet accounted for.
+pub const GAP_NONE: u8 = 0;
+/// A beat the parser could not place (framing lost).
+pub const GAP_FRAMING: u8 = 1;
+/// A bad header (the parser then discards to the next Start).
+pub const GAP_RESYNC: u8 = 2;
 
 /// Inputs of one cycle.
 #[derive(Debug, Clone, Copy, Default)]
@@ -63,6 +80,9 @@ pub struct TclRx {
     pub words_left: u32,
     pub vc: u8,
     pub crc: u32,
+    /// Link sequence number of the next packet to account for (decision 0016).
+    pub lseq: u16,
+    pub gap_why: u8,
     pub wr_valid: bool,
     pub wr_hf: bool,
     pub wr_vc: u8,
@@ -76,7 +96,15 @@ pub struct TclRx {
     pub stat_ecc_corr: u32,
     pub stat_ecc_uncorr: u32,
     pub stat_crc_err: u32,
+    /// Packets lost, every reason: `stat_disc_hdr + stat_disc_framing + stat_disc_resync`.
     pub stat_lost: u32,
+    /// Packets discarded at their header: uncorrectable, or naming a VC that does not exist.
+    pub stat_disc_hdr: u32,
+    /// Packets never seen as a packet (Magic or Start hit), counted from the sequence gap.
+    pub stat_disc_framing: u32,
+    /// Packets that went by while the parser discarded to the next Start after a bad header.
+    pub stat_disc_resync: u32,
+    /// Beats dropped outside any packet.
     pub stat_dropped: u32,
     pub stat_credit_err: u32,
 }
@@ -172,8 +200,7 @@ impl TclRx {
                 match status {
                     EccStatus::Uncorrectable => {
                         n.stat_ecc_uncorr = inc(self.stat_ecc_uncorr);
-                        n.stat_lost = inc(self.stat_lost);
-                        n.mode = M_DISCARD;
+                        self.discard_header(n);
                     }
                     _ => {
                         if status != EccStatus::Clean {
@@ -181,8 +208,7 @@ impl TclRx {
                         }
                         let vc = (hdr & 0x7) as u8;
                         if vc as u32 >= p.num_vcs {
-                            n.stat_lost = inc(self.stat_lost);
-                            n.mode = M_DISCARD;
+                            self.discard_header(n);
                         } else {
                             let words = payload_words(hdr, p.size_in_words);
                             n.vc = vc;
@@ -191,6 +217,7 @@ impl TclRx {
                             n.wr_hf = true;
                             n.wr_vc = vc;
                             n.wr_data = hdr;
+                            n.crc = crc_start(hdr);
                             n.stat_words = inc(self.stat_words);
                             n.mode = if words > 0 { M_PAY } else { M_FTR };
                             ev.header_written = true;
@@ -216,17 +243,59 @@ impl TclRx {
                 n.wr_valid = true;
                 n.wr_hf = true;
                 n.wr_vc = self.vc;
-                // Reserved bits are written as zero: they are outside the CRC, so a bit error
-                // there must not reach the next hop. crc_bad set by an earlier hop is kept.
-                let rsvd = FTR_RSVD.mask();
-                n.wr_data = (word & !rsvd) | ((bad as u128) << FTR_CRC_BAD_BIT);
+                // The link sequence fields are this link's only: written as zero, so the
+                // packet leaves as it entered. crc_bad set by an earlier hop is kept.
+                let lseq_bits = FTR_LSEQ.mask() | FTR_LSEQ_CHK.mask();
+                n.wr_data = (word & !lseq_bits) | ((bad as u128) << FTR_CRC_BAD_BIT);
                 n.stat_words = inc(self.stat_words);
                 n.stat_pkts = inc(self.stat_pkts);
                 if bad {
                     n.stat_crc_err = inc(self.stat_crc_err);
                 }
+                // A footer whose CRC and sequence check both hold says how many packets the
+                // TX sent before this one; those the RX has not accounted for were lost.
+                let gap = lseq::read(word)
+                    .filter(|_| !bad)
+                    .map(|s| s.wrapping_sub(self.lseq))
+                    .filter(|&g| g < LSEQ_WINDOW);
+                match gap {
+                    Some(g) => {
+                        if g > 0 {
+                            n.stat_lost = self.stat_lost.wrapping_add(g as u32);
+                            if self.gap_why == GAP_RESYNC {
+                                n.stat_disc_resync = self.stat_disc_resync.wrapping_add(g as u32);
+                            } else {
+                                n.stat_disc_framing = self.stat_disc_framing.wrapping_add(g as u32);
+                            }
+                        }
+                        n.lseq = self.lseq.wrapping_add(g).wrapping_add(1);
+                        n.gap_why = GAP_NONE;
+                    }
+                    None => n.lseq = self.lseq.wrapping_add(1),
+                }
                 n.mode = M_IDLE;
             }
+        }
+    }
+
+    /// A header that cannot be used (uncorrectable, or a VC that does not exist): the packet
+    /// is lost, counted, and the parser discards to the next MAGIC START.
+    fn discard_header(&self, n: &mut TclRx) {
+        n.stat_lost = inc(self.stat_lost);
+        n.stat_disc_hdr = inc(self.stat_disc_hdr);
+        n.lseq = self.lseq.wrapping_add(1);
+        if self.gap_why == GAP_NONE {
+            n.gap_why = GAP_RESYNC;
+        }
+        n.mode = M_DISCARD;
+    }
+
+    /// A beat the parser cannot place: dropped and counted; it may be the first sign of a
+    /// packet whose framing was lost.
+    fn drop_beat(&self, n: &mut TclRx) {
+        n.stat_dropped = inc(self.stat_dropped);
+        if self.gap_why == GAP_NONE {
+            n.gap_why = GAP_FRAMING;
         }
     }
 
@@ -277,7 +346,7 @@ impl TclRx {
             } else if beat == MAGIC && self.mode == M_DISCARD {
                 // an escaped MAGIC inside a discarded packet
             } else {
-                n.stat_dropped = inc(self.stat_dropped);
+                self.drop_beat(n);
             }
         } else if beat == MAGIC {
             n.magic = true;
@@ -286,7 +355,7 @@ impl TclRx {
         } else if self.mode == M_IDLE && Self::is_credit0(cfg, beat) {
             self.credit_beat(n, p, cfg, beat, 0);
         } else {
-            n.stat_dropped = inc(self.stat_dropped);
+            self.drop_beat(n);
         }
         ev
     }
@@ -315,6 +384,8 @@ impl TclRx {
         v.sig("words_left_q", 13, self.words_left as u128);
         v.sig("vc_q", 3, self.vc as u128);
         v.sig("crc_q", 32, self.crc as u128);
+        v.sig("lseq_q", 16, self.lseq as u128);
+        v.sig("gap_why_q", 2, self.gap_why as u128);
         v.sig("wr_valid_q", 1, b(self.wr_valid));
         v.sig("wr_hf_q", 1, b(self.wr_hf));
         v.sig("wr_vc_q", 3, self.wr_vc as u128);
@@ -329,6 +400,9 @@ impl TclRx {
         v.sig("stat_ecc_uncorr_q", 32, self.stat_ecc_uncorr as u128);
         v.sig("stat_crc_err_q", 32, self.stat_crc_err as u128);
         v.sig("stat_lost_q", 32, self.stat_lost as u128);
+        v.sig("stat_disc_hdr_q", 32, self.stat_disc_hdr as u128);
+        v.sig("stat_disc_framing_q", 32, self.stat_disc_framing as u128);
+        v.sig("stat_disc_resync_q", 32, self.stat_disc_resync as u128);
         v.sig("stat_dropped_q", 32, self.stat_dropped as u128);
         v.sig("stat_credit_err_q", 32, self.stat_credit_err as u128);
     }

@@ -43,6 +43,11 @@
 //! (`hf_rd_q`, `pay_rd_q`): the word whose low half is loaded in cycle `c` is popped at the end
 //! of `c + 1`, and the next word is at the head in `c + 2`, in time for its low half.
 //!
+//! Packet numbering (docs/decisions/0016): the footer's `lseq` field leaves with the number of
+//! the packet on this link (`stat_pkts_q`, the packets sent before it, modulo 2^16) and its
+//! CRC-15, so the peer's RX can count the packets it never saw. A packet counts as sent from
+//! its MAGIC on: `stat_pkts_q + pkt_q` (`pkt_q` is set from its MAGIC to its last beat).
+//!
 //! RTL twin: `rtl/exanet_tcl_tx.sv`; every register here is `<name>_q` there.
 
 use super::credit;
@@ -210,6 +215,11 @@ impl TclTx {
             stat_credits: 0,
             stat_stall: 0,
         }
+    }
+
+    /// Packets sent: every packet whose MAGIC has gone out (the one being sent included).
+    pub fn sent(&self) -> u32 {
+        self.stat_pkts.wrapping_add(self.pkt as u32)
     }
 
     /// May a word of VC `vc` go?
@@ -395,7 +405,13 @@ impl TclTx {
                             _ => BeatKind::Footer,
                         });
                         if !self.half {
-                            n.word_hi = (head >> 64) as u64;
+                            // a footer leaves with this packet's link sequence number (the
+                            // packets sent before it), outside the message CRC (decision 0016)
+                            n.word_hi = if self.kind == K_FTR {
+                                super::lseq::stamp((head >> 64) as u64, self.stat_pkts as u16)
+                            } else {
+                                (head >> 64) as u64
+                            };
                             n.half = true;
                             n.stat_words = self.stat_words.wrapping_add(1);
                             if self.kind == K_PAY {

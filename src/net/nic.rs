@@ -23,7 +23,7 @@
 use super::topology::{Addr, Topology};
 use super::traffic::{Injector, Pattern, SizeDist};
 use crate::link::tcl_rx::FTR_CRC_BAD_BIT;
-use crate::packet::crc::{crc32c_update128, crc32c_update64, CRC_INIT, CRC_XOROUT};
+use crate::packet::crc::{crc32c_update128, crc32c_update64, crc_start, CRC_INIT, CRC_XOROUT};
 use crate::packet::layout::*;
 use crate::packet::{payload_words, secded_encode};
 use crate::pktfifo::PktFifo;
@@ -329,7 +329,7 @@ impl Nic {
             self.wwords = payload_words(h, siw);
             self.wr_hf = true;
             self.wdata = h;
-            self.wcrc = CRC_INIT;
+            self.wcrc = crc_start(h);
             self.widx = 1;
         } else if self.widx <= words {
             let w = payload_word(self.endpoint, seq, self.widx - 1);

@@ -226,7 +226,7 @@ impl Node {
             }
             let (tx, rx) = (&self.tx[q], &self.rx[q]);
             return Some(match (addr - LINK_BASE) % LINK_STRIDE {
-                0x00 => self.lanes[q].lane_up() as u32,
+                0x00 => self.lanes[q].lane_up() as u32 | (tx.pkt as u32) << 1,
                 0x04 => rx.stat_ecc_corr,
                 0x08 => rx.stat_ecc_uncorr,
                 0x0C => rx.stat_crc_err,
@@ -234,6 +234,11 @@ impl Node {
                 0x14 => tx.stat_pkts,
                 0x18 => rx.stat_pkts,
                 0x1C => rx.stat_lost,
+                0x20 => rx.stat_disc_hdr,
+                0x24 => rx.stat_disc_framing,
+                0x28 => rx.stat_disc_resync,
+                0x2C => rx.stat_dropped,
+                0x30..=0x3C => 0,
                 _ => return None,
             });
         }

@@ -59,12 +59,12 @@ pub const SLOT_STRIDE: u16 = 0x20;
 pub const MAX_SLOTS: u16 = 56;
 /// Start of the per-link status block, and its stride.
 pub const LINK_BASE: u16 = 0x800;
-pub const LINK_STRIDE: u16 = 0x20;
+pub const LINK_STRIDE: u16 = 0x40;
 /// Maximum links addressable.
 pub const MAX_LINKS: u16 = 6;
 
 /// The register map. Slot and link registers are given at their offset in the block.
-pub const REGS: [Reg; 48] = [
+pub const REGS: [Reg; 56] = [
     r("ID", 0x000, Ro, "0x45584E31 ('EXN1')"),
     r("COORD", 0x004, Rw, "this node's coordinates: [7:0] X, [15:8] Y, [23:16] Z"),
     r("LATTICE", 0x008, Rw, "lattice size: [7:0] X, [15:8] Y, [23:16] Z (1..255; 1 beyond the router's dimensions)"),
@@ -105,14 +105,22 @@ pub const REGS: [Reg; 48] = [
     r("SLOT_OUT_WORDS", 0x14, Ro, "words written into the slot's output FIFO"),
     r("SLOT_OUT_FIFO", 0x18, Ro, "output FIFO occupancy: [15:0] payload words, [31:16] header/footer words"),
     r("SLOT_RSVD", 0x1C, Ro, "reserved"),
-    r("LINK_STATUS", 0x00, Ro, "[0] outgoing lane up"),
+    r("LINK_STATUS", 0x00, Ro, "[0] outgoing lane up, [1] the TX is sending a packet (LINK_TX_PKTS counts it once its footer has gone)"),
     r("LINK_ECC_CORR", 0x04, Ro, "headers with a corrected error"),
     r("LINK_ECC_UNCORR", 0x08, Ro, "headers with an uncorrectable error"),
     r("LINK_CRC_ERR", 0x0C, Ro, "packets with a bad CRC"),
     r("LINK_STALL", 0x10, Ro, "cycles the TX waited for credit"),
     r("LINK_TX_PKTS", 0x14, Ro, "packets sent"),
     r("LINK_RX_PKTS", 0x18, Ro, "packets received"),
-    r("LINK_LOST", 0x1C, Ro, "packets lost (uncorrectable header, missing VC)"),
+    r("LINK_LOST", 0x1C, Ro, "packets lost, every reason: LINK_DISC_HDR + LINK_DISC_FRAMING + LINK_DISC_RESYNC"),
+    r("LINK_DISC_HDR", 0x20, Ro, "packets discarded at their header (uncorrectable, or naming a VC that does not exist)"),
+    r("LINK_DISC_FRAMING", 0x24, Ro, "packets discarded whose framing (Magic, Start) was lost, counted from the link sequence number"),
+    r("LINK_DISC_RESYNC", 0x28, Ro, "packets that went by while the RX discarded to the next Start after a bad header"),
+    r("LINK_DROPPED", 0x2C, Ro, "beats dropped outside any packet"),
+    r("LINK_RSVD_30", 0x30, Ro, "reserved (reads 0)"),
+    r("LINK_RSVD_34", 0x34, Ro, "reserved (reads 0)"),
+    r("LINK_RSVD_38", 0x38, Ro, "reserved (reads 0)"),
+    r("LINK_RSVD_3C", 0x3C, Ro, "reserved (reads 0)"),
 ];
 
 /// The first register that is in a slot or link block (REGS is ordered: global, slot, link).

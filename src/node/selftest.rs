@@ -17,7 +17,7 @@
 //!
 //! RTL twins: `rtl/exanet_st_gen.sv`, `rtl/exanet_st_cons.sv`, `rtl/exanet_st_perf.sv`.
 
-use crate::packet::crc::{crc32c_update128, crc32c_update64, CRC_INIT, CRC_XOROUT};
+use crate::packet::crc::{crc32c_update128, crc32c_update64, crc_start, CRC_INIT, CRC_XOROUT};
 use crate::packet::layout::*;
 use crate::packet::{payload_words, secded_encode};
 use crate::pktfifo::PktFifo;
@@ -144,7 +144,7 @@ impl TrafficGen {
         if self.widx == 0 {
             n.wr_hf = true;
             n.wdata = hdr;
-            n.crc = CRC_INIT;
+            n.crc = crc_start(hdr);
             n.widx = 1;
         } else if self.widx <= words {
             let w = GenCfg::payload(port, self.sent, self.widx - 1);

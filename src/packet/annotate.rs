@@ -17,13 +17,13 @@
 //!   bit error exists only as two wire beats (`beat` shows those).
 //!   The all-zero word is a valid header (every field zero, a clean code), so a zero payload
 //!   word is shown as that header.
-//! - `footer`: a value is a footer when its reserved field (31 bits) is zero and it is not a
-//!   header by the rule above (a header whose destination address is small has those bits
-//!   zero too); anything else is `data 0x...`.
+//! - `footer`: a value is a footer when its link sequence number's check holds (`lseq_chk`, a
+//!   CRC-15 of `lseq`, docs/packet.md; a random word passes with probability 2^-15) and it is
+//!   not a header by the rule above; anything else is `data 0x...`.
 //!
 //! [`header_fields`] and [`footer_fields`] decode any value, for callers that know what it is.
 
-use super::layout::{Word, FIELDS, FTR_RSVD, HDR_RSVD};
+use super::layout::{Word, FIELDS, HDR_RSVD};
 use super::secded::{secded_decode, EccStatus};
 use super::wire::{CREDIT_SS_TAG, CREDIT_UW_TAG, MAGIC, START};
 
@@ -73,9 +73,11 @@ pub fn is_header(w: u128) -> bool {
     secded_decode(w).0 == EccStatus::Clean && HDR_RSVD.get(w) == 0
 }
 
-/// True if `w` is taken for a footer: a zero reserved field, and not a header.
+/// True if `w` is taken for a footer: its link sequence number's check holds (`lseq_chk`, a
+/// CRC-15 of `lseq`: a random word passes with probability 2^-15; a footer not yet numbered by
+/// a TCL TX carries 0 and its check 0), and it is not a header.
 pub fn is_footer(w: u128) -> bool {
-    FTR_RSVD.get(w) == 0 && !is_header(w)
+    crate::link::lseq::read(w).is_some() && !is_header(w)
 }
 
 /// A word shown as data: `data 0x` and 32 hex digits.

@@ -49,9 +49,10 @@ pub const fn valid_for(kind: PacketType, size: u32, size_in_words: bool) -> u8 {
     }
 }
 
-/// Whether the CRC stored in a received footer matches the payload and footer bits 63:0.
-pub fn footer_crc_ok(payload: &[u128], footer_word: u128) -> bool {
-    u64::from(message_crc(payload, footer_word)) == FTR_CRC.get(footer_word)
+/// Whether the CRC stored in a received footer matches the header's covered bits, the payload
+/// and footer bits 63:0.
+pub fn footer_crc_ok(header_word: u128, payload: &[u128], footer_word: u128) -> bool {
+    u64::from(message_crc(header_word, payload, footer_word)) == FTR_CRC.get(footer_word)
 }
 
 /// A packet: header, payload words, footer.
@@ -71,9 +72,9 @@ impl Packet {
         PacketBuilder::default()
     }
 
-    /// The CRC of this packet's payload and footer bits 63:0.
+    /// The CRC of this packet: header (covered bits), payload and footer bits 63:0.
     pub fn crc(&self) -> u32 {
-        message_crc(&self.payload, self.footer.encode())
+        message_crc(self.header.encode(), &self.payload, self.footer.encode())
     }
 
     /// The footer word with the CRC field filled in from the current payload.
@@ -305,7 +306,7 @@ impl PacketBuilder {
 
 #[cfg(test)]
 mod tests {
-    use super::super::crc::crc32c_bytes;
+    use super::super::crc::{crc32c_bytes, HDR_CRC_MASK};
     use super::super::layout::{FTR_CRC_BAD, HDR_VC};
     use super::super::secded::EccStatus;
     use super::super::test_rng::Rng;
@@ -370,17 +371,20 @@ mod tests {
         assert_eq!(w[3] >> 64, 0, "last word zero-padded");
         let f = Footer::decode(w[4]);
         assert_eq!(f, p.footer);
-        // The CRC is CRC-32C of the padded payload bytes then footer bits 63:0.
-        let mut msg = bytes.clone();
-        msg.resize(48, 0);
+        // The CRC is CRC-32C of the header's covered bits, the padded payload bytes, then
+        // footer bits 63:0.
+        let mut msg = (w[0] & HDR_CRC_MASK).to_le_bytes().to_vec();
+        msg.extend_from_slice(&bytes);
+        msg.resize(16 + 48, 0);
         msg.extend_from_slice(&(w[4] as u64).to_le_bytes());
         assert_eq!(f.crc, crc32c_bytes(&msg));
-        assert!(footer_crc_ok(&w[1..4], w[4]));
-        // crc_bad is outside the CRC; any payload bit flip is caught.
-        assert!(footer_crc_ok(&w[1..4], FTR_CRC_BAD.set(w[4], 1)));
+        assert!(footer_crc_ok(w[0], &w[1..4], w[4]));
+        // crc_bad is outside the CRC; any payload or covered header bit flip is caught.
+        assert!(footer_crc_ok(w[0], &w[1..4], FTR_CRC_BAD.set(w[4], 1)));
         let mut bad = w[1..4].to_vec();
         bad[2] ^= 1 << 77;
-        assert!(!footer_crc_ok(&bad, w[4]));
+        assert!(!footer_crc_ok(w[0], &bad, w[4]));
+        assert!(!footer_crc_ok(w[0] ^ 1 << 60, &w[1..4], w[4]));
         // A router rewriting the VC does not disturb the CRC.
         let mut q = p.clone();
         q.header.vc = 0;
@@ -393,7 +397,7 @@ mod tests {
         let mut p = Packet::builder().size(16).payload(vec![5]).build().unwrap();
         p.payload[0] = 6;
         let w = p.words();
-        assert!(footer_crc_ok(&w[1..2], w[2]));
+        assert!(footer_crc_ok(w[0], &w[1..2], w[2]));
     }
 
     #[test]

@@ -3,12 +3,15 @@
 //!
 //! Reflected polynomial 0x82F63B78 (normal form 0x1EDC6F41), initial value 0xFFFFFFFF, final
 //! XOR 0xFFFFFFFF: the CRC of iSCSI (RFC 3720) and of the SSE4.2 `crc32` instruction. The
-//! message is the payload words in order, each as 16 bytes little-endian, then footer bits 63:0
-//! as 8 bytes little-endian (see [`message_crc`]).
+//! message is the header with the fields rewritten on the way masked to zero
+//! ([`HDR_CRC_MASK`]), then the payload words in order, each as 16 bytes little-endian, then
+//! footer bits 63:0 as 8 bytes little-endian (see [`message_crc`], docs/decisions/0017).
 //!
 //! The `update` functions work on the running, un-finalised state, as a TCL does one beat per
 //! cycle: start from [`CRC_INIT`], update per word, XOR with [`CRC_XOROUT`] at the end. They are
 //! table driven (slicing-by-16); `rtl/exanet_base_pkg.sv` computes the same bit by bit.
+
+use super::layout::{HDR_ECC, HDR_ROUTE, HDR_VC};
 
 /// Reflected CRC-32C polynomial.
 pub const CRC_POLY_REFLECTED: u32 = 0x82F6_3B78;
@@ -87,15 +90,25 @@ pub fn crc32c_bytes(bytes: &[u8]) -> u32 {
     crc32c_update_bytes(CRC_INIT, bytes) ^ CRC_XOROUT
 }
 
-/// The footer CRC of a packet: CRC-32C over the payload words then footer bits 63:0.
+/// Header bits the CRC covers: every field but `vc` (a router rewrites it at every hop),
+/// `route` (the network-scale routing algorithms rewrite it) and `ecc` (recomputed with them).
+pub const HDR_CRC_MASK: u128 = !(HDR_VC.mask() | HDR_ROUTE.mask() | HDR_ECC.mask());
+
+/// The running state after a packet's header: where the CRC of every packet starts.
+#[inline]
+pub fn crc_start(header_word: u128) -> u32 {
+    crc32c_update128(CRC_INIT, header_word & HDR_CRC_MASK)
+}
+
+/// The footer CRC of a packet: CRC-32C over the header's covered bits ([`HDR_CRC_MASK`]),
+/// the payload words, then footer bits 63:0.
 ///
-/// Bits 127:64 of `footer_word` (crc_bad, rsvd, crc) are ignored, so the same function checks a
-/// received footer. The header is not covered: it has its own SECDED code, and routers rewrite
-/// its VC field on the way.
-pub fn message_crc(payload: &[u128], footer_word: u128) -> u32 {
+/// Bits 127:64 of `footer_word` (crc_bad, lseq, lseq_chk, crc) are ignored, and so are the
+/// header's `vc`, `route` and `ecc`, so the same function checks a received packet at any hop.
+pub fn message_crc(header_word: u128, payload: &[u128], footer_word: u128) -> u32 {
     let state = payload
         .iter()
-        .fold(CRC_INIT, |s, &w| crc32c_update128(s, w));
+        .fold(crc_start(header_word), |s, &w| crc32c_update128(s, w));
     crc32c_update64(state, footer_word as u64) ^ CRC_XOROUT
 }
 
@@ -163,17 +176,39 @@ mod tests {
     }
 
     #[test]
-    fn message_crc_is_payload_bytes_then_low_footer_beat() {
+    fn message_crc_is_covered_header_then_payload_bytes_then_low_footer_beat() {
         let mut rng = Rng::new(0x5E5);
         for n in 0..5 {
+            let header = rng.u128();
             let payload: Vec<u128> = (0..n).map(|_| rng.u128()).collect();
             let footer = rng.u128();
-            let mut bytes: Vec<u8> = payload.iter().flat_map(|w| w.to_le_bytes()).collect();
+            let mut bytes: Vec<u8> = (header & HDR_CRC_MASK).to_le_bytes().to_vec();
+            bytes.extend(payload.iter().flat_map(|w| w.to_le_bytes()));
             bytes.extend_from_slice(&(footer as u64).to_le_bytes());
-            assert_eq!(message_crc(&payload, footer), bitwise(&bytes));
-            // The upper footer half (crc_bad, rsvd, crc) is not covered.
+            let crc = message_crc(header, &payload, footer);
+            assert_eq!(crc, bitwise(&bytes));
+            // The upper footer half (crc_bad, lseq, lseq_chk, crc) is not covered.
             let upper = footer ^ (u128::from(rng.u64()) << 64);
-            assert_eq!(message_crc(&payload, upper), message_crc(&payload, footer));
+            assert_eq!(message_crc(header, &payload, upper), crc);
+            // Nor are the header fields rewritten on the way (vc, route, ecc) ...
+            let rewritten = header ^ (rng.u128() & !HDR_CRC_MASK);
+            assert_eq!(message_crc(rewritten, &payload, footer), crc);
+            // ... but every other header bit is.
+            for bit in (0..128).filter(|b| HDR_CRC_MASK >> b & 1 == 1) {
+                assert_ne!(
+                    message_crc(header ^ 1 << bit, &payload, footer),
+                    crc,
+                    "{bit}"
+                );
+            }
         }
+    }
+
+    #[test]
+    fn the_crc_covers_every_header_bit_but_vc_route_and_ecc() {
+        assert_eq!(HDR_CRC_MASK.count_ones(), 128 - 3 - 8 - 8);
+        assert_eq!(HDR_CRC_MASK & 0x7, 0);
+        assert_eq!(HDR_CRC_MASK >> 120, 0);
+        assert_eq!(HDR_CRC_MASK >> 105 & 0xff, 0);
     }
 }

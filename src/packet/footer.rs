@@ -8,7 +8,8 @@ use super::layout::{
     FTR_VALID,
 };
 
-/// Footer fields (everything but `rsvd`, always zero).
+/// Footer fields (everything but `lseq` and `lseq_chk`, which only exist between two TCLs
+/// and are zero elsewhere).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Footer {
     /// Outstanding-packet (channel) ID at the source.
@@ -32,7 +33,8 @@ impl Footer {
         check_fits(FTR_USER, u64::from(self.user))
     }
 
-    /// The 128-bit footer word, fields cut to their widths, `rsvd` zero, `crc` as stored here.
+    /// The 128-bit footer word, fields cut to their widths, `lseq`/`lseq_chk` zero, `crc` as
+    /// stored here.
     pub fn encode(&self) -> u128 {
         let mut w = WordBits::default();
         w.set(&FTR_CHAN_ID, u64::from(self.chan_id));
@@ -46,7 +48,7 @@ impl Footer {
         w.to_u128()
     }
 
-    /// Reads the fields of a footer word (`rsvd` ignored). The CRC is not checked here: see
+    /// Reads the fields of a footer word (`lseq`, `lseq_chk` ignored). The CRC is not checked here: see
     /// [`super::footer_crc_ok`].
     pub fn decode(word: u128) -> Self {
         let w = WordBits::from_u128(word);
@@ -72,7 +74,7 @@ const _: () = assert!(FTR_CRC.width == 32 && FTR_CRC_BAD.width == 1);
 
 #[cfg(test)]
 mod tests {
-    use super::super::layout::FTR_RSVD;
+    use super::super::layout::{FTR_LSEQ, FTR_LSEQ_CHK};
     use super::super::test_rng::Rng;
     use super::*;
 
@@ -92,7 +94,8 @@ mod tests {
         assert_eq!((w >> 40) & 0xF, 0xE);
         assert_eq!((w >> 44) & 0xF_FFFF, 0xF_1234);
         assert_eq!((w >> 64) & 1, 1);
-        assert_eq!(FTR_RSVD.get(w), 0);
+        assert_eq!(FTR_LSEQ.get(w), 0);
+        assert_eq!(FTR_LSEQ_CHK.get(w), 0);
         assert_eq!(w >> 96, 0xDEAD_BEEF);
     }
 
@@ -103,7 +106,7 @@ mod tests {
             let raw = rng.u128();
             let f = Footer::decode(raw);
             assert_eq!(f.validate(), Ok(()));
-            assert_eq!(f.encode(), raw & !FTR_RSVD.mask());
+            assert_eq!(f.encode(), raw & !(FTR_LSEQ.mask() | FTR_LSEQ_CHK.mask()));
             assert_eq!(Footer::decode(f.encode()), f);
         }
     }

@@ -71,7 +71,7 @@ const fn f(
 use Word::{Footer as F, Header as H};
 
 /// The layout table: header fields, then footer fields, each in ascending bit order.
-pub const FIELDS: [Field; 21] = [
+pub const FIELDS: [Field; 22] = [
     f(H, "vc", 0, 3, "virtual channel"),
     f(
         H,
@@ -139,7 +139,20 @@ pub const FIELDS: [Field; 21] = [
         1,
         "set by a receiving TCL whose CRC check failed (not covered by the CRC)",
     ),
-    f(F, "rsvd", 65, 31, "reserved, zero"),
+    f(
+        F,
+        "lseq",
+        65,
+        16,
+        "link sequence number: written by a sending TCL, checked and cleared by the receiving one (zero elsewhere)",
+    ),
+    f(
+        F,
+        "lseq_chk",
+        81,
+        15,
+        "CRC-15 of lseq (zero elsewhere)",
+    ),
     f(F, "crc", 96, 32, "CRC-32C of the message (see below)"),
 ];
 
@@ -235,8 +248,10 @@ pub const FTR_VALID: Field = field(F, "valid");
 pub const FTR_USER: Field = field(F, "user");
 /// Footer: CRC check failed at a receiving TCL.
 pub const FTR_CRC_BAD: Field = field(F, "crc_bad");
-/// Footer: reserved.
-pub const FTR_RSVD: Field = field(F, "rsvd");
+/// Footer: link sequence number (a TCL's, between two TCLs only; docs/decisions/0016).
+pub const FTR_LSEQ: Field = field(F, "lseq");
+/// Footer: CRC-15 of the link sequence number.
+pub const FTR_LSEQ_CHK: Field = field(F, "lseq_chk");
 /// Footer: CRC-32C of the message.
 pub const FTR_CRC: Field = field(F, "crc");
 
@@ -346,7 +361,8 @@ mod tests {
         assert_eq!(FTR_CRC.lsb + FTR_CRC.width, 128);
         assert_eq!(find(Word::Footer, "vc"), None);
         assert_eq!(find(Word::Header, "rsvd"), Some(HDR_RSVD));
-        assert_ne!(find(Word::Footer, "rsvd"), Some(HDR_RSVD));
+        assert_eq!(find(Word::Footer, "rsvd"), None);
+        assert_eq!(find(Word::Footer, "lseq"), Some(FTR_LSEQ));
     }
 
     #[test]
