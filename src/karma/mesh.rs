@@ -156,20 +156,6 @@ pub fn check_config(cfg: &Config) -> Result<(), String> {
     Ok(())
 }
 
-#[cfg(test)]
-mod check_tests {
-    use super::*;
-
-    #[test]
-    fn a_tx_only_port_is_refused_naming_the_field() {
-        let mut cfg = Config::default();
-        check_config(&cfg).unwrap();
-        cfg.router.tx_only_ports = vec![0];
-        let e = check_config(&cfg).unwrap_err();
-        assert!(e.contains("router.tx_only_ports"), "{e}");
-    }
-}
-
 impl Mesh {
     /// Four nodes out of reset with the configuration's reset values (coordinates (0, 0): the
     /// software sets each node's coordinates through its registers).
@@ -332,5 +318,19 @@ impl MeshBackend for Mesh {
                 r.wr_valid as u8 | (r.wr_hf as u8) << 1
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+
+    #[test]
+    fn a_tx_only_port_is_refused_naming_the_field() {
+        let mut cfg = Config::default();
+        check_config(&cfg).unwrap();
+        cfg.router.tx_only_ports = vec![0];
+        let e = check_config(&cfg).unwrap_err();
+        assert!(e.contains("router.tx_only_ports"), "{e}");
     }
 }
