@@ -190,7 +190,8 @@ package exanet_base_pkg;
   // ---------------------------------------------------------------------------------------------
 
   localparam logic [14:0] LSEQ_POLY   = 15'h4599;
-  localparam logic [15:0] LSEQ_WINDOW = 16'h8000;
+  localparam logic [15:0] LSEQ_WINDOW = 16'h8000;  // gaps believed below this
+  localparam logic [15:0] LSEQ_NEAR   = 16'd64;    // ... below this after a bad CRC
 
   function automatic logic [FTR_LSEQ_CHK_W-1:0] lseq_chk(logic [FTR_LSEQ_W-1:0] lseq);
     logic [14:0] crc;

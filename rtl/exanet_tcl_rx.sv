@@ -77,6 +77,7 @@ module exanet_tcl_rx
   logic [31:0]  crc_q, crc_d;
   logic [15:0]  lseq_q, lseq_d;
   logic [1:0]   gap_why_q, gap_why_d;
+  logic         hdr_clean_q, hdr_clean_d;
   logic         wr_valid_q, wr_valid_d;
   logic         wr_hf_q, wr_hf_d;
   logic [2:0]   wr_vc_q, wr_vc_d;
@@ -189,6 +190,7 @@ module exanet_tcl_rx
     crc_d             = crc_q;
     lseq_d            = lseq_q;
     gap_why_d         = gap_why_q;
+    hdr_clean_d       = hdr_clean_q;
     wr_valid_d        = 1'b0;
     wr_hf_d           = wr_hf_q;
     wr_vc_d           = wr_vc_q;
@@ -331,6 +333,7 @@ module exanet_tcl_rx
               if (hdr_corrected) begin
                 stat_ecc_corr_d = stat_ecc_corr_q + 32'd1;
               end
+              hdr_clean_d = !hdr_corrected;
               if (32'(hdr_fixed[2:0]) >= NUM_VCS) begin
                 hdr_bad = 1'b1;
               end else begin
@@ -395,11 +398,12 @@ module exanet_tcl_rx
               stat_crc_err_d = stat_crc_err_q + 32'd1;
             end
             // a footer whose CRC and sequence check both hold says how many packets the TX
-            // sent before this one; those not yet accounted for were lost
+            // sent before this one; those not yet accounted for were lost. A footer whose CRC
+            // failed is believed for a small gap after a clean header.
             f_lseq = word[FTR_LSEQ_LSB +: FTR_LSEQ_W];
             gap    = f_lseq - lseq_q;
-            gap_ok = !crc_bad && (lseq_chk(f_lseq) == word[FTR_LSEQ_CHK_LSB +: FTR_LSEQ_CHK_W])
-                     && (gap < LSEQ_WINDOW);
+            gap_ok = (lseq_chk(f_lseq) == word[FTR_LSEQ_CHK_LSB +: FTR_LSEQ_CHK_W]) &&
+                     (gap < LSEQ_WINDOW) && (!crc_bad || (hdr_clean_q && (gap < LSEQ_NEAR)));
             if (gap_ok) begin
               stat_lost_d = stat_lost_q + 32'(gap);
               if (gap_why_q == GAP_RESYNC) begin
@@ -435,6 +439,7 @@ module exanet_tcl_rx
       crc_q             <= CRC32C_INIT;
       lseq_q            <= '0;
       gap_why_q         <= GAP_NONE;
+      hdr_clean_q       <= 1'b0;
       wr_valid_q        <= 1'b0;
       wr_hf_q           <= 1'b0;
       wr_vc_q           <= '0;
@@ -469,6 +474,7 @@ module exanet_tcl_rx
       crc_q             <= crc_d;
       lseq_q            <= lseq_d;
       gap_why_q         <= gap_why_d;
+      hdr_clean_q       <= hdr_clean_d;
       wr_valid_q        <= wr_valid_d;
       wr_hf_q           <= wr_hf_d;
       wr_vc_q           <= wr_vc_d;

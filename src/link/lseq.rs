@@ -9,7 +9,10 @@
 //! The RX keeps the number of the next packet it expects (`lseq_q`, advanced by one for every
 //! packet it accounts for). A footer that passes both the message CRC and the sequence check
 //! tells it how many packets went by without a header it could see (their Magic or Start was
-//! hit, or they were swallowed while it discarded to the next Start): `lseq - lseq_q`. The
+//! hit, or they were swallowed while it discarded to the next Start): `lseq - lseq_q`. So does
+//! a footer whose CRC failed, if the packet's header arrived clean and the gap is small
+//! ([`LSEQ_NEAR`]): with long packets most packets take a payload error at a high bit error
+//! rate, and their numbers are still good. The
 //! numbering is what makes the loss counters exact; the thesis's TCL (seed 002 §5.3.4) says
 //! only that a faulty packet is discarded and lost, not how the loss is counted.
 //!
@@ -26,6 +29,13 @@ pub const LSEQ_POLY: u16 = 0x4599;
 /// Gaps of this many packets or more are not believed (a footer whose CRC and check both
 /// passed by chance, about 2^-47): the window of the numbering.
 pub const LSEQ_WINDOW: u16 = 1 << 15;
+
+/// The number in a footer whose message CRC failed is believed only for a gap below this, and
+/// only if the packet's header arrived clean (no SECDED correction): the payload took the
+/// error, the footer is where the header said. If the footer is really data (the packet was cut
+/// short by a hit MAGIC in front of a credit), a random number passes the check and this window
+/// with probability 2^-15 x 2^-10.
+pub const LSEQ_NEAR: u16 = 64;
 
 /// CRC-15 of a link sequence number.
 pub const fn lseq_chk(lseq: u16) -> u16 {

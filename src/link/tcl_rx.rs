@@ -26,8 +26,10 @@
 //!   `stat_crc_err` with a bad CRC) or discarded (`stat_lost` = `stat_disc_hdr` +
 //!   `stat_disc_framing` + `stat_disc_resync`). A packet whose header arrives bad is counted at
 //!   its header. A packet the RX never saw a header of is counted when the next footer whose
-//!   CRC and link sequence number (`lseq`, `src/link/lseq.rs`) both check arrives: the footer
-//!   says how many packets the TX sent before it, `lseq_q` how many the RX has accounted for.
+//!   CRC and link sequence number (`lseq`, `src/link/lseq.rs`) both check arrives (or whose
+//!   sequence number checks after a clean header, `hdr_clean_q`, for a gap below `LSEQ_NEAR`):
+//!   the footer says how many packets the TX sent before it, `lseq_q` how many the RX has
+//!   accounted for.
 //!   They are counted as framing lost, or as discarded to the next Start when the first loss
 //!   since the last accounted packet was a bad header (`gap_why_q`). docs/decisions/0016.
 //! - A credit's status is taken by majority of its three copies (`credit::maj3`); a credit
@@ -36,7 +38,7 @@
 //! RTL twin: `rtl/exanet_tcl_rx.sv`.
 
 use super::credit;
-use super::lseq::{self, LSEQ_WINDOW};
+use super::lseq::{self, LSEQ_NEAR, LSEQ_WINDOW};
 use super::tcl_tx::{vc_mask, TclCfg, TclParams};
 use crate::packet::crc::{crc32c_update128, crc32c_update64, crc_start, CRC_INIT, CRC_XOROUT};
 use crate::packet::layout::{FTR_LSEQ, FTR_LSEQ_CHK};
@@ -83,6 +85,8 @@ pub struct TclRx {
     /// Link sequence number of the next packet to account for (decision 0016).
     pub lseq: u16,
     pub gap_why: u8,
+    /// The header of the packet being received arrived without an error.
+    pub hdr_clean: bool,
     pub wr_valid: bool,
     pub wr_hf: bool,
     pub wr_vc: u8,
@@ -206,6 +210,7 @@ impl TclRx {
                         if status != EccStatus::Clean {
                             n.stat_ecc_corr = inc(self.stat_ecc_corr);
                         }
+                        n.hdr_clean = status == EccStatus::Clean;
                         let vc = (hdr & 0x7) as u8;
                         if vc as u32 >= p.num_vcs {
                             self.discard_header(n);
@@ -254,10 +259,10 @@ impl TclRx {
                 }
                 // A footer whose CRC and sequence check both hold says how many packets the
                 // TX sent before this one; those the RX has not accounted for were lost.
+                // A footer whose CRC failed is believed for a small gap after a clean header.
                 let gap = lseq::read(word)
-                    .filter(|_| !bad)
                     .map(|s| s.wrapping_sub(self.lseq))
-                    .filter(|&g| g < LSEQ_WINDOW);
+                    .filter(|&g| g < LSEQ_WINDOW && (!bad || (self.hdr_clean && g < LSEQ_NEAR)));
                 match gap {
                     Some(g) => {
                         if g > 0 {
@@ -386,6 +391,7 @@ impl TclRx {
         v.sig("crc_q", 32, self.crc as u128);
         v.sig("lseq_q", 16, self.lseq as u128);
         v.sig("gap_why_q", 2, self.gap_why as u128);
+        v.sig("hdr_clean_q", 1, b(self.hdr_clean));
         v.sig("wr_valid_q", 1, b(self.wr_valid));
         v.sig("wr_hf_q", 1, b(self.wr_hf));
         v.sig("wr_vc_q", 3, self.wr_vc as u128);
