@@ -324,16 +324,7 @@ impl Bed {
             request_cycles: k.axi_request_cycles,
         };
         let costs = SwCosts::new(cfg);
-        let plan = |j: u64| {
-            if ber > 0.0 {
-                ErrorPlan::Random {
-                    ber,
-                    seed: cfg.sim.seed.wrapping_mul(0x9E37_79B9).wrapping_add(j),
-                }
-            } else {
-                ErrorPlan::None
-            }
-        };
+        let plan = |j: u64| ErrorPlan::at_rate(ber, cfg.sim.seed, j);
         Ok(Bed {
             backend,
             sw: (0..NODES)
@@ -795,11 +786,9 @@ fn row(
 mod tests {
     use super::*;
 
-    #[test]
-    fn packets_sized_in_words_are_refused_naming_the_field() {
-        let mut cfg = Config::default();
-        cfg.link.size_in_words = true;
-        let run = PingPong {
+    /// One 16-byte round trip over one hop, user space, the model, no errors.
+    fn one_round_trip() -> PingPong {
+        PingPong {
             hops: vec![1],
             mode: Mode::User,
             sizes: vec![16],
@@ -808,7 +797,14 @@ mod tests {
             ber: 0.0,
             vcd: None,
             wave_format: WaveFormat::Vcd,
-        };
+        }
+    }
+
+    #[test]
+    fn packets_sized_in_words_are_refused_naming_the_field() {
+        let mut cfg = Config::default();
+        cfg.link.size_in_words = true;
+        let run = one_round_trip();
         let e = run.run(&cfg).unwrap_err();
         assert!(
             matches!(&e, PingPongError::Config(m) if m.contains("link.size_in_words")),
@@ -822,16 +818,7 @@ mod tests {
     fn a_timeout_shorter_than_the_round_trip_is_a_configuration_error() {
         let mut cfg = Config::default();
         cfg.karma.timeout_us = 1.0; // 156 cycles: a round trip takes more
-        let run = PingPong {
-            hops: vec![1],
-            mode: Mode::User,
-            sizes: vec![16],
-            iterations: 1,
-            backend: Backend::Model,
-            ber: 0.0,
-            vcd: None,
-            wave_format: WaveFormat::Vcd,
-        };
+        let run = one_round_trip();
         let e = run.run(&cfg).unwrap_err();
         assert!(
             matches!(&e, PingPongError::Config(m) if m.contains("karma.timeout_us")),

@@ -26,11 +26,16 @@ impl ErrorPlan {
     /// from `sim.seed` and the lane (each lane its own sequence), or none at a rate of 0. Every
     /// run with links takes its errors from here, so the configuration's rate is never left out.
     pub fn of_lane(cfg: &crate::config::Config, lane: u64) -> ErrorPlan {
-        let ber = cfg.link.phy.ber;
+        ErrorPlan::at_rate(cfg.link.phy.ber, cfg.sim.seed, lane)
+    }
+
+    /// Random errors at `ber` on lane `lane` of a run seeded `seed` (none at 0): the one
+    /// formula every multi-lane test bed seeds its lanes with.
+    pub fn at_rate(ber: f64, seed: u64, lane: u64) -> ErrorPlan {
         if ber > 0.0 {
             ErrorPlan::Random {
                 ber,
-                seed: cfg.sim.seed.wrapping_mul(0x9E37_79B9).wrapping_add(lane),
+                seed: seed.wrapping_mul(0x9E37_79B9).wrapping_add(lane),
             }
         } else {
             ErrorPlan::None

@@ -204,23 +204,8 @@ impl FstWaveWriter {
 
     /// Records every signal's value (in declaration order) at `time`, in timescale units.
     pub fn sample(&mut self, time: u64, values: &[u128]) -> Result<(), WaveError> {
-        if values.len() != self.ids.len() {
-            return Err(WaveError::Usage(format!(
-                "sample at time {time} has {} values for {} declared signals",
-                values.len(),
-                self.ids.len()
-            )));
-        }
-        let first = match self.last_time {
-            Some(last) if time <= last => {
-                return Err(WaveError::Usage(format!(
-                    "sample time {time} is not after the previous sample's ({last})"
-                )))
-            }
-            Some(_) => false,
-            None => true,
-        };
-        self.last_time = Some(time);
+        let first =
+            super::writer::next_sample(&mut self.last_time, time, values.len(), self.ids.len())?;
         let mut time_written = false;
         for (k, &raw) in values.iter().enumerate() {
             let w = self.widths[k];

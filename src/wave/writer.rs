@@ -157,23 +157,7 @@ impl<W: Write> VcdWriter<W> {
     /// Fails if `time` is not after the previous sample's or `values` has the wrong length.
     pub fn sample(&mut self, time: u64, values: &[u128]) -> Result<(), WaveError> {
         self.check_usable()?;
-        if values.len() != self.sigs.len() {
-            return Err(WaveError::Usage(format!(
-                "sample at time {time} has {} values for {} declared signals",
-                values.len(),
-                self.sigs.len()
-            )));
-        }
-        let first = match self.last_time {
-            Some(last) if time <= last => {
-                return Err(WaveError::Usage(format!(
-                    "sample time {time} is not after the previous sample's ({last})"
-                )))
-            }
-            Some(_) => false,
-            None => true,
-        };
-        self.last_time = Some(time);
+        let first = next_sample(&mut self.last_time, time, values.len(), self.sigs.len())?;
 
         let mut time_written = false;
         for ((sig, prev), &raw) in self.sigs.iter().zip(self.prev.iter_mut()).zip(values) {
@@ -342,6 +326,33 @@ fn push_change(buf: &mut Vec<u8>, sig: &Sig, v: u128) {
     }
     buf.extend_from_slice(&sig.code);
     buf.push(b'\n');
+}
+
+/// The checks every wave writer makes of a sample (VCD here, FST in `fst.rs`): as many values
+/// as declared signals, a time after the previous one. Records `time` and says whether it is
+/// the first sample.
+pub(crate) fn next_sample(
+    last_time: &mut Option<u64>,
+    time: u64,
+    values: usize,
+    signals: usize,
+) -> Result<bool, WaveError> {
+    if values != signals {
+        return Err(WaveError::Usage(format!(
+            "sample at time {time} has {values} values for {signals} declared signals"
+        )));
+    }
+    let first = match *last_time {
+        Some(last) if time <= last => {
+            return Err(WaveError::Usage(format!(
+                "sample time {time} is not after the previous sample's ({last})"
+            )))
+        }
+        Some(_) => false,
+        None => true,
+    };
+    *last_time = Some(time);
+    Ok(first)
 }
 
 #[cfg(test)]
