@@ -3,18 +3,8 @@
 //! KARMA, and `cosim --design router --ber 0.5` was accepted).
 
 mod common;
-use common::exanet;
+use common::{exanet, exanet_json as json};
 use serde_json::Value;
-
-fn json(args: &[&str]) -> Value {
-    let o = exanet(args);
-    assert!(
-        o.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice(&o.stdout).unwrap()
-}
 
 fn without_run(mut v: Value) -> Value {
     v.as_object_mut().unwrap().shift_remove("run");

@@ -3,7 +3,7 @@
 //! every field documented, fixed-value options listed in `--help`, shell completions.
 
 mod common;
-use common::exanet;
+use common::{exanet, exanet_json as json, json_leaves};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Output;
@@ -16,33 +16,10 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-fn json(args: &[&str]) -> Value {
-    let o = exanet(args);
-    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-    serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("{args:?}: {e}: {}", stdout(&o)))
-}
-
 fn tmp(name: &str) -> PathBuf {
     let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli_results");
     std::fs::create_dir_all(&d).unwrap();
     d.join(name)
-}
-
-/// The JSON row's fields flattened as `--csv` documents them: nested objects dotted.
-fn flat_keys(prefix: &str, v: &Value, out: &mut Vec<String>) {
-    match v {
-        Value::Object(o) => {
-            for (k, x) in o {
-                let key = if prefix.is_empty() {
-                    k.clone()
-                } else {
-                    format!("{prefix}.{k}")
-                };
-                flat_keys(&key, x, out);
-            }
-        }
-        _ => out.push(prefix.to_string()),
-    }
 }
 
 #[test]
@@ -167,8 +144,9 @@ fn csv_tables_have_the_json_row_fields() {
         } else {
             v[rows_key].as_array().unwrap().clone()
         };
-        let mut want = Vec::new();
-        flat_keys("", &rows[0], &mut want);
+        let mut leaves = Vec::new();
+        json_leaves("", &rows[0], &mut leaves);
+        let want: Vec<String> = leaves.into_iter().map(|(k, _)| k).collect();
         // arrays of scalars are one column
         let mut r = csv::Reader::from_path(&csv).unwrap();
         let header: Vec<String> = r.headers().unwrap().iter().map(str::to_string).collect();

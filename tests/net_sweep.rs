@@ -5,7 +5,7 @@
 //! that each test takes seconds. (The packet log itself: `tests/net_packet_log.rs`.)
 
 mod common;
-use common::exanet;
+use common::{exanet, json_leaves};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -69,23 +69,6 @@ fn cell(v: &Value) -> String {
     }
 }
 
-/// The fields of a JSON point flattened as the CSV names them (`vary.<field>`), with values.
-fn flat(prefix: &str, v: &Value, out: &mut Vec<(String, String)>) {
-    match v {
-        Value::Object(o) => {
-            for (k, x) in o {
-                let key = if prefix.is_empty() {
-                    k.clone()
-                } else {
-                    format!("{prefix}.{k}")
-                };
-                flat(&key, x, out);
-            }
-        }
-        x => out.push((prefix.to_string(), cell(x))),
-    }
-}
-
 /// The CSV's rows as (header, cells); no field in these files holds a quote or a line break.
 fn read_csv(text: &str) -> (Vec<String>, Vec<Vec<String>>) {
     let split = |l: &str| -> Vec<String> {
@@ -113,11 +96,12 @@ fn csv_matches_points(csv: &str, pts: &[Value]) {
     let (header, rows) = read_csv(csv);
     assert_eq!(rows.len(), pts.len(), "one CSV row a JSON point");
     for (row, p) in rows.iter().zip(pts) {
-        let mut fields = Vec::new();
-        flat("", p, &mut fields);
-        let names: Vec<&String> = fields.iter().map(|(k, _)| k).collect();
+        let mut leaves = Vec::new();
+        json_leaves("", p, &mut leaves);
+        let names: Vec<&String> = leaves.iter().map(|(k, _)| k).collect();
         assert_eq!(header.iter().collect::<Vec<_>>(), names, "CSV columns");
-        let values: Vec<&String> = fields.iter().map(|(_, v)| v).collect();
+        let cells: Vec<String> = leaves.iter().map(|(_, v)| cell(v)).collect();
+        let values: Vec<&String> = cells.iter().collect();
         assert_eq!(row.iter().collect::<Vec<_>>(), values, "CSV values");
     }
 }

@@ -4,18 +4,7 @@
 //! full speed.
 
 mod common;
-use common::exanet;
-use serde_json::Value;
-
-fn json(args: &[&str]) -> Value {
-    let o = exanet(args);
-    assert!(
-        o.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice(&o.stdout).unwrap()
-}
+use common::exanet_json as json;
 
 #[test]
 fn a_load_of_1e16_injects_almost_nothing() {

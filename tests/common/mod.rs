@@ -58,3 +58,37 @@ pub fn exanet(args: &[&str]) -> Output {
         .output()
         .expect("the binary runs")
 }
+
+/// Run `exanet` with `args`, which must succeed, and read its stdout as JSON.
+pub fn exanet_json(args: &[&str]) -> serde_json::Value {
+    let o = exanet(args);
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&o.stdout)))
+}
+
+/// A JSON object's leaves as `--csv` names them (nested objects dotted: `beats.payload`), in
+/// order, with their values (docs/cli.md, "Machine-readable results").
+pub fn json_leaves(
+    prefix: &str,
+    v: &serde_json::Value,
+    out: &mut Vec<(String, serde_json::Value)>,
+) {
+    match v {
+        serde_json::Value::Object(o) => {
+            for (k, x) in o {
+                let key = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}.{k}")
+                };
+                json_leaves(&key, x, out);
+            }
+        }
+        x => out.push((prefix.to_string(), x.clone())),
+    }
+}
