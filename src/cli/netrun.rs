@@ -547,11 +547,11 @@ fn print_tables(curves: &[Curve], seeds: usize) {
 
 /// The x axis of the CNF plot: what a load of 1 is, from the curves' configuration.
 fn load_axis_label(curves: &[Curve]) -> String {
-    let b = curves.first().map_or(8.0, |c| c.bytes_per_cycle);
-    if curves.iter().all(|c| c.bytes_per_cycle == b) {
-        format!("applied load (1 = {b} payload bytes/cycle per endpoint)")
-    } else {
-        "applied load (1 = net.injection_bytes_per_cycle of the curve)".to_string()
+    match curves.first().map(|c| c.bytes_per_cycle) {
+        Some(b) if curves.iter().all(|c| c.bytes_per_cycle == b) => {
+            format!("applied load (1 = {b} payload bytes/cycle per endpoint)")
+        }
+        _ => "applied load (1 = net.injection_bytes_per_cycle of the curve)".to_string(),
     }
 }
 
