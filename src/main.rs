@@ -129,9 +129,9 @@ enum Cmd {
         /// Cycles to simulate.
         #[arg(long, default_value_t = 100_000)]
         cycles: u64,
-        /// Seed of the random stimulus and bit errors.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        /// Seed of the random stimulus and bit errors (default: the configuration's sim.seed).
+        #[arg(long)]
+        seed: Option<u64>,
         /// Bit error rate on every lane.
         #[arg(long)]
         ber: Option<f64>,
@@ -143,7 +143,7 @@ enum Cmd {
         #[arg(long, value_name = "DIR")]
         vcd_dir: Option<PathBuf>,
         /// Format of the waves written into --vcd-dir.
-        #[arg(long, value_enum, default_value_t = WaveFormat::Vcd)]
+        #[arg(long, value_enum, default_value_t = WaveFormat::Vcd, requires = "vcd_dir")]
         wave_format: WaveFormat,
     },
     /// Compare two wave files (VCD or FST, in any pairing) signal by signal, by name.
@@ -308,7 +308,7 @@ enum KarmaCmd {
         #[arg(long, value_name = "FILE")]
         vcd: Option<PathBuf>,
         /// Format of the --vcd file.
-        #[arg(long, value_enum, default_value_t = WaveFormat::Vcd)]
+        #[arg(long, value_enum, default_value_t = WaveFormat::Vcd, requires = "vcd")]
         wave_format: WaveFormat,
     },
     /// Router and link bandwidth measured by the nodes' self-test IPs on the mesh.

@@ -117,3 +117,20 @@ fn runs_without_links_refuse_a_bit_error_rate() {
         );
     }
 }
+
+#[test]
+fn the_speed_benches_refuse_a_rate_they_would_apply_to_part_of_the_run() {
+    for design in ["link", "node"] {
+        let o = exanet(&[
+            "bench",
+            design,
+            "--cycles",
+            "1000",
+            "--set",
+            "link.phy.ber=1e-6",
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{design}: {err}");
+        assert!(err.contains("link.phy.ber"), "{design}: {err}");
+    }
+}

@@ -300,3 +300,56 @@ fn completions_for_each_shell() {
     let o = exanet(&["completions", "tcsh"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn options_never_silently_replace_a_set() {
+    // cosim takes the configuration's seed unless --seed is given
+    let v = json(&[
+        "cosim",
+        "--design",
+        "link",
+        "--cycles",
+        "100",
+        "--set",
+        "sim.seed=7",
+        "--json",
+    ]);
+    assert_eq!(v["run"]["config"]["sim"]["seed"], 7);
+    let v = json(&[
+        "cosim",
+        "--design",
+        "link",
+        "--cycles",
+        "100",
+        "--set",
+        "sim.seed=7",
+        "--seed",
+        "9",
+        "--json",
+    ]);
+    assert_eq!(v["run"]["config"]["sim"]["seed"], 9);
+    // a sweep refuses a --set its options would replace
+    for (set, extra) in [
+        ("net.load=0.3", vec![]),
+        ("net.topology=torus:8x8", vec!["--topology", "torus:4x4"]),
+        ("sim.seed=3", vec!["--seed", "4"]),
+    ] {
+        let mut a = vec!["network", "sweep", "--loads", "0.1", "--set", set];
+        a.extend(extra);
+        let o = exanet(&a);
+        assert_eq!(o.status.code(), Some(2), "{set}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("--set {set}")),
+            "{set}: {}",
+            stderr(&o)
+        );
+    }
+    // a wave format without a wave file is refused
+    for a in [
+        vec!["cosim", "--design", "link", "--wave-format", "fst"],
+        vec!["karma", "pingpong", "--wave-format", "fst"],
+    ] {
+        let o = exanet(&a);
+        assert_eq!(o.status.code(), Some(2), "{a:?}: {}", stderr(&o));
+    }
+}

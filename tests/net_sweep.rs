@@ -322,7 +322,7 @@ fn seeds_repeat_every_point_and_report_a_student_t_interval() {
             let var = x.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / 2.0;
             let half = T975_2DOF * var.sqrt() / 3f64.sqrt();
             let got = &m[field];
-            // the JSON's figures are rounded to 9 digits, the program's sums are not
+            // the JSON's figures are rounded to 12 significant digits, the program's sums are not
             let close = |a: f64, b: f64| (a - b).abs() <= 1e-6 * b.abs().max(1e-12);
             assert!(close(got["mean"].as_f64().unwrap(), mean), "{field}: {got}");
             assert!(

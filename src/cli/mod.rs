@@ -277,7 +277,7 @@ pub fn cosim(
     json: bool,
     design: &str,
     cycles: u64,
-    seed: u64,
+    seed: Option<u64>,
     ber: Option<f64>,
     credit: Option<CreditFlavour>,
     vcd_dir: Option<&Path>,
@@ -290,7 +290,9 @@ pub fn cosim(
     if let Some(c) = credit {
         cfg.link.credit.flavour = c;
     }
-    cfg.sim.seed = seed;
+    if let Some(s) = seed {
+        cfg.sim.seed = s;
+    }
     cfg.validate()?;
     output::record_config(&cfg);
     if !["link", "router", "node"].contains(&design) {

@@ -162,6 +162,24 @@ struct CurveSetup {
 fn read_varies(a: &SweepArgs) -> Result<(Vec<Vary>, Option<Vec<f64>>), CliError> {
     let mut varies: Vec<Vary> = Vec::new();
     let mut loads = None;
+    // a --set of a field the sweep's own options set would be silently replaced
+    for s in crate::cli::overrides() {
+        let by_option = match s.key.as_str() {
+            "net.load" => Some("--loads (or --vary net.load)"),
+            "sim.seed" if a.seed.is_some() || a.seeds.is_some() => Some("--seed or --seeds"),
+            "net.topology" if !a.topologies.is_empty() => Some("--topology"),
+            "net.routing" if !a.routings.is_empty() => Some("--routing"),
+            "net.sizes" if a.size.is_some() => Some("--size"),
+            "net.pattern" if a.pattern.is_some() => Some("--pattern"),
+            _ => None,
+        };
+        if let Some(opt) = by_option {
+            return Err(CliError::input(format!(
+                "--set {}={}: a sweep sets {} from {opt}; give it there",
+                s.key, s.value, s.key
+            )));
+        }
+    }
     for text in a.vary {
         let v = parse_vary(text)?;
         if varies.iter().any(|x| x.key == v.key) || (v.key == "net.load" && loads.is_some()) {

@@ -34,8 +34,9 @@ pub struct RunInfo {
     pub tool: &'static str,
     /// The crate version (`Cargo.toml`).
     pub version: &'static str,
-    /// `git describe`-like revision of the source the binary was built from, with `-dirty`
-    /// when it had uncommitted changes at build time; `unknown` outside a git checkout.
+    /// The commit (`git rev-parse HEAD`) checked out when the binary was built; uncommitted
+    /// changes are not seen (build.rs would rerun, with Verilator, on every edit). `unknown`
+    /// outside a git checkout.
     pub git_revision: &'static str,
     /// Whether the Verilated RTL is compiled into this binary.
     pub rtl_built_in: bool,

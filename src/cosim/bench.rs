@@ -175,6 +175,13 @@ pub fn link_total_cycles(cycles: u64) -> u64 {
 /// cycles.
 pub fn check_link(cfg: &Config, cycles: u64) -> Result<(), String> {
     check_structural(cfg)?;
+    if cfg.link.phy.ber > 0.0 {
+        return Err(format!(
+            "link.phy.ber = {}: the {} bench measures speed on error-free traffic (its recorded \
+             test bench has no error injector); set it to 0",
+            cfg.link.phy.ber, "link"
+        ));
+    }
     if cycles == 0 {
         return Err("--cycles: must be at least 1".into());
     }

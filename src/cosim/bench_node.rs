@@ -149,6 +149,13 @@ fn record(
 /// [`MAX_NODE_CYCLES`] cycles.
 pub fn check_node(cfg: &Config, cycles: u64) -> Result<(), String> {
     check_structural(cfg)?;
+    if cfg.link.phy.ber > 0.0 {
+        return Err(format!(
+            "link.phy.ber = {}: the {} bench measures speed on error-free traffic (its recorded \
+             test bench has no error injector); set it to 0",
+            cfg.link.phy.ber, "node"
+        ));
+    }
     let min = min_cycles(cfg);
     if cycles < min {
         return Err(format!(

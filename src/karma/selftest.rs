@@ -51,6 +51,9 @@ fn w(addr: u16, data: u32) -> Script {
     Script::Write { addr, data }
 }
 
+/// Cycles after which a self-test transfer that has not finished is given up.
+const TRANSFER_LIMIT_CYCLES: u64 = 5_000_000;
+
 /// Run the boards' scripts until all are done, then each board's reads.
 fn run_scripts(bed: &mut Bed, scripts: &[Vec<Script>]) -> Result<Vec<Vec<(u16, u32)>>, String> {
     let now = bed.now();
@@ -60,17 +63,16 @@ fn run_scripts(bed: &mut Bed, scripts: &[Vec<Script>]) -> Result<Vec<Vec<(u16, u
             bed.sw[k].start_script(s, now);
         }
     }
-    let limit = bed.cycle + 5_000_000;
+    let limit = bed.cycle + TRANSFER_LIMIT_CYCLES;
     while bed.sw.iter().any(|s| s.busy()) {
         bed.step()?;
         if bed.cycle > limit {
-            return Err(
-                "karma selftest: the transfer did not finish in 5,000,000 cycles (with \
-                        bit errors on the links, link.phy.ber, a packet a link loses never \
-                        reaches the Consumer, which waits for all of them: the self-test has \
-                        no timeout)"
-                    .into(),
-            );
+            return Err(format!(
+                "karma selftest: the transfer did not finish in {TRANSFER_LIMIT_CYCLES} cycles \
+                 (with bit errors on the links, link.phy.ber, a packet a link loses never \
+                 reaches the Consumer, which waits for all of them: the self-test has no \
+                 timeout)"
+            ));
         }
     }
     let errors: u32 = bed.sw.iter().map(|s| s.arm.reg_errors).sum();

@@ -207,10 +207,10 @@ pub fn efficiency(cfg: &Config, payload: u32) -> Result<EfficiencyRow, String> {
         ));
     }
     let flavour = cfg.link.credit.flavour;
-    let credit_beats = match flavour {
-        CreditFlavour::StartStop => 1.0,
-        CreditFlavour::Usedword => cfg.link.credit.usedword_beats as f64,
-    };
+    let credit_beats = crate::link::tcl_tx::credit_beats(
+        flavour == CreditFlavour::Usedword,
+        cfg.link.credit.usedword_beats,
+    ) as f64;
     let n = c.credits_between as f64 / c.packets as f64;
     let k = c.credits_inside as f64 / c.packets as f64;
     Ok(EfficiencyRow {

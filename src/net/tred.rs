@@ -51,11 +51,10 @@ pub fn safe_tred_units_with(
 ) -> u32 {
     let l = &cfg.link;
     let c = &l.credit;
-    let credit_beats = if c.flavour == crate::config::CreditFlavour::Usedword {
-        c.usedword_beats
-    } else {
-        1
-    };
+    let credit_beats = crate::link::tcl_tx::credit_beats(
+        c.flavour == crate::config::CreditFlavour::Usedword,
+        c.usedword_beats,
+    );
     let beats =
         c.max_interval_cycles + 2 * (l.phy.latency_cycles + TX_PIPE + RX_PIPE) + credit_beats + 4;
     let words = beats.div_ceil(2);

@@ -825,7 +825,9 @@ impl FstStream {
     }
 
     fn next_time(&self) -> Option<u64> {
-        (self.pos < self.chunk.len()).then(|| self.chunk.times[self.pos] * self.fs_per_tick)
+        // a time too large for femtoseconds saturates; apply_block then refuses the file
+        (self.pos < self.chunk.len())
+            .then(|| self.chunk.times[self.pos].saturating_mul(self.fs_per_tick))
     }
 }
 
