@@ -23,4 +23,6 @@ echo "== cargo clippy"
 cargo clippy --release --all-targets -- -D warnings
 echo "== cargo test (release: the co-simulation runs a million cycles)"
 cargo test --release --all-targets
+echo "== cargo test --doc (the examples in the documentation compile)"
+cargo test --release --doc
 echo "== all tests passed"

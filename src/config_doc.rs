@@ -171,7 +171,7 @@ mod tests {
         );
     }
 
-    /// Words that name a unit of a numeric field, or say it has none.
+    /// Whole words that name a unit of a numeric field, or say what kind of number it is.
     const UNITS: &[&str] = &[
         "cycles",
         "ns",
@@ -187,24 +187,65 @@ mod tests {
         "partitions",
         "packets",
         "fraction",
-        "per transmitted bit",
         "seed",
         "coordinates",
     ];
-    /// Phrases that state a valid range.
+    /// Phrases that state a valid range without numbers on both sides.
     const RANGES: &[&str] = &[
         "..=",
-        " to ",
         "between",
         "at least",
         "at most",
         "power of two",
         "(0, 1]",
         "positive",
-        "any",
+        "any 64-bit value",
         "one of",
         "permutation",
     ];
+
+    /// What a numeric field's doc lacks: a unit (a whole word of [`UNITS`], or "per
+    /// transmitted bit") and a range (a phrase of [`RANGES`], or `N to M` with a number, or
+    /// a field in backquotes, on each side).
+    fn numeric_doc_problems(doc: &str) -> Vec<&'static str> {
+        let words: Vec<&str> = doc
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let mut out = Vec::new();
+        if !UNITS.iter().any(|u| words.contains(u)) && !doc.contains("per transmitted bit") {
+            out.push("no unit");
+        }
+        let tokens: Vec<&str> = doc.split_whitespace().collect();
+        let number_to = tokens.windows(3).any(|w| {
+            let num = |t: &str| {
+                t.trim_start_matches(['(', '-'])
+                    .starts_with(|c: char| c.is_ascii_digit())
+                    || t.starts_with('`')
+            };
+            w[1] == "to" && num(w[0]) && num(w[2])
+        });
+        if !number_to && !RANGES.iter().any(|r| doc.contains(r)) {
+            out.push("no valid range");
+        }
+        out
+    }
+
+    #[test]
+    fn the_unit_and_range_check_refuses_a_doc_that_gives_neither() {
+        assert_eq!(
+            numeric_doc_problems("How many lanes are used to send any of. Default 2."),
+            ["no unit", "no valid range"]
+        );
+        assert_eq!(
+            numeric_doc_problems("Lanes, 1 to 4 cycles. Default 2."),
+            Vec::<&str>::new()
+        );
+        assert_eq!(
+            numeric_doc_problems("Status bits used, at most 3. Default 2."),
+            ["no unit"]
+        );
+    }
 
     #[test]
     fn every_field_is_documented_with_meaning_unit_range_and_default() {
@@ -217,7 +258,6 @@ mod tests {
                 continue;
             };
             let doc = &doc.split_whitespace().collect::<Vec<_>>().join(" ");
-            let lower = doc.to_lowercase();
             if *is_section {
                 continue;
             }
@@ -233,11 +273,8 @@ mod tests {
                     .as_array()
                     .is_some_and(|a| a.first().is_some_and(Json::is_number));
             if numeric {
-                if !UNITS.iter().any(|u| lower.contains(&u.to_lowercase())) {
-                    bad.push(format!("{name}: no unit in '{doc}'"));
-                }
-                if !RANGES.iter().any(|r| doc.contains(r)) {
-                    bad.push(format!("{name}: no valid range in '{doc}'"));
+                for p in numeric_doc_problems(doc) {
+                    bad.push(format!("{name}: {p} in '{doc}'"));
                 }
             }
         }

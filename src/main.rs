@@ -7,6 +7,8 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use exanet::cli;
 use exanet::config::CreditFlavour;
 use exanet::config_set::Assignment;
+use exanet::karma::pingpong::Backend;
+use exanet::karma::software::Mode;
 use exanet::wave::WaveFormat;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -59,24 +61,6 @@ enum Design {
     Link,
     Router,
     Node,
-}
-
-/// What simulates the KARMA nodes.
-#[derive(Clone, Copy, ValueEnum)]
-enum Backend {
-    /// The Rust model.
-    Model,
-    /// The Verilated RTL.
-    Rtl,
-}
-
-/// The ping-pong software.
-#[derive(Clone, Copy, ValueEnum)]
-enum Mode {
-    /// Polling from user space through /dev/mem.
-    User,
-    /// The driver: system calls, an interrupt, a bounce buffer.
-    Kernel,
 }
 
 fn name<T: ValueEnum>(v: T) -> String {
@@ -577,10 +561,10 @@ fn main() -> ExitCode {
                 json: common.json,
                 csv: out.csv.as_deref(),
                 hops: hops.as_deref(),
-                mode: &name(mode),
+                mode,
                 sizes: &sizes,
                 iterations,
-                backend: &name(backend),
+                backend,
                 ber,
                 plot: plot.as_deref(),
                 vcd: vcd.as_deref(),
@@ -596,7 +580,7 @@ fn main() -> ExitCode {
                 common.json,
                 out.csv.as_deref(),
                 &payload,
-                &name(backend),
+                backend,
             ),
         },
         Cmd::Network { cmd } => match cmd {

@@ -48,7 +48,12 @@ impl fmt::Debug for Progress {
 impl Progress {
     /// A line for `total` steps of `what` (`"cosim link"`), shown if stderr is a terminal.
     pub fn new(total: u64, what: impl Into<String>) -> Progress {
-        if std::io::stderr().is_terminal() {
+        Progress::when(std::io::stderr().is_terminal(), total, what)
+    }
+
+    /// A line on stderr if `shown`, else [`Progress::hidden`].
+    pub fn when(shown: bool, total: u64, what: impl Into<String>) -> Progress {
+        if shown {
             Progress::on(total, what, ProgressDrawTarget::stderr())
         } else {
             Progress::hidden()
@@ -130,8 +135,8 @@ mod tests {
 
     #[test]
     fn off_a_terminal_nothing_is_counted_or_drawn() {
-        // `cargo test` captures stderr: not a terminal
-        let p = Progress::new(100, "test");
+        // what `new` makes when stderr is not a terminal (piped, redirected)
+        let p = Progress::when(false, 100, "test");
         assert!(!p.is_shown());
         p.inc(5);
         p.every(9, 10);

@@ -71,20 +71,42 @@ fn a_million_cycles_with_bit_errors_are_identical() {
     assert_link_accounting(&rep);
 }
 
-/// The links' packet accounting of a finished run (the invariant itself is checked every cycle
-/// by the run): it adds up, the RX's CRC count is the one reported, nothing delivered silently.
+/// The links' packet accounting of a finished run. The invariant itself is checked every cycle
+/// by the run (`Link::check_accounts`: a run where it breaks fails); here the report must
+/// carry every count, the links must have carried packets, and the counts must agree with what
+/// the scoreboards saw, which they do not compute from: the RX delivered (intact or flagged)
+/// at least what the consumers took, and its CRC count is the one the link reports.
 fn assert_link_accounting(rep: &CosimReport) {
-    let discarded = rep.stat("link_discarded_header")
-        + rep.stat("link_discarded_framing")
-        + rep.stat("link_discarded_resync");
-    assert_eq!(
-        rep.stat("link_sent"),
-        rep.stat("link_delivered")
-            + rep.stat("link_crc_failed")
-            + discarded
-            + rep.stat("link_in_flight"),
-        "{rep:?}"
-    );
+    for k in [
+        "link_sent",
+        "link_delivered",
+        "link_crc_failed",
+        "link_discarded_header",
+        "link_discarded_framing",
+        "link_discarded_resync",
+        "link_in_flight",
+        "packets_silent",
+    ] {
+        assert!(rep.stats.contains_key(k), "no {k} in {rep:?}");
+    }
+    assert!(rep.stat("link_sent") > 0, "{rep:?}");
+    if rep.stats.contains_key("packets_lost") {
+        // the link design: every packet its consumers took crossed the link
+        assert!(
+            rep.stat("link_delivered") + rep.stat("link_crc_failed")
+                >= rep.stat("packets_delivered"),
+            "{rep:?}"
+        );
+        // a packet the scoreboard found missing was lost on the link: the RX has counted it
+        // discarded, or has not learnt of it yet (still in flight)
+        let discarded = rep.stat("link_discarded_header")
+            + rep.stat("link_discarded_framing")
+            + rep.stat("link_discarded_resync");
+        assert!(
+            rep.stat("packets_lost") <= discarded + rep.stat("link_in_flight"),
+            "{rep:?}"
+        );
+    }
     if rep.stats.contains_key("crc_errors") {
         assert_eq!(
             rep.stat("link_crc_failed"),

@@ -341,7 +341,8 @@ fn a_packet_swallowed_while_discarding_to_the_next_start_is_counted_as_such() {
 }
 
 #[test]
-fn the_last_packets_lost_are_counted_when_a_later_one_arrives() {
+fn the_last_packets_lost_stay_in_flight_while_no_later_one_arrives() {
+    // (the count at a later packet's footer is what the tests above check)
     let map = beat_map(6);
     // packets 3, 4 and 5 lose their START: nothing arrives after them, so the RX cannot know
     // yet; they are in flight (sent, not accounted for)

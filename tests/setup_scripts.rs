@@ -283,6 +283,7 @@ fn the_scripts_call_the_installers_they_need() {
         "bash scripts/lint-rtl.sh",
         "cargo clippy --release --all-targets -- -D warnings",
         "cargo test --release --all-targets",
+        "cargo test --release --doc",
     ] {
         assert!(all.contains(step), "test-all.sh does not run '{step}'");
     }

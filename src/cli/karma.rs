@@ -13,10 +13,10 @@ pub struct PingPongArgs<'a> {
     /// Write the rows as CSV too.
     pub csv: Option<&'a Path>,
     pub hops: Option<&'a str>,
-    pub mode: &'a str,
+    pub mode: Mode,
     pub sizes: &'a [String],
     pub iterations: u32,
-    pub backend: &'a str,
+    pub backend: Backend,
     pub ber: Option<f64>,
     pub plot: Option<&'a Path>,
     pub vcd: Option<&'a Path>,
@@ -38,14 +38,7 @@ pub fn pingpong(a: &PingPongArgs) -> R {
             )))
         }
     };
-    let mode: Mode = a
-        .mode
-        .parse()
-        .map_err(|e| CliError::input(format!("--mode: {e}")))?;
-    let backend: Backend = a
-        .backend
-        .parse()
-        .map_err(|e| CliError::input(format!("--backend: {e}")))?;
+    let (mode, backend) = (a.mode, a.backend);
     rtl_fits(&cfg, backend)?;
     let sizes = a
         .sizes
@@ -278,15 +271,12 @@ pub fn selftest(
     json: bool,
     csv: Option<&Path>,
     payloads: &[String],
-    backend: &str,
+    backend: Backend,
 ) -> R {
     use crate::karma::selftest::{measure, Path as P};
     let cfg = load_config(config)?;
     crate::karma::mesh::check_config(&cfg).map_err(CliError::input)?;
     check_out("--csv", csv, "csv")?;
-    let backend: Backend = backend
-        .parse()
-        .map_err(|e| CliError::input(format!("--backend: {e}")))?;
     rtl_fits(&cfg, backend)?;
     let sizes = payloads
         .iter()

@@ -25,23 +25,14 @@ use crate::wave::WaveFormat;
 use serde::Serialize;
 use std::path::PathBuf;
 
-/// What simulates the nodes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// What simulates the nodes (`--backend`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum Backend {
+    /// The Rust model.
     Model,
+    /// The Verilated RTL.
     Rtl,
-}
-
-impl std::str::FromStr for Backend {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Backend, String> {
-        match s {
-            "model" => Ok(Backend::Model),
-            "rtl" => Ok(Backend::Rtl),
-            _ => Err(format!("'{s}': the backend is model or rtl")),
-        }
-    }
 }
 
 /// A ping-pong run.

@@ -26,23 +26,14 @@ use crate::packet::{payload_words, Packet, PacketType};
 use serde::Serialize;
 use std::collections::VecDeque;
 
-/// Which software runs the ping-pong.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// Which software runs the ping-pong (`--mode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
+    /// Polling from user space through /dev/mem.
     User,
+    /// The driver: system calls, an interrupt, a bounce buffer.
     Kernel,
-}
-
-impl std::str::FromStr for Mode {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Mode, String> {
-        match s {
-            "user" => Ok(Mode::User),
-            "kernel" => Ok(Mode::Kernel),
-            _ => Err(format!("'{s}': the mode is user or kernel")),
-        }
-    }
 }
 
 /// The software costs, in ns of the ARM's own time (its clock is not the network's: the

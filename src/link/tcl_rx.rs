@@ -53,12 +53,10 @@ pub use crate::wave::states::tcl_rx_mode::*;
 /// Bit of the footer set when its CRC check failed.
 pub const FTR_CRC_BAD_BIT: u32 = 64;
 
-/// `gap_why_q`: what started the packets lost since the last packet accounted for.
-pub const GAP_NONE: u8 = 0;
-/// A beat the parser could not place (framing lost).
-pub const GAP_FRAMING: u8 = 1;
-/// A bad header (the parser then discards to the next Start).
-pub const GAP_RESYNC: u8 = 2;
+/// `gap_why_q`: what started the packets lost since the last packet accounted for:
+/// `GAP_NONE`, `GAP_FRAMING` (a beat the parser could not place), `GAP_RESYNC` (a bad header,
+/// then discarding to the next Start), from the table shared with the RTL and the waves.
+pub use crate::wave::states::tcl_rx_gap_why::*;
 
 /// Inputs of one cycle.
 #[derive(Debug, Clone, Copy, Default)]

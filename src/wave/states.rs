@@ -106,6 +106,17 @@ codes! {
 }
 
 codes! {
+    /// What started the packets lost since the last one the TCL RX accounted for (`gap_why_q`
+    /// of `rtl/exanet_tcl_rx.sv`, `src/link/tcl_rx.rs`; docs/decisions/0016): nothing, a beat
+    /// the parser could not place (framing lost), a bad header (discard to the next Start).
+    tcl_rx_gap_why, TCL_RX_GAP_WHY_CODES {
+        GAP_NONE = 0,
+        GAP_FRAMING = 1,
+        GAP_RESYNC = 2,
+    }
+}
+
+codes! {
     /// Kind of the 128-bit word the TCL TX is sending (`kind_q` of `rtl/exanet_tcl_tx.sv`,
     /// `src/link/tcl_tx.rs`).
     tcl_tx_kind, TCL_TX_KIND_CODES {
@@ -170,6 +181,16 @@ pub const TABLES: &[StateTable] = &[
         rtl_file: "rtl/exanet_tcl_rx.sv",
         rtl_def: RtlDef::Localparams { prefix: "M_" },
         values: TCL_RX_MODE_CODES,
+        unnamed: &[],
+    },
+    StateTable {
+        name: "tcl_rx_gap_why",
+        doc: "what started the TCL RX's unaccounted losses",
+        registers: &[("exanet_tcl_rx", "gap_why_q")],
+        width: 2,
+        rtl_file: "rtl/exanet_tcl_rx.sv",
+        rtl_def: RtlDef::Localparams { prefix: "GAP_" },
+        values: TCL_RX_GAP_WHY_CODES,
         unnamed: &[],
     },
     StateTable {
