@@ -586,7 +586,8 @@ pub enum Arbiter {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct NodeConfig {
-    /// This node's coordinates (X, Y, Z), each 0 to its lattice size - 1. Default [0, 0, 0].
+    /// This node's coordinates (X, Y, Z), each at least 0 and below the lattice's size in that
+    /// dimension. Default [0, 0, 0].
     pub coord: [u8; 3],
     /// Lattice size per dimension, coordinates 1 to 255 in each of the `router.dims` dimensions and
     /// 1 beyond. Default [2, 2, 1] (KARMA's 2x2 mesh).

@@ -204,7 +204,7 @@ mod tests {
         "permutation",
     ];
 
-    /// What a numeric field's doc lacks: a unit (a whole word of [`UNITS`], or "per
+    /// What a numeric field's doc lacks: a unit (a whole word of [`UNITS`], in any case, or "per
     /// transmitted bit") and a range (a phrase of [`RANGES`], or `N to M` with a number, or
     /// a field in backquotes, on each side).
     fn numeric_doc_problems(doc: &str) -> Vec<&'static str> {
@@ -213,7 +213,8 @@ mod tests {
             .filter(|w| !w.is_empty())
             .collect();
         let mut out = Vec::new();
-        if !UNITS.iter().any(|u| words.contains(u)) && !doc.contains("per transmitted bit") {
+        let has_word = |u: &str| words.iter().any(|w| w.eq_ignore_ascii_case(u));
+        if !UNITS.iter().any(|u| has_word(u)) && !doc.contains("per transmitted bit") {
             out.push("no unit");
         }
         let tokens: Vec<&str> = doc.split_whitespace().collect();
@@ -243,6 +244,14 @@ mod tests {
         );
         assert_eq!(
             numeric_doc_problems("Status bits used, at most 3. Default 2."),
+            ["no unit"]
+        );
+        assert_eq!(
+            numeric_doc_problems("Cycles of wait, at most 3. Default 2."),
+            Vec::<&str>::new()
+        );
+        assert_eq!(
+            numeric_doc_problems("Cyclesof wait, at most 3. Default 2."),
             ["no unit"]
         );
     }
