@@ -4,6 +4,7 @@
 //! registers plus a pure next-state function; a system evaluates every block's next state
 //! from the current registers only, then commits them all.
 
+pub mod app;
 pub mod cli;
 pub mod config;
 pub mod config_doc;

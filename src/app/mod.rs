@@ -1,0 +1,9 @@
+//! The application layer above the network's NICs (issue 11): ranks (processes) placed on
+//! endpoints, messages cut into packets that travel through the same NIC, router and link blocks
+//! as every network run, MPI point-to-point semantics, an SPMD programming interface with
+//! collectives built from point-to-point messages, and the DPSNN cortical-simulation workload
+//! (seed 000 Ch. 3 "DPSNN traffic injector"; seed 003 §2 "Traffic Controller", Table 1; seed 004
+//! §4.9 and §5).
+
+pub mod dpsnn;
+pub mod mapping;
