@@ -47,6 +47,9 @@ pub struct Config {
     pub karma: KarmaConfig,
     /// Network-scale runs (`exanet network run`, `exanet network sweep`).
     pub net: NetConfig,
+    /// The application layer above the network's NICs (`exanet app`): messages, protocols and
+    /// software costs.
+    pub app: AppConfig,
     /// Simulation-wide settings (the seed).
     pub sim: SimConfig,
 }
@@ -342,6 +345,76 @@ impl NetConfig {
 pub struct SimConfig {
     /// Seed of every random generator of the run (Mersenne Twister), any 64-bit value. Default 1.
     pub seed: u64,
+}
+
+/// The application layer (`exanet app`; docs/decisions/0019-application-messages.md).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct AppConfig {
+    /// Largest packet payload a message is cut into, bytes, 32 to 4096 (the APElink's limit);
+    /// its first 16 bytes are the message envelope. Default 512 (ExaNet's 256-512 B packets; the
+    /// APElink's measured efficiency point, seed 002 §5.4).
+    pub max_payload_bytes: u32,
+    /// Messages of this many bytes or more go by rendezvous (request, acknowledge, data), smaller
+    /// ones eagerly, bytes, 0 to 4294967295 (0: every message by rendezvous). Default 4096.
+    pub eager_threshold_bytes: u64,
+    /// Software time of a send call before its packets reach the NIC, ns, 0 to 1e9. Default 100
+    /// (KARMA's user-space send, `karma.user_send_ns`).
+    pub send_overhead_ns: f64,
+    /// Software time a wait takes for each message it receives, ns, 0 to 1e9. Default 50
+    /// (KARMA's user-space footer check, `karma.user_recv_ns`).
+    pub recv_overhead_ns: f64,
+    /// A run that has not finished after this many cycles stops with an error, cycles, 1 to
+    /// 1e12. Default 1e9.
+    pub max_cycles: u64,
+}
+
+impl Default for AppConfig {
+    fn default() -> Self {
+        AppConfig {
+            max_payload_bytes: 512,
+            eager_threshold_bytes: 4096,
+            send_overhead_ns: 100.0,
+            recv_overhead_ns: 50.0,
+            max_cycles: 1_000_000_000,
+        }
+    }
+}
+
+impl AppConfig {
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        range(
+            "app.max_payload_bytes",
+            self.max_payload_bytes,
+            32,
+            4096,
+            "bytes",
+        )?;
+        if self.eager_threshold_bytes > u32::MAX as u64 {
+            return Err(err(
+                "app.eager_threshold_bytes",
+                format!(
+                    "{} bytes: at most 4294967295 (a message's length is 32 bits)",
+                    self.eager_threshold_bytes
+                ),
+            ));
+        }
+        for (f, v) in [
+            ("app.send_overhead_ns", self.send_overhead_ns),
+            ("app.recv_overhead_ns", self.recv_overhead_ns),
+        ] {
+            if !(v.is_finite() && (0.0..=1e9).contains(&v)) {
+                return Err(err(f, format!("{v:?} ns: must be 0 to 1e9")));
+            }
+        }
+        if self.max_cycles == 0 || self.max_cycles > 1_000_000_000_000 {
+            return Err(err(
+                "app.max_cycles",
+                format!("{} cycles: must be 1 to 1e12", self.max_cycles),
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl Default for SimConfig {
@@ -696,6 +769,7 @@ impl Config {
         self.router.validate()?;
         self.node.validate(self.router.dims)?;
         self.karma.validate()?;
+        self.app.validate()?;
         self.net.validate(self.link.phy.latency_cycles)
     }
 }

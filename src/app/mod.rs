@@ -7,3 +7,12 @@
 
 pub mod dpsnn;
 pub mod mapping;
+pub mod api;
+pub mod collectives;
+pub mod endpoint;
+pub mod envelope;
+pub mod mpi;
+pub mod programs;
+pub mod run;
+
+pub use api::{program, Payload, Program, Rank, Status};

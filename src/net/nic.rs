@@ -28,15 +28,19 @@ use crate::packet::layout::*;
 use crate::packet::{payload_words, secded_encode};
 use crate::pktfifo::PktFifo;
 use crate::router::IntraIn;
+use crate::app::endpoint::{AppEndpoint, NicPkt};
+use crate::app::envelope::{Envelope, ENVELOPE_BYTES};
 use rand_mt::Mt64;
 use std::collections::VecDeque;
 
 /// A packet waiting in the software queue.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Pending {
     dst: usize,
     size: u32,
     probe: bool,
+    /// An application packet (`src/app/`): its envelope and bytes, and the local rank sending it.
+    app: Option<Box<NicPkt>>,
 }
 
 /// A packet delivered to this endpoint.
@@ -99,6 +103,10 @@ pub struct Nic {
     rk: u32,
     rcrc: u32,
     check: bool,
+    /// The ranks of the application layer on this endpoint (`src/app/`), when a program runs.
+    app: Option<Box<AppEndpoint>>,
+    /// The payload words of the packet being read, for the application layer.
+    rwords: Vec<u128>,
 }
 
 /// Reader states.
@@ -142,6 +150,23 @@ pub fn payload_word(src: usize, seq: u32, k: u32) -> u128 {
     (a as u128) << 64 | b as u128
 }
 
+/// Payload word `k` of an application packet: the envelope, then the message bytes
+/// (little-endian, zero-padded; zeros for a message sent as a length only).
+fn app_word(a: &NicPkt, k: u32) -> u128 {
+    if k == 0 {
+        return a.pkt.env.pack();
+    }
+    let Some(d) = a.pkt.data.as_ref() else {
+        return 0;
+    };
+    let from = (k as u64 - 1) * 16;
+    let mut b = [0u8; 16];
+    let n = (a.pkt.len as u64).saturating_sub(from).min(16) as usize;
+    let at = (a.pkt.off + from) as usize;
+    b[..n].copy_from_slice(&d[at..at + n]);
+    u128::from_le_bytes(b)
+}
+
 impl Nic {
     /// Endpoint `endpoint` of `t`, its generators seeded from `seed` and the endpoint.
     pub fn new(
@@ -178,7 +203,23 @@ impl Nic {
             rk: 0,
             rcrc: CRC_INIT,
             check,
+            app: None,
+            rwords: Vec::new(),
         }
+    }
+
+    /// Run the application layer's ranks of this endpoint on this NIC: their packets replace
+    /// the traffic generators, the payload check (which expects the generators' words) is off.
+    pub fn attach_app(&mut self, app: Box<AppEndpoint>) {
+        self.injector = None;
+        self.probe = None;
+        self.check = false;
+        self.app = Some(app);
+    }
+
+    /// The application layer's ranks of this endpoint.
+    pub fn app(&self) -> Option<&AppEndpoint> {
+        self.app.as_deref()
     }
 
     /// The port's strobes this cycle (registers).
@@ -199,7 +240,8 @@ impl Nic {
             .probe
             .as_ref()
             .map_or(u64::MAX, |(_, i)| i.next_due(now));
-        a.min(b)
+        let c = self.app.as_ref().map_or(u64::MAX, |x| x.due(now));
+        a.min(b).min(c)
     }
 
     /// Inject no more packets: the injection process and the probe stop, and the packets
@@ -245,7 +287,7 @@ impl Nic {
     ) -> (Option<Injection>, Option<Arrival>) {
         // What the strobes of this cycle do.
         let injected = (self.wr_hf && self.widx == 1).then(|| {
-            let p = self.wcur.expect("a packet is being written");
+            let p = self.wcur.as_ref().expect("a packet is being written");
             Injection {
                 dst: p.dst,
                 size: p.size,
@@ -267,6 +309,7 @@ impl Nic {
                         dst,
                         size,
                         probe: false,
+                        app: None,
                     });
                 }
             }
@@ -277,12 +320,24 @@ impl Nic {
                     dst: *dst,
                     size: crate::net::traffic::MIN_SIZE,
                     probe: true,
+                    app: None,
                 });
             }
         }
         if let (Some(a), Some(inj)) = (arrival.as_ref(), self.injector.as_mut()) {
             if !a.probe {
                 inj.delivered(cycle);
+            }
+        }
+        if let Some(app) = self.app.as_mut() {
+            app.step(cycle);
+            for p in app.out.drain(..) {
+                self.queue.push_back(Pending {
+                    dst: p.endpoint as usize,
+                    size: p.pkt.size(),
+                    probe: false,
+                    app: Some(Box::new(p)),
+                });
             }
         }
         self.write(t, tx, cycle, size_in_words);
@@ -302,7 +357,8 @@ impl Nic {
                 return;
             }
         }
-        let p = self.wcur.expect("checked above");
+        let p = self.wcur.as_ref().expect("checked above");
+        let (p_dst, p_size, p_probe) = (p.dst, p.size, p.probe);
         let words = self.wwords;
         let is_hf = self.widx == 0 || self.widx == words + 1;
         let (f, in_flight) = if is_hf {
@@ -315,10 +371,10 @@ impl Nic {
         }
         let seq = self.seq;
         if self.widx == 0 {
-            let (node, terminal) = t.endpoint(p.dst);
+            let (node, terminal) = t.endpoint(p_dst);
             let a = t.addr(node);
             let mut h = 0u128;
-            h = HDR_SIZE.set(h, p.size as u64);
+            h = HDR_SIZE.set(h, p_size as u64);
             h = HDR_DST_X.set(h, a[0] as u64);
             h = HDR_DST_Y.set(h, a[1] as u64);
             h = HDR_DST_Z.set(h, a[2] as u64);
@@ -332,7 +388,10 @@ impl Nic {
             self.wcrc = crc_start(h);
             self.widx = 1;
         } else if self.widx <= words {
-            let w = payload_word(self.endpoint, seq, self.widx - 1);
+            let w = match &p.app {
+                Some(a) => app_word(a, self.widx - 1),
+                None => payload_word(self.endpoint, seq, self.widx - 1),
+            };
             self.wr_pay = true;
             self.wdata = w;
             self.wcrc = crc32c_update128(self.wcrc, w);
@@ -344,7 +403,7 @@ impl Nic {
                 lo,
                 ((seq >> 16) & 0xfff) as u64
                     | (self.terminal as u64) << 12
-                    | (p.probe as u64) << 15,
+                    | (p_probe as u64) << 15,
             );
             lo = FTR_SRC_X.set(lo, self.addr[0] as u64);
             lo = FTR_SRC_Y.set(lo, self.addr[1] as u64);
@@ -352,7 +411,12 @@ impl Nic {
             let crc = crc32c_update64(self.wcrc, lo as u64) ^ CRC_XOROUT;
             self.wr_hf = true;
             self.wdata = FTR_CRC.set(lo, crc as u64);
-            self.wcur = None;
+            if let Some(a) = self.wcur.take().and_then(|p| p.app) {
+                if let (Some(q), Some(app)) = (a.pkt.req, self.app.as_mut()) {
+                    // the footer is written by this strobe, in the next cycle
+                    app.written(a.from_local, q, cycle + 1);
+                }
+            }
             self.seq = seq.wrapping_add(1);
         }
     }
@@ -374,6 +438,7 @@ impl Nic {
                 self.rleft = payload_words(w, siw);
                 self.rk = 0;
                 self.rcrc = CRC_INIT;
+                self.rwords.clear();
                 self.rstate = if self.rleft > 0 { R_PAY } else { R_FTR };
             } else {
                 arrival = Some(self.arrival(t, w, cycle));
@@ -383,6 +448,9 @@ impl Nic {
         if self.rd_pay {
             if self.check {
                 self.rcrc = crc32c_update128(self.rcrc, rx.pay.rdata());
+            }
+            if self.app.is_some() {
+                self.rwords.push(rx.pay.rdata());
             }
             self.rk += 1;
             self.rleft -= 1;
@@ -401,6 +469,29 @@ impl Nic {
     fn arrival(&mut self, t: &dyn Topology, ftr: u128, cycle: u64) -> Arrival {
         let FooterId { src, seq, probe } = footer_id(t, ftr);
         let size = HDR_SIZE.get(self.rhdr) as u32;
+        if let Some(app) = self.app.as_mut() {
+            match self.rwords.first() {
+                Some(&w) => {
+                    let env = Envelope::unpack(w);
+                    let n = size.saturating_sub(ENVELOPE_BYTES) as usize;
+                    let mut bytes = Vec::new();
+                    if env.has_data {
+                        bytes.reserve(n);
+                        for w in &self.rwords[1..] {
+                            bytes.extend_from_slice(&w.to_le_bytes());
+                        }
+                        bytes.truncate(n);
+                    }
+                    app.arrive(&env, &bytes, cycle);
+                }
+                None => {
+                    app.error = Some(format!(
+                        "endpoint {}: a packet without an envelope arrived at cycle {cycle}",
+                        self.endpoint
+                    ));
+                }
+            }
+        }
         let mut payload_errors = (src == usize::MAX) as u32;
         if self.check {
             let want = (0..self.rk).fold(CRC_INIT, |c, k| {

@@ -1,0 +1,369 @@
+//! The SPMD programming interface (seed 003 Table 1: Init, Finish, Size, Rank, Time,
+//! ConsumeTime, Send, Recv, Probe; plus what MPI users expect: non-blocking calls, wildcards and
+//! the collectives of `collectives/`).
+//!
+//! A program is one ordinary sequential `async` Rust function that every rank runs; each call
+//! that talks to the network is `.await`ed:
+//!
+//! ```
+//! use exanet::app::api::{Rank, Payload};
+//! async fn ring(r: Rank) {
+//!     let (me, n) = (r.rank(), r.size());
+//!     if me == 0 {
+//!         r.send((me + 1) % n, 7, Payload::bytes(b"token")).await;
+//!         let got = r.recv_from(n - 1).await;
+//!         assert_eq!(got.data.as_deref(), Some(&b"token"[..]));
+//!     } else {
+//!         let got = r.recv_from(me - 1).await;
+//!         r.send((me + 1) % n, 7, Payload::Size(got.len)).await;
+//!     }
+//! }
+//! ```
+//!
+//! No OS thread runs a rank: a rank is a future that the NIC of its endpoint polls when it can
+//! make progress (`endpoint.rs`). Each call hands a request to the endpoint and waits for its
+//! answer; the endpoint does the work in simulated time (software costs, packets through the
+//! NIC, matching). So a rank costs its future's state and its message tables, not a stack.
+
+use super::collectives;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+
+/// What a message carries: its bytes, or only a length (the packets then carry zeros: traffic
+/// whose contents nobody reads, as DPSNN's spikes here).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Payload {
+    Bytes(Arc<[u8]>),
+    Size(u64),
+}
+
+impl Payload {
+    pub fn bytes(b: &[u8]) -> Payload {
+        Payload::Bytes(b.into())
+    }
+
+    pub fn len(&self) -> u64 {
+        match self {
+            Payload::Bytes(b) => b.len() as u64,
+            Payload::Size(n) => *n,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A received (or probed) message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Status {
+    pub src: u32,
+    pub tag: i32,
+    /// Bytes.
+    pub len: u64,
+    /// The bytes, when the sender sent bytes (and the call received, not probed).
+    pub data: Option<Vec<u8>>,
+}
+
+/// A non-blocking call under way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Request(pub(crate) u32);
+
+/// A receive's source or tag: a value or any.
+pub type Match<T> = Option<T>;
+
+/// A request a rank hands to its endpoint.
+#[derive(Debug, Clone)]
+pub(crate) enum Call {
+    Now,
+    Consume(u64),
+    Isend {
+        dst: u32,
+        tag: i32,
+        msg: Payload,
+        coll: bool,
+    },
+    Irecv {
+        src: Match<u32>,
+        tag: Match<i32>,
+        coll: bool,
+    },
+    Wait(Vec<Request>),
+    Probe {
+        src: Match<u32>,
+        tag: Match<i32>,
+        coll: bool,
+    },
+}
+
+/// The endpoint's answer.
+#[derive(Debug)]
+pub(crate) enum Ret {
+    Unit,
+    Cycle(u64),
+    Req(Request),
+    Done(Vec<Status>),
+    Probed(Status),
+}
+
+/// The mailbox between a rank's future and its endpoint.
+#[derive(Debug, Default)]
+pub(crate) struct Io {
+    pub call: Option<Call>,
+    pub ret: Option<Ret>,
+}
+
+/// A rank's handle on the application layer; every rank's program gets one.
+#[derive(Debug, Clone)]
+pub struct Rank {
+    io: Arc<Mutex<Io>>,
+    rank: u32,
+    size: u32,
+    freq_mhz: f64,
+}
+
+/// One call in flight: hands its request over on the first poll, ready when answered.
+struct Op {
+    io: Arc<Mutex<Io>>,
+    call: Option<Call>,
+}
+
+impl Future for Op {
+    type Output = Ret;
+    fn poll(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Ret> {
+        let me = &mut *self;
+        let mut io = me.io.lock().expect("a rank's mailbox is never poisoned");
+        if let Some(c) = me.call.take() {
+            io.call = Some(c);
+            return Poll::Pending;
+        }
+        match io.ret.take() {
+            Some(r) => Poll::Ready(r),
+            None => Poll::Pending,
+        }
+    }
+}
+
+impl Rank {
+    pub(crate) fn new(io: Arc<Mutex<Io>>, rank: u32, size: u32, freq_mhz: f64) -> Rank {
+        Rank {
+            io,
+            rank,
+            size,
+            freq_mhz,
+        }
+    }
+
+    async fn call(&self, c: Call) -> Ret {
+        Op {
+            io: self.io.clone(),
+            call: Some(c),
+        }
+        .await
+    }
+
+    /// This rank's number, 0 to `size() - 1`.
+    pub fn rank(&self) -> u32 {
+        self.rank
+    }
+
+    /// The number of ranks.
+    pub fn size(&self) -> u32 {
+        self.size
+    }
+
+    /// Start of the program (seed 003's `Init`): nothing to set up, the run placed the ranks.
+    pub async fn init(&self) {}
+
+    /// End of the program (seed 003's `Finish`): the rank is done when its program returns;
+    /// this only marks the place.
+    pub async fn finish(&self) {}
+
+    /// The simulated time, cycles of the system clock.
+    pub async fn cycle(&self) -> u64 {
+        match self.call(Call::Now).await {
+            Ret::Cycle(c) => c,
+            r => unreachable!("Now answered {r:?}"),
+        }
+    }
+
+    /// The simulated time, ns.
+    pub async fn time(&self) -> f64 {
+        let c = self.cycle().await;
+        c as f64 * 1000.0 / self.freq_mhz
+    }
+
+    /// Compute for `ns` nanoseconds (whole cycles, rounded up).
+    pub async fn consume_time(&self, ns: f64) {
+        let c = crate::units::Clock::new(self.freq_mhz).cycles_for_ns(ns);
+        self.consume_cycles(c).await
+    }
+
+    /// Compute for `cycles` cycles.
+    pub async fn consume_cycles(&self, cycles: u64) {
+        self.call(Call::Consume(cycles)).await;
+    }
+
+    pub(crate) async fn isend_in(&self, dst: u32, tag: i32, msg: Payload, coll: bool) -> Request {
+        match self.call(Call::Isend {
+            dst,
+            tag,
+            msg,
+            coll,
+        })
+        .await
+        {
+            Ret::Req(q) => q,
+            r => unreachable!("Isend answered {r:?}"),
+        }
+    }
+
+    pub(crate) async fn irecv_in(&self, src: Match<u32>, tag: Match<i32>, coll: bool) -> Request {
+        match self.call(Call::Irecv { src, tag, coll }).await {
+            Ret::Req(q) => q,
+            r => unreachable!("Irecv answered {r:?}"),
+        }
+    }
+
+    pub(crate) async fn probe_in(&self, src: Match<u32>, tag: Match<i32>, coll: bool) -> Status {
+        match self.call(Call::Probe { src, tag, coll }).await {
+            Ret::Probed(s) => s,
+            r => unreachable!("Probe answered {r:?}"),
+        }
+    }
+
+    /// Start sending `msg` to rank `dst` with `tag` (0 or more).
+    pub async fn isend(&self, dst: u32, tag: i32, msg: Payload) -> Request {
+        self.isend_in(dst, tag, msg, false).await
+    }
+
+    /// Start receiving a message from `src` (None: any) with `tag` (None: any).
+    pub async fn irecv(&self, src: Match<u32>, tag: Match<i32>) -> Request {
+        self.irecv_in(src, tag, false).await
+    }
+
+    /// Wait for one request; a receive's message comes back (a send's status is empty).
+    pub async fn wait(&self, q: Request) -> Status {
+        self.waitall(&[q]).await.pop().expect("one status")
+    }
+
+    /// Wait for every request; their statuses in the same order.
+    pub async fn waitall(&self, qs: &[Request]) -> Vec<Status> {
+        match self.call(Call::Wait(qs.to_vec())).await {
+            Ret::Done(s) => s,
+            r => unreachable!("Wait answered {r:?}"),
+        }
+    }
+
+    /// Send and wait until the message has left this rank's buffer.
+    pub async fn send(&self, dst: u32, tag: i32, msg: Payload) {
+        let q = self.isend(dst, tag, msg).await;
+        self.wait(q).await;
+    }
+
+    /// Receive a message from `src` (None: any) with `tag` (None: any).
+    pub async fn recv_match(&self, src: Match<u32>, tag: Match<i32>) -> Status {
+        let q = self.irecv(src, tag).await;
+        self.wait(q).await
+    }
+
+    /// Receive the next message from anyone with any tag.
+    pub async fn recv(&self) -> Status {
+        self.recv_match(None, None).await
+    }
+
+    /// Receive the next message from `src`, any tag.
+    pub async fn recv_from(&self, src: u32) -> Status {
+        self.recv_match(Some(src), None).await
+    }
+
+    /// Receive the next message with `tag`, from anyone.
+    pub async fn recv_tag(&self, tag: i32) -> Status {
+        self.recv_match(None, Some(tag)).await
+    }
+
+    /// Wait until a message from `src` (None: any) with `tag` (None: any) can be received; its
+    /// source, tag and length, the message left to receive.
+    pub async fn probe_match(&self, src: Match<u32>, tag: Match<i32>) -> Status {
+        self.probe_in(src, tag, false).await
+    }
+
+    pub async fn probe(&self) -> Status {
+        self.probe_match(None, None).await
+    }
+
+    pub async fn probe_from(&self, src: u32) -> Status {
+        self.probe_match(Some(src), None).await
+    }
+
+    pub async fn probe_tag(&self, tag: i32) -> Status {
+        self.probe_match(None, Some(tag)).await
+    }
+
+    /// Root-based barrier (seed 000 §3: every rank tells rank 0, which then releases them).
+    pub async fn barrier(&self) {
+        collectives::barrier::root(self).await
+    }
+
+    /// Hierarchical barrier (seed 000 §3): local roots of `group` consecutive ranks, then rank 0.
+    pub async fn barrier_hierarchical(&self, group: u32) {
+        collectives::barrier::hierarchical(self, group).await
+    }
+
+    /// Broadcast `msg` from `root` (binomial tree); every rank gets root's message.
+    pub async fn bcast(&self, root: u32, msg: Payload) -> Payload {
+        collectives::bcast::binomial(self, root, msg).await
+    }
+
+    /// Reduce `x` element-wise with `op` to `root` (binomial tree); the result at the root.
+    pub async fn reduce(&self, root: u32, x: &[f64], op: collectives::Op) -> Option<Vec<f64>> {
+        collectives::reduce::binomial(self, root, x, op).await
+    }
+
+    /// Reduce `x` element-wise with `op`; every rank gets the result (reduce, then broadcast).
+    pub async fn allreduce(&self, x: &[f64], op: collectives::Op) -> Vec<f64> {
+        collectives::allreduce::reduce_bcast(self, x, op).await
+    }
+
+    /// Personalised all-to-all: `out[d]` to rank `d`; returns what each rank sent to this one.
+    /// Every message has the same length (MPI's alltoall); use `alltoallv` otherwise.
+    pub async fn alltoall(&self, out: Vec<Payload>) -> Vec<Payload> {
+        collectives::alltoall::linear(self, out).await
+    }
+
+    /// Personalised all-to-all with a length per destination: `out[d]` to rank `d`, and
+    /// `recv_lens[s]` bytes expected from rank `s`; a length of 0 sends or receives nothing
+    /// (seed 000 §3). Returns what each rank sent to this one.
+    pub async fn alltoallv(&self, out: Vec<Payload>, recv_lens: &[u64]) -> Vec<Payload> {
+        collectives::alltoallv::linear(self, out, recv_lens).await
+    }
+}
+
+/// A program every rank runs.
+pub trait Program: Send + Sync {
+    fn start(&self, r: Rank) -> Pin<Box<dyn Future<Output = ()> + Send>>;
+}
+
+/// A program from a function `Rank -> future`.
+pub struct FnProgram<F>(pub F);
+
+impl<F, Fut> Program for FnProgram<F>
+where
+    F: Fn(Rank) -> Fut + Send + Sync,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    fn start(&self, r: Rank) -> Pin<Box<dyn Future<Output = ()> + Send>> {
+        Box::pin((self.0)(r))
+    }
+}
+
+/// `program(|r| async move { ... })`.
+pub fn program<F, Fut>(f: F) -> Arc<dyn Program>
+where
+    F: Fn(Rank) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    Arc::new(FnProgram(f))
+}

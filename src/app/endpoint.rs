@@ -1,0 +1,424 @@
+//! The software of one endpoint: the ranks placed on it, each a future of the SPMD program
+//! (`api.rs`) with its message tables (`mpi.rs`), run by the endpoint's NIC (`net/nic.rs`)
+//! in the cycles it is evaluated.
+//!
+//! ```text
+//!   rank futures --calls--> endpoint --OutPkts--> NIC software queue --> TX FIFO --> network
+//!   rank futures <--answers-- endpoint <--envelope + bytes-- NIC reader <-- RX FIFO <-- network
+//! ```
+//!
+//! Cycle contract. A rank runs at a cycle: it is polled until it waits (for time or for the
+//! network). An `isend` costs `send_cycles` of software before its packets reach the NIC's
+//! queue (and before the rank goes on); posting a receive costs nothing; a wait returns in the
+//! cycle its last request completed (the NIC wrote a send's last footer; a receive's last
+//! packet's footer was popped), or at once when they already had, plus `recv_cycles` for each
+//! message it received (seed 003 Table 1; the defaults' reading: docs/decisions/0019).
+//! `consume_cycles` returns that many cycles later. A packet to a rank on the same endpoint
+//! goes through memory, not the NIC: it arrives in the cycle it is handed over. Ranks on one
+//! endpoint are independent processors sharing the NIC; they run in rank order within a cycle.
+
+use super::api::{Call, Io, Program, Rank, Request, Ret};
+use super::envelope::Envelope;
+use super::mpi::{Mpi, OutPkt, Pending, Proto};
+use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, Waker};
+
+/// What every endpoint of a run shares: the placement, the program and the costs.
+pub struct Shared {
+    /// Endpoint of every rank.
+    pub endpoint_of: Vec<u32>,
+    /// Index of every rank among its endpoint's ranks.
+    pub local_of: Vec<u32>,
+    pub program: Arc<dyn Program>,
+    pub proto: Proto,
+    /// Software cost of a send call, cycles.
+    pub send_cycles: u64,
+    /// Software cost of posting a receive, cycles.
+    pub recv_cycles: u64,
+    pub freq_mhz: f64,
+}
+
+/// Where a rank is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum St {
+    /// To be polled at this cycle (its answer, if any, set).
+    Ready(u64),
+    /// Waiting for the network.
+    Blocked,
+    Done,
+}
+
+/// One rank: its future, its mailbox, its tables.
+struct RankRun {
+    fut: Option<Pin<Box<dyn Future<Output = ()> + Send>>>,
+    io: Arc<Mutex<Io>>,
+    mpi: Mpi,
+    st: St,
+    /// The call in effect when the rank is Ready: its effect happens at the Ready cycle.
+    due: Option<Call>,
+    /// The blocking call it waits in.
+    blocked: Option<Call>,
+    pub finished_at: Option<u64>,
+}
+
+/// A packet for the NIC: its destination endpoint, the packet, and the local rank it is from.
+#[derive(Debug, Clone)]
+pub struct NicPkt {
+    pub endpoint: u32,
+    pub pkt: OutPkt,
+    pub from_local: u32,
+}
+
+/// The ranks of one endpoint.
+pub struct AppEndpoint {
+    pub endpoint: u32,
+    ranks: Vec<RankRun>,
+    shared: Arc<Shared>,
+    /// Packets for the NIC's software queue, in order.
+    pub out: VecDeque<NicPkt>,
+    /// Packets handed to the NIC, and packets the NIC delivered here (the run's in-flight count).
+    pub handed: u64,
+    pub delivered: u64,
+    /// A program error (it awaited something that is not an exanet call, or waited twice).
+    pub error: Option<String>,
+}
+
+impl std::fmt::Debug for AppEndpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AppEndpoint")
+            .field("endpoint", &self.endpoint)
+            .field("ranks", &self.ranks.len())
+            .field("handed", &self.handed)
+            .field("delivered", &self.delivered)
+            .finish()
+    }
+}
+
+impl AppEndpoint {
+    /// The endpoint's ranks, each started on `program` at cycle 0.
+    pub fn new(endpoint: u32, ranks: &[u32], shared: Arc<Shared>) -> AppEndpoint {
+        let size = shared.endpoint_of.len() as u32;
+        let ranks = ranks
+            .iter()
+            .map(|&r| {
+                let io = Arc::new(Mutex::new(Io::default()));
+                let h = Rank::new(io.clone(), r, size, shared.freq_mhz);
+                RankRun {
+                    fut: Some(shared.program.start(h)),
+                    io,
+                    mpi: Mpi::new(r),
+                    st: St::Ready(0),
+                    due: None,
+                    blocked: None,
+                    finished_at: None,
+                }
+            })
+            .collect();
+        AppEndpoint {
+            endpoint,
+            ranks,
+            shared,
+            out: VecDeque::new(),
+            handed: 0,
+            delivered: 0,
+            error: None,
+        }
+    }
+
+    /// The first cycle from `now` on in which a rank has work without the network.
+    pub fn due(&self, now: u64) -> u64 {
+        self.ranks
+            .iter()
+            .filter_map(|r| match r.st {
+                St::Ready(c) => Some(c.max(now)),
+                _ => None,
+            })
+            .min()
+            .unwrap_or(u64::MAX)
+    }
+
+    /// Every rank's program has returned.
+    pub fn done(&self) -> bool {
+        self.ranks.iter().all(|r| r.st == St::Done)
+    }
+
+    /// The ranks of this endpoint and when each finished.
+    pub fn finished(&self) -> impl Iterator<Item = (u32, Option<u64>)> + '_ {
+        self.ranks.iter().map(|r| (r.mpi.rank, r.finished_at))
+    }
+
+    /// Message counters of this endpoint's ranks: (sent, received, bytes sent, bytes received,
+    /// messages that arrived and that no receive took).
+    pub fn counters(&self) -> [u64; 5] {
+        let mut c = [0; 5];
+        for r in &self.ranks {
+            c[0] += r.mpi.messages_sent;
+            c[1] += r.mpi.messages_received;
+            c[2] += r.mpi.bytes_sent;
+            c[3] += r.mpi.bytes_received;
+            c[4] += r.mpi.unreceived() as u64;
+        }
+        c
+    }
+
+    /// What each blocked rank waits for (the deadlock report).
+    pub fn blocked(&self) -> Vec<(u32, String)> {
+        let mut v = Vec::new();
+        for r in &self.ranks {
+            if r.st != St::Blocked {
+                continue;
+            }
+            let what = match &r.blocked {
+                Some(Call::Wait(qs)) => qs
+                    .iter()
+                    .filter_map(|q| r.mpi.pending(*q))
+                    .map(|p| describe(&p))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+                Some(Call::Probe { src, tag, coll }) => format!(
+                    "probe of {}",
+                    describe(&Pending::Recv {
+                        src: *src,
+                        tag: *tag,
+                        coll: *coll
+                    })
+                ),
+                c => format!("{c:?}"),
+            };
+            v.push((r.mpi.rank, what));
+        }
+        v
+    }
+
+    /// The NIC wrote the footer of a packet of local rank `local`'s send `req` at `cycle`.
+    pub fn written(&mut self, local: u32, req: Request, cycle: u64) {
+        let r = &mut self.ranks[local as usize];
+        r.mpi.written(req, cycle);
+        self.recheck(local as usize, cycle);
+    }
+
+    /// A packet arrived at `cycle` (its footer popped, or handed over in memory).
+    pub fn arrive(&mut self, env: &Envelope, bytes: &[u8], cycle: u64) {
+        self.delivered += 1;
+        let Some(&local) = self.shared.local_of.get(env.dst as usize) else {
+            self.error = Some(format!(
+                "endpoint {}: a packet for rank {}, which does not exist",
+                self.endpoint, env.dst
+            ));
+            return;
+        };
+        if self.shared.endpoint_of[env.dst as usize] != self.endpoint {
+            self.error = Some(format!(
+                "endpoint {}: a packet for rank {}, which is on endpoint {}",
+                self.endpoint, env.dst, self.shared.endpoint_of[env.dst as usize]
+            ));
+            return;
+        }
+        let mut out = Vec::new();
+        let r = &mut self.ranks[local as usize];
+        r.mpi.arrive(&self.shared.proto, env, bytes, cycle, &mut out);
+        self.send_out(local, out, cycle);
+        self.recheck(local as usize, cycle);
+    }
+
+    /// Run every rank that is due at `cycle`.
+    pub fn step(&mut self, cycle: u64) {
+        for i in 0..self.ranks.len() {
+            while let St::Ready(c) = self.ranks[i].st {
+                if c > cycle {
+                    break;
+                }
+                self.run(i, cycle);
+            }
+        }
+    }
+
+    /// Hand packets to the NIC (or, for a rank of this endpoint, straight to it).
+    fn send_out(&mut self, local: u32, out: Vec<OutPkt>, cycle: u64) {
+        for p in out {
+            let e = self.shared.endpoint_of[p.env.dst as usize];
+            self.handed += 1;
+            if e == self.endpoint {
+                let bytes = p
+                    .data
+                    .as_ref()
+                    .map(|d| d[p.off as usize..p.off as usize + p.len as usize].to_vec())
+                    .unwrap_or_default();
+                if let Some(q) = p.req {
+                    self.ranks[local as usize].mpi.written(q, cycle);
+                    self.recheck(local as usize, cycle);
+                }
+                self.arrive(&p.env, &bytes, cycle);
+            } else {
+                self.out.push_back(NicPkt {
+                    endpoint: e,
+                    pkt: p,
+                    from_local: local,
+                });
+            }
+        }
+    }
+
+    /// A blocked rank whose wait is now satisfied becomes ready.
+    fn recheck(&mut self, i: usize, cycle: u64) {
+        let r = &mut self.ranks[i];
+        if r.st != St::Blocked {
+            return;
+        }
+        let call = r.blocked.take().expect("a blocked rank waits in a call");
+        match Self::try_block(r, &call, self.shared.recv_cycles) {
+            Some((ret, cost)) => {
+                *r.io.lock().expect("mailbox") = Io {
+                    call: None,
+                    ret: Some(ret),
+                };
+                r.st = St::Ready(cycle + cost);
+            }
+            None => r.blocked = Some(call),
+        }
+    }
+
+    /// The answer of a blocking call, if it can be given, and the software time it then takes
+    /// (`recv_cycles` for each message a wait receives).
+    fn try_block(r: &mut RankRun, call: &Call, recv_cycles: u64) -> Option<(Ret, u64)> {
+        match call {
+            Call::Wait(qs) => match r.mpi.done_at(qs) {
+                Ok(Some(_)) => {
+                    let (st, recvs) = r.mpi.take(qs);
+                    Some((Ret::Done(st), recvs * recv_cycles))
+                }
+                Ok(None) => None,
+                Err(_) => unreachable!("checked when the wait started"),
+            },
+            Call::Probe { src, tag, coll } => r
+                .mpi
+                .probe(*src, *tag, *coll)
+                .map(|s| (Ret::Probed(s), 0)),
+            _ => unreachable!("only waits and probes block"),
+        }
+    }
+
+    /// Rank `i` at `cycle`: the due call's effect, then poll until it waits.
+    fn run(&mut self, i: usize, cycle: u64) {
+        if let Some(call) = self.ranks[i].due.take() {
+            self.effect(i, call, cycle);
+            if self.ranks[i].st != St::Ready(cycle) {
+                return;
+            }
+        }
+        let r = &mut self.ranks[i];
+        let Some(fut) = r.fut.as_mut() else {
+            r.st = St::Done;
+            return;
+        };
+        let mut cx = Context::from_waker(Waker::noop());
+        match fut.as_mut().poll(&mut cx) {
+            Poll::Ready(()) => {
+                r.fut = None;
+                r.st = St::Done;
+                r.finished_at = Some(cycle);
+            }
+            Poll::Pending => {
+                let call = r.io.lock().expect("mailbox").call.take();
+                let Some(call) = call else {
+                    self.error = Some(format!(
+                        "rank {}: the program awaited something that is not an exanet call",
+                        r.mpi.rank
+                    ));
+                    r.st = St::Blocked;
+                    return;
+                };
+                let cost = match &call {
+                    Call::Isend { .. } => self.shared.send_cycles,
+                    Call::Consume(c) => *c,
+                    _ => 0,
+                };
+                if cost == 0 {
+                    self.effect(i, call, cycle);
+                } else {
+                    r.due = Some(call);
+                    r.st = St::Ready(cycle + cost);
+                }
+            }
+        }
+    }
+
+    /// What call `call` of rank `i` does at `cycle`; the rank is then Ready (answer set) or
+    /// Blocked.
+    fn effect(&mut self, i: usize, call: Call, cycle: u64) {
+        let p = self.shared.proto;
+        let mut out = Vec::new();
+        let r = &mut self.ranks[i];
+        let recv_cycles = self.shared.recv_cycles;
+        let ret = match &call {
+            Call::Now => Some((Ret::Cycle(cycle), 0)),
+            Call::Consume(_) => Some((Ret::Unit, 0)),
+            Call::Isend {
+                dst,
+                tag,
+                msg,
+                coll,
+            } => {
+                if *dst as usize >= self.shared.endpoint_of.len() {
+                    self.error = Some(format!(
+                        "rank {}: send to rank {dst}, of {} ranks",
+                        r.mpi.rank,
+                        self.shared.endpoint_of.len()
+                    ));
+                    r.st = St::Blocked;
+                    return;
+                }
+                let q = r.mpi.isend(&p, *dst, *tag, msg.clone(), *coll, &mut out);
+                Some((Ret::Req(q), 0))
+            }
+            Call::Irecv { src, tag, coll } => {
+                let q = r.mpi.irecv(*src, *tag, *coll, cycle, &mut out);
+                Some((Ret::Req(q), 0))
+            }
+            Call::Wait(qs) => {
+                if let Err(e) = r.mpi.done_at(qs) {
+                    self.error = Some(format!("rank {}: {e}", r.mpi.rank));
+                    r.st = St::Blocked;
+                    return;
+                }
+                Self::try_block(r, &call, recv_cycles)
+            }
+            Call::Probe { .. } => Self::try_block(r, &call, recv_cycles),
+        };
+        match ret {
+            Some((ret, cost)) => {
+                r.io.lock().expect("mailbox").ret = Some(ret);
+                r.st = St::Ready(cycle + cost);
+            }
+            None => {
+                r.blocked = Some(call);
+                r.st = St::Blocked;
+            }
+        }
+        self.send_out(i as u32, out, cycle);
+    }
+}
+
+fn any<T: std::fmt::Display>(x: &Option<T>) -> String {
+    x.as_ref().map_or("any".into(), |v| v.to_string())
+}
+
+/// A pending request in words.
+pub fn describe(p: &Pending) -> String {
+    match p {
+        Pending::Recv { src, tag, coll } => format!(
+            "a receive from {} tag {}{} that nobody sent",
+            any(src),
+            any(tag),
+            if *coll { " (collective)" } else { "" }
+        ),
+        Pending::RecvData { src, left } => {
+            format!("{left} more packets of a message from rank {src}")
+        }
+        Pending::SendCts { dst } => format!("rank {dst} to post a receive for a rendezvous send"),
+        Pending::SendOut { dst, left } => format!("{left} packets to rank {dst} to leave the NIC"),
+    }
+}

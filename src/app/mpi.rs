@@ -1,0 +1,641 @@
+//! One rank's message-passing state: MPI point-to-point semantics over packets (seed 004 §5;
+//! the MPI standard's matching rules).
+//!
+//! - **Matching** by source and tag, either a wildcard (`None`), in a matching space per context
+//!   (user messages; collectives' messages). A receive takes the first message, in arrival order,
+//!   that it matches; an arriving message takes the first posted receive it matches.
+//! - **Non-overtaking**: the messages of a (source, destination) pair are numbered (`seq`), and
+//!   an arriving message is matched only after every earlier message of its pair, even when an
+//!   adaptive routing delivers its packets first (it waits in `held`).
+//! - **Unexpected messages** (no receive posted) wait in `unexpected`, their packets collected.
+//! - **Eager** below `eager_threshold` bytes: the data goes at once, the first packet carrying
+//!   the tag and length. **Rendezvous** at or above it: a request (RTS) goes first; the receiver
+//!   answers with an acknowledge (CTS) when a receive matches it, and only then does the sender
+//!   send the data.
+//!
+//! Time: this module is told the cycle of each event and records when requests complete; the
+//! software costs are the endpoint's (`endpoint.rs`). Packets it wants sent come back as
+//! [`OutPkt`]s for the NIC.
+
+use super::api::{Match, Payload, Request, Status};
+use super::envelope::{Envelope, Kind, ENVELOPE_BYTES, SEQ_MOD};
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+
+/// Message-protocol parameters (`[app]` of the configuration).
+#[derive(Debug, Clone, Copy)]
+pub struct Proto {
+    /// Message bytes a packet carries after its envelope.
+    pub chunk: u32,
+    /// Messages of this many bytes or more go by rendezvous.
+    pub eager_threshold: u64,
+}
+
+impl Proto {
+    /// Packets a message of `len` bytes takes (at least one).
+    pub fn packets(&self, len: u64) -> u64 {
+        len.div_ceil(self.chunk as u64).max(1)
+    }
+}
+
+/// A packet to send: its envelope, its message bytes (`data`, from `off`, `len` of them), and
+/// the send request whose completion counts it (None: a protocol packet).
+#[derive(Debug, Clone)]
+pub struct OutPkt {
+    pub env: Envelope,
+    pub data: Option<Arc<[u8]>>,
+    pub off: u64,
+    pub len: u32,
+    pub req: Option<Request>,
+}
+
+impl OutPkt {
+    /// Payload bytes: the envelope and the message bytes.
+    pub fn size(&self) -> u32 {
+        ENVELOPE_BYTES + self.len
+    }
+}
+
+/// A message being received (or waiting to be).
+#[derive(Debug, Default)]
+struct Msg {
+    /// The first packet (EAGER or RTS) has arrived: `tag`, `len`, `coll` are known.
+    head: bool,
+    rendezvous: bool,
+    tag: i32,
+    len: u64,
+    coll: bool,
+    has_data: bool,
+    /// Packets of data expected (known with the head) and arrived.
+    expected: u64,
+    got: u64,
+    data: Vec<u8>,
+    /// The receive it completes, once matched.
+    bound: Option<Request>,
+    last: u64,
+}
+
+#[derive(Debug)]
+struct Posted {
+    req: Request,
+    src: Match<u32>,
+    tag: Match<i32>,
+    coll: bool,
+}
+
+#[derive(Debug)]
+struct SendState {
+    dst: u32,
+    seq: u32,
+    tag: i32,
+    msg: Payload,
+    coll: bool,
+    left: u64,
+}
+
+/// What a request is waiting for, for the deadlock report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Pending {
+    Recv {
+        src: Match<u32>,
+        tag: Match<i32>,
+        coll: bool,
+    },
+    /// A receive matched, waiting for `left` more packets from `src`.
+    RecvData { src: u32, left: u64 },
+    /// A rendezvous send waiting for the receiver's acknowledge.
+    SendCts { dst: u32 },
+    /// Packets not yet written by the NIC.
+    SendOut { dst: u32, left: u64 },
+}
+
+/// A request: done (cycle, status) or pending.
+#[derive(Debug)]
+enum ReqState {
+    /// Done at a cycle; `true` for a receive.
+    Done(u64, Status, bool),
+    Pending,
+}
+
+/// One rank's message tables.
+#[derive(Debug, Default)]
+pub struct Mpi {
+    pub rank: u32,
+    next_seq: HashMap<u32, u32>,
+    expect_seq: HashMap<u32, u32>,
+    /// Heads arrived before an earlier message of their pair was matched.
+    held: HashMap<(u32, u32), ()>,
+    msgs: HashMap<(u32, u32), Msg>,
+    posted: VecDeque<Posted>,
+    unexpected: VecDeque<(u32, u32)>,
+    sends: HashMap<Request, SendState>,
+    /// Rendezvous sends waiting for an acknowledge: (destination, seq) -> request.
+    rts: HashMap<(u32, u32), Request>,
+    reqs: HashMap<Request, ReqState>,
+    recv_of: HashMap<Request, (u32, u32)>,
+    next_req: u32,
+    /// Counters for the run's report.
+    pub messages_sent: u64,
+    pub messages_received: u64,
+    pub bytes_sent: u64,
+    pub bytes_received: u64,
+}
+
+fn matches(p: &Posted, src: u32, m: &Msg) -> bool {
+    p.coll == m.coll && p.src.is_none_or(|s| s == src) && p.tag.is_none_or(|t| t == m.tag)
+}
+
+impl Mpi {
+    pub fn new(rank: u32) -> Mpi {
+        Mpi {
+            rank,
+            ..Mpi::default()
+        }
+    }
+
+    fn new_req(&mut self) -> Request {
+        let q = Request(self.next_req);
+        self.next_req = self.next_req.wrapping_add(1);
+        self.reqs.insert(q, ReqState::Pending);
+        q
+    }
+
+    /// Start a send of `msg` to `dst` at `cycle`: the request and the packets to send now.
+    pub fn isend(
+        &mut self,
+        p: &Proto,
+        dst: u32,
+        tag: i32,
+        msg: Payload,
+        coll: bool,
+        out: &mut Vec<OutPkt>,
+    ) -> Request {
+        let q = self.new_req();
+        let seq = {
+            let s = self.next_seq.entry(dst).or_insert(0);
+            let v = *s;
+            *s = (v + 1) % SEQ_MOD;
+            v
+        };
+        let len = msg.len();
+        self.messages_sent += 1;
+        self.bytes_sent += len;
+        let st = SendState {
+            dst,
+            seq,
+            tag,
+            msg,
+            coll,
+            left: p.packets(len),
+        };
+        if len < p.eager_threshold {
+            self.data_packets(p, q, &st, true, out);
+        } else {
+            out.push(OutPkt {
+                env: Envelope {
+                    kind: Kind::Rts,
+                    coll,
+                    has_data: false,
+                    src: self.rank,
+                    dst,
+                    seq,
+                    tag,
+                    len: len as u32,
+                },
+                data: None,
+                off: 0,
+                len: 0,
+                req: None,
+            });
+            self.rts.insert((dst, seq), q);
+        }
+        self.sends.insert(q, st);
+        q
+    }
+
+    /// The packets of a message: EAGER then DATA (eager), or DATA only (after the acknowledge).
+    fn data_packets(&self, p: &Proto, q: Request, st: &SendState, eager: bool, out: &mut Vec<OutPkt>) {
+        let len = st.msg.len();
+        let bytes = match &st.msg {
+            Payload::Bytes(b) => Some(b.clone()),
+            Payload::Size(_) => None,
+        };
+        for k in 0..p.packets(len) {
+            let off = k * p.chunk as u64;
+            let n = (len - off.min(len)).min(p.chunk as u64) as u32;
+            let first = eager && k == 0;
+            out.push(OutPkt {
+                env: Envelope {
+                    kind: if first { Kind::Eager } else { Kind::Data },
+                    coll: st.coll,
+                    has_data: bytes.is_some(),
+                    src: self.rank,
+                    dst: st.dst,
+                    seq: st.seq,
+                    tag: if first { st.tag } else { k as i32 },
+                    len: if first { len as u32 } else { 0 },
+                },
+                data: bytes.clone(),
+                off,
+                len: n,
+                req: Some(q),
+            });
+        }
+    }
+
+    /// The NIC wrote the last word of a packet of send `q` at `cycle`.
+    pub fn written(&mut self, q: Request, cycle: u64) {
+        let Some(st) = self.sends.get_mut(&q) else {
+            return;
+        };
+        st.left -= 1;
+        if st.left == 0 {
+            self.sends.remove(&q);
+            self.reqs.insert(
+                q,
+                ReqState::Done(
+                    cycle,
+                    Status {
+                        src: self.rank,
+                        tag: 0,
+                        len: 0,
+                        data: None,
+                    },
+                    false,
+                ),
+            );
+        }
+    }
+
+    /// Post a receive at `cycle`.
+    pub fn irecv(
+        &mut self,
+        src: Match<u32>,
+        tag: Match<i32>,
+        coll: bool,
+        cycle: u64,
+        out: &mut Vec<OutPkt>,
+    ) -> Request {
+        let q = self.new_req();
+        let p = Posted { req: q, src, tag, coll };
+        let found = self.unexpected.iter().position(|&(s, n)| {
+            self.msgs
+                .get(&(s, n))
+                .is_some_and(|m| matches(&p, s, m))
+        });
+        match found {
+            Some(i) => {
+                let key = self.unexpected.remove(i).expect("found above");
+                self.bind(key, q, cycle, out);
+            }
+            None => self.posted.push_back(p),
+        }
+        q
+    }
+
+    /// The first unexpected message `src`/`tag` match, as a status without data.
+    pub fn probe(&self, src: Match<u32>, tag: Match<i32>, coll: bool) -> Option<Status> {
+        let p = Posted {
+            req: Request(0),
+            src,
+            tag,
+            coll,
+        };
+        self.unexpected.iter().find_map(|&(s, n)| {
+            let m = self.msgs.get(&(s, n))?;
+            matches(&p, s, m).then(|| Status {
+                src: s,
+                tag: m.tag,
+                len: m.len,
+                data: None,
+            })
+        })
+    }
+
+    /// Receive `q` takes message `key` at `cycle`.
+    fn bind(&mut self, key: (u32, u32), q: Request, cycle: u64, out: &mut Vec<OutPkt>) {
+        let m = self.msgs.get_mut(&key).expect("a bound message exists");
+        m.bound = Some(q);
+        m.last = m.last.max(cycle);
+        self.recv_of.insert(q, key);
+        if m.rendezvous {
+            out.push(OutPkt {
+                env: Envelope {
+                    kind: Kind::Cts,
+                    coll: m.coll,
+                    has_data: false,
+                    src: self.rank,
+                    dst: key.0,
+                    seq: key.1,
+                    tag: 0,
+                    len: 0,
+                },
+                data: None,
+                off: 0,
+                len: 0,
+                req: None,
+            });
+        }
+        self.complete_if_whole(key);
+    }
+
+    fn complete_if_whole(&mut self, key: (u32, u32)) {
+        let Some(m) = self.msgs.get(&key) else {
+            return;
+        };
+        let (Some(q), true) = (m.bound, m.head && m.got == m.expected) else {
+            return;
+        };
+        let m = self.msgs.remove(&key).expect("checked above");
+        self.recv_of.remove(&q);
+        self.messages_received += 1;
+        self.bytes_received += m.len;
+        let mut data = m.data;
+        data.truncate(m.len as usize);
+        self.reqs.insert(
+            q,
+            ReqState::Done(
+                m.last,
+                Status {
+                    src: key.0,
+                    tag: m.tag,
+                    len: m.len,
+                    data: m.has_data.then_some(data),
+                },
+                true,
+            ),
+        );
+    }
+
+    /// A packet arrived at `cycle`: its envelope and message bytes.
+    pub fn arrive(
+        &mut self,
+        p: &Proto,
+        env: &Envelope,
+        bytes: &[u8],
+        cycle: u64,
+        out: &mut Vec<OutPkt>,
+    ) {
+        let key = (env.src, env.seq);
+        match env.kind {
+            Kind::Cts => {
+                if let Some(q) = self.rts.remove(&(env.src, env.seq)) {
+                    let st = self.sends.get(&q).expect("a rendezvous send waits");
+                    self.data_packets(p, q, st, false, out);
+                }
+            }
+            Kind::Eager | Kind::Rts | Kind::Data => {
+                let m = self.msgs.entry(key).or_default();
+                m.last = m.last.max(cycle);
+                let index = match env.kind {
+                    Kind::Eager => 0,
+                    Kind::Data => env.tag as u32 as u64,
+                    _ => u64::MAX,
+                };
+                if env.kind != Kind::Rts {
+                    m.got += 1;
+                    if env.has_data && !bytes.is_empty() {
+                        let off = (index * p.chunk as u64) as usize;
+                        if m.data.len() < off + bytes.len() {
+                            m.data.resize(off + bytes.len(), 0);
+                        }
+                        m.data[off..off + bytes.len()].copy_from_slice(bytes);
+                    }
+                    m.has_data |= env.has_data;
+                }
+                if env.kind == Kind::Data {
+                    self.complete_if_whole(key);
+                    return;
+                }
+                m.head = true;
+                m.rendezvous = env.kind == Kind::Rts;
+                m.tag = env.tag;
+                m.len = env.len as u64;
+                m.coll = env.coll;
+                m.expected = p.packets(m.len);
+                let want = *self.expect_seq.entry(env.src).or_insert(0);
+                if env.seq != want {
+                    self.held.insert(key, ());
+                    return;
+                }
+                self.match_head(key, cycle, out);
+                // and the heads of later messages of the pair that came first
+                let mut next = (env.seq + 1) % SEQ_MOD;
+                while self.held.remove(&(env.src, next)).is_some() {
+                    self.match_head((env.src, next), cycle, out);
+                    next = (next + 1) % SEQ_MOD;
+                }
+            }
+        }
+    }
+
+    /// A message's head, in its pair's order: take the first matching posted receive, or wait.
+    fn match_head(&mut self, key: (u32, u32), cycle: u64, out: &mut Vec<OutPkt>) {
+        self.expect_seq.insert(key.0, (key.1 + 1) % SEQ_MOD);
+        let m = &self.msgs[&key];
+        match self.posted.iter().position(|p| matches(p, key.0, m)) {
+            Some(i) => {
+                let p = self.posted.remove(i).expect("found above");
+                self.bind(key, p.req, cycle, out);
+            }
+            None => self.unexpected.push_back(key),
+        }
+    }
+
+    /// When every request of `qs` is done: the last completion cycle. Unknown requests are
+    /// an error naming them.
+    pub fn done_at(&self, qs: &[Request]) -> Result<Option<u64>, String> {
+        let mut at = 0;
+        for q in qs {
+            match self.reqs.get(q) {
+                None => return Err(format!("request {} is not pending (waited twice?)", q.0)),
+                Some(ReqState::Pending) => return Ok(None),
+                Some(ReqState::Done(c, _, _)) => at = at.max(*c),
+            }
+        }
+        Ok(Some(at))
+    }
+
+    /// The statuses of done requests `qs`, which are forgotten, and how many were receives.
+    pub fn take(&mut self, qs: &[Request]) -> (Vec<Status>, u64) {
+        let mut recvs = 0;
+        let st = qs
+            .iter()
+            .map(|q| match self.reqs.remove(q) {
+                Some(ReqState::Done(_, s, r)) => {
+                    recvs += r as u64;
+                    s
+                }
+                r => unreachable!("take of a request not done: {r:?}"),
+            })
+            .collect();
+        (st, recvs)
+    }
+
+    /// What request `q` waits for.
+    pub fn pending(&self, q: Request) -> Option<Pending> {
+        if let Some(p) = self.posted.iter().find(|p| p.req == q) {
+            return Some(Pending::Recv {
+                src: p.src,
+                tag: p.tag,
+                coll: p.coll,
+            });
+        }
+        if let Some(key) = self.recv_of.get(&q) {
+            let m = &self.msgs[key];
+            return Some(Pending::RecvData {
+                src: key.0,
+                left: m.expected.saturating_sub(m.got),
+            });
+        }
+        if let Some(st) = self.sends.get(&q) {
+            return Some(if self.rts.values().any(|r| *r == q) {
+                Pending::SendCts { dst: st.dst }
+            } else {
+                Pending::SendOut {
+                    dst: st.dst,
+                    left: st.left,
+                }
+            });
+        }
+        None
+    }
+
+    /// Messages that arrived and that no receive took.
+    pub fn unreceived(&self) -> usize {
+        self.unexpected.len() + self.held.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const P: Proto = Proto {
+        chunk: 32,
+        eager_threshold: 64,
+    };
+
+    /// Deliver every packet of `out` whose destination is `to`, in order (or reversed).
+    fn deliver(to: &mut Mpi, out: &mut Vec<OutPkt>, cycle: u64, reverse: bool) -> Vec<OutPkt> {
+        let mut back = Vec::new();
+        let mut pk: Vec<OutPkt> = out.drain(..).collect();
+        if reverse {
+            pk.reverse();
+        }
+        for o in pk {
+            assert_eq!(o.env.dst, to.rank);
+            let bytes: Vec<u8> = o
+                .data
+                .as_ref()
+                .map(|d| d[o.off as usize..o.off as usize + o.len as usize].to_vec())
+                .unwrap_or_default();
+            to.arrive(&P, &o.env, &bytes, cycle, &mut back);
+        }
+        back
+    }
+
+    fn done(m: &mut Mpi, q: Request) -> Status {
+        assert!(m.done_at(&[q]).unwrap().is_some(), "{q:?} not done");
+        m.take(&[q]).0.pop().unwrap()
+    }
+
+    fn write_all(m: &mut Mpi, out: &[OutPkt], cycle: u64) {
+        for o in out {
+            if let Some(q) = o.req {
+                m.written(q, cycle);
+            }
+        }
+    }
+
+    #[test]
+    fn wildcards_take_the_first_arrival_and_tags_select() {
+        let (mut a, mut b, mut c) = (Mpi::new(0), Mpi::new(1), Mpi::new(2));
+        let mut out = Vec::new();
+        a.isend(&P, 2, 5, Payload::bytes(b"a5"), false, &mut out);
+        deliver(&mut c, &mut out, 10, false);
+        b.isend(&P, 2, 6, Payload::bytes(b"b6"), false, &mut out);
+        deliver(&mut c, &mut out, 11, false);
+        let mut o = Vec::new();
+        let by_tag = c.irecv(None, Some(6), false, 20, &mut o);
+        let any = c.irecv(None, None, false, 20, &mut o);
+        assert_eq!(done(&mut c, by_tag).src, 1);
+        let s = done(&mut c, any);
+        assert_eq!((s.src, s.tag, s.data.unwrap()), (0, 5, b"a5".to_vec()));
+        // a collective's message never matches a user receive
+        a.isend(&P, 2, 5, Payload::Size(3), true, &mut out);
+        deliver(&mut c, &mut out, 30, false);
+        let user = c.irecv(None, None, false, 31, &mut o);
+        assert_eq!(c.done_at(&[user]).unwrap(), None);
+        assert!(c.probe(None, None, true).is_some());
+        assert!(c.probe(None, None, false).is_none());
+    }
+
+    #[test]
+    fn a_pair_never_overtakes_even_when_the_network_reorders() {
+        let (mut a, mut b) = (Mpi::new(0), Mpi::new(1));
+        let mut out = Vec::new();
+        for k in 0..3u8 {
+            a.isend(&P, 1, 9, Payload::bytes(&[k; 70]), false, &mut out);
+        }
+        // rendezvous (70 >= 64): three RTS, delivered last first
+        let mut cts = deliver(&mut b, &mut out, 5, true);
+        assert!(cts.is_empty(), "no receive posted: no acknowledge yet");
+        let qs: Vec<_> = (0..3).map(|_| b.irecv(Some(0), Some(9), false, 6, &mut cts)).collect();
+        assert_eq!(cts.len(), 3);
+        let mut data = deliver(&mut a, &mut cts, 7, false);
+        assert_eq!(data.len(), 9, "three messages of three 32-byte packets");
+        write_all(&mut a, &data, 8);
+        deliver(&mut b, &mut data, 9, true);
+        for (k, q) in qs.into_iter().enumerate() {
+            assert_eq!(done(&mut b, q).data.unwrap(), vec![k as u8; 70]);
+        }
+    }
+
+    #[test]
+    fn the_eager_rendezvous_switch_is_at_the_threshold_exactly() {
+        for (len, kind) in [(63u64, Kind::Eager), (64, Kind::Rts)] {
+            let mut a = Mpi::new(0);
+            let mut out = Vec::new();
+            a.isend(&P, 1, 0, Payload::Size(len), false, &mut out);
+            assert_eq!(out[0].env.kind, kind, "{len} bytes");
+            let n = if kind == Kind::Eager { 2 } else { 1 };
+            assert_eq!(out.len(), n, "{len} bytes");
+        }
+    }
+
+    #[test]
+    fn an_unexpected_eager_message_completes_a_later_receive_at_the_later_cycle() {
+        let (mut a, mut b) = (Mpi::new(0), Mpi::new(1));
+        let mut out = Vec::new();
+        let s = a.isend(&P, 1, 3, Payload::bytes(&[7; 40]), false, &mut out);
+        assert_eq!(a.done_at(&[s]).unwrap(), None);
+        write_all(&mut a, &out, 4);
+        assert_eq!(a.done_at(&[s]).unwrap(), Some(4));
+        deliver(&mut b, &mut out, 10, false);
+        assert_eq!(b.unreceived(), 1);
+        let mut o = Vec::new();
+        let q = b.irecv(Some(0), Some(3), false, 50, &mut o);
+        assert_eq!(b.done_at(&[q]).unwrap(), Some(50));
+        assert_eq!(b.unreceived(), 0);
+        assert_eq!(done(&mut b, q).len, 40);
+        assert!(b.done_at(&[q]).is_err(), "a request is taken once");
+    }
+
+    #[test]
+    fn what_a_waiting_request_waits_for() {
+        let (mut a, mut b) = (Mpi::new(0), Mpi::new(1));
+        let mut out = Vec::new();
+        let r = b.irecv(Some(0), None, false, 0, &mut out);
+        assert_eq!(
+            b.pending(r),
+            Some(Pending::Recv {
+                src: Some(0),
+                tag: None,
+                coll: false
+            })
+        );
+        let s = a.isend(&P, 1, 0, Payload::Size(100), false, &mut out);
+        assert_eq!(a.pending(s), Some(Pending::SendCts { dst: 1 }));
+    }
+}

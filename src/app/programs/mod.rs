@@ -1,0 +1,70 @@
+//! The shipped example programs (`exanet app run <name>`), each an ordinary SPMD program on the
+//! API of `api.rs`. A program reports its own figures (round-trip times, iteration times) into
+//! a [`Figures`] table that the command prints.
+
+pub mod alltoall;
+pub mod halo;
+pub mod pingpong;
+pub mod ring;
+
+use super::api::Program;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+/// Named figures a program measured (kept in name order, so output is deterministic).
+#[derive(Debug, Clone, Default)]
+pub struct Figures(Arc<Mutex<BTreeMap<String, f64>>>);
+
+impl Figures {
+    pub fn set(&self, name: &str, v: f64) {
+        self.0.lock().expect("figures").insert(name.to_string(), v);
+    }
+
+    pub fn get(&self, name: &str) -> Option<f64> {
+        self.0.lock().expect("figures").get(name).copied()
+    }
+
+    pub fn all(&self) -> BTreeMap<String, f64> {
+        self.0.lock().expect("figures").clone()
+    }
+}
+
+/// The examples' parameters (`exanet app run` options).
+#[derive(Debug, Clone, Copy)]
+pub struct Params {
+    /// Message bytes.
+    pub bytes: u64,
+    /// Iterations (round trips, exchanges).
+    pub iterations: u32,
+}
+
+/// The example programs by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Example {
+    /// Ping-pong between ranks 0 and 1 (seed 003 §3).
+    Pingpong,
+    /// A message around a ring of every rank and back to rank 0 (seed 003 §3, 4 ranks).
+    Ring,
+    /// 2-D halo exchange with the four neighbours on a periodic grid of ranks.
+    Halo,
+    /// Personalised all-to-all.
+    Alltoall,
+}
+
+impl Example {
+    /// The program, the figures it fills, and the fewest ranks it needs.
+    pub fn program(self, p: Params) -> (Arc<dyn Program>, Figures, u32) {
+        let f = Figures::default();
+        let prog = match self {
+            Example::Pingpong => pingpong::program(p, f.clone()),
+            Example::Ring => ring::program(p, f.clone()),
+            Example::Halo => halo::program(p, f.clone()),
+            Example::Alltoall => alltoall::program(p, f.clone()),
+        };
+        let min = match self {
+            Example::Pingpong | Example::Ring => 2,
+            Example::Halo | Example::Alltoall => 1,
+        };
+        (prog, f, min)
+    }
+}

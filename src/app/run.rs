@@ -1,0 +1,257 @@
+//! A run of an SPMD program on a network: the network of `[net]` (topology, routing, the same
+//! nodes and links as every network run) with the program's ranks on its endpoints' NICs
+//! instead of synthetic traffic, clocked until every rank's program has returned.
+//!
+//! The run ends in one of three ways: every rank finished (the run time is the cycle the last
+//! one did); a deadlock: the network holds no packet, no rank can run before one arrives, and
+//! some rank still waits (the report says which ranks wait for what); or `app.max_cycles`
+//! passed. The checks happen every [`CHECK_STEP`] cycles; where they happen does not change
+//! what is simulated (the ranks' finishing cycles are their own).
+
+use super::endpoint::{AppEndpoint, Shared};
+use super::envelope::{ENVELOPE_BYTES, MAX_RANKS};
+use super::mpi::Proto;
+use super::Program;
+use crate::config::Config;
+use crate::net::engine::Network;
+use crate::net::setup;
+use crate::progress::Progress;
+use std::sync::Arc;
+
+/// Cycles between two checks for the end of a run.
+pub const CHECK_STEP: u64 = 1024;
+
+/// Why a run did not finish.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RunError {
+    /// A bad configuration, placement or program (exit 2).
+    Input(String),
+    /// Every rank that has not finished waits for a message nobody will send (exit 1).
+    Deadlock {
+        cycle: u64,
+        waiting: Vec<(u32, String)>,
+    },
+    /// `app.max_cycles` passed (exit 1).
+    Timeout(u64),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Input(e) => write!(f, "{e}"),
+            RunError::Deadlock { cycle, waiting } => {
+                writeln!(
+                    f,
+                    "deadlock at cycle {cycle}: the network is empty and {} ranks wait for a \
+                     message nobody will send:",
+                    waiting.len()
+                )?;
+                for (r, w) in waiting.iter().take(20) {
+                    writeln!(f, "  rank {r} waits for {w}")?;
+                }
+                if waiting.len() > 20 {
+                    writeln!(f, "  ... and {} more ranks", waiting.len() - 20)?;
+                }
+                Ok(())
+            }
+            RunError::Timeout(c) => write!(
+                f,
+                "the program had not finished after {c} cycles (app.max_cycles); raise it or look \
+                 for a rank that never stops"
+            ),
+        }
+    }
+}
+
+/// What a run measured.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Report {
+    pub ranks: u32,
+    /// The cycle the last rank finished.
+    pub cycles: u64,
+    pub time_us: f64,
+    /// Per rank: the cycle its program returned.
+    pub finished: Vec<u64>,
+    pub messages_sent: u64,
+    pub messages_received: u64,
+    pub bytes_sent: u64,
+    pub bytes_received: u64,
+    /// Messages that arrived and that no receive took.
+    pub messages_unreceived: u64,
+    /// Packets through the network (those between ranks of one endpoint go through memory).
+    pub packets: u64,
+    pub packet_latency_mean_cycles: f64,
+    pub packet_latency_max_cycles: u32,
+    /// Cycles the simulation ran (the last check point).
+    pub simulated_cycles: u64,
+}
+
+/// The message protocol and software costs of `cfg.app` in cycles.
+pub fn shared(
+    cfg: &Config,
+    placement: Vec<usize>,
+    endpoints: usize,
+    program: Arc<dyn Program>,
+) -> Result<Shared, String> {
+    if placement.is_empty() || placement.len() > MAX_RANKS {
+        return Err(format!(
+            "{} ranks: a run has 1 to {MAX_RANKS} ranks (the envelope's 20-bit rank fields)",
+            placement.len()
+        ));
+    }
+    let mut count = vec![0u32; endpoints];
+    let mut local_of = Vec::with_capacity(placement.len());
+    for (r, &e) in placement.iter().enumerate() {
+        if e >= endpoints {
+            return Err(format!(
+                "rank {r} is placed on endpoint {e}; the network has {endpoints} endpoints"
+            ));
+        }
+        local_of.push(count[e]);
+        count[e] += 1;
+    }
+    let a = &cfg.app;
+    let clock = cfg.clock();
+    Ok(Shared {
+        endpoint_of: placement.iter().map(|&e| e as u32).collect(),
+        local_of,
+        program,
+        proto: Proto {
+            chunk: a.max_payload_bytes - ENVELOPE_BYTES,
+            eager_threshold: a.eager_threshold_bytes,
+        },
+        send_cycles: clock.cycles_for_ns(a.send_overhead_ns),
+        recv_cycles: clock.cycles_for_ns(a.recv_overhead_ns),
+        freq_mhz: cfg.clock.freq_mhz,
+    })
+}
+
+/// The network of `cfg.net` for an application: packets of 16 bytes (an envelope alone) to
+/// `app.max_payload_bytes`, statistics over the whole run.
+pub fn network(cfg: &Config) -> Result<Network, String> {
+    let mut c = cfg.clone();
+    c.net.sizes = format!("{ENVELOPE_BYTES}:{}", cfg.app.max_payload_bytes);
+    c.net.probe = String::new();
+    c.net.injection = "bernoulli".into();
+    c.net.warmup_cycles = 0;
+    c.net.measure_cycles = cfg.app.max_cycles.min(1_000_000_000_000);
+    let plan = setup::plan(&c)?;
+    setup::build(&c, &plan, c.net.load)
+}
+
+/// Run `program` with its ranks on `placement` (an endpoint per rank).
+pub fn run(
+    cfg: &Config,
+    placement: Vec<usize>,
+    program: Arc<dyn Program>,
+    progress: &Progress,
+) -> Result<Report, RunError> {
+    let mut net = network(cfg).map_err(RunError::Input)?;
+    let endpoints = net.topo.endpoints();
+    let shared = Arc::new(shared(cfg, placement, endpoints, program).map_err(RunError::Input)?);
+    // no synthetic traffic: only the program's packets
+    net.stop_injecting();
+    let mut on: Vec<Vec<u32>> = vec![Vec::new(); endpoints];
+    for (r, &e) in shared.endpoint_of.iter().enumerate() {
+        on[e as usize].push(r as u32);
+    }
+    for (e, ranks) in on.iter().enumerate() {
+        if ranks.is_empty() {
+            continue;
+        }
+        let (node, term) = net.topo.endpoint(e);
+        net.nodes[node].nics[term].attach_app(Box::new(AppEndpoint::new(
+            e as u32,
+            ranks,
+            shared.clone(),
+        )));
+    }
+    let limit = cfg.app.max_cycles;
+    loop {
+        net.run(CHECK_STEP);
+        progress.set_position(net.cycle.min(limit));
+        let apps: Vec<&AppEndpoint> = net
+            .nodes
+            .iter()
+            .flat_map(|n| &n.nics)
+            .filter_map(|x| x.app())
+            .collect();
+        if let Some(e) = apps.iter().find_map(|a| a.error.clone()) {
+            return Err(RunError::Input(e));
+        }
+        if apps.iter().all(|a| a.done()) {
+            return Ok(report(cfg, &net, &apps));
+        }
+        let in_flight: u64 = apps.iter().map(|a| a.handed - a.delivered).sum();
+        let runnable = apps.iter().any(|a| a.due(net.cycle) < u64::MAX);
+        if in_flight == 0 && !runnable {
+            let mut waiting: Vec<(u32, String)> = apps.iter().flat_map(|a| a.blocked()).collect();
+            waiting.sort();
+            return Err(RunError::Deadlock {
+                cycle: net.cycle,
+                waiting,
+            });
+        }
+        if net.cycle >= limit {
+            return Err(RunError::Timeout(net.cycle));
+        }
+    }
+}
+
+fn report(cfg: &Config, net: &Network, apps: &[&AppEndpoint]) -> Report {
+    let ranks = apps.iter().map(|a| a.finished().count()).sum::<usize>();
+    let mut finished = vec![0u64; ranks];
+    let mut c = [0u64; 5];
+    for a in apps {
+        for (r, f) in a.finished() {
+            finished[r as usize] = f.expect("every rank finished");
+        }
+        for (x, y) in c.iter_mut().zip(a.counters()) {
+            *x += y;
+        }
+    }
+    let cycles = finished.iter().copied().max().unwrap_or(0);
+    let m = net.merged();
+    let n = m.latencies.len().max(1) as f64;
+    Report {
+        ranks: ranks as u32,
+        cycles,
+        time_us: cfg.clock().us(cycles as f64),
+        finished,
+        messages_sent: c[0],
+        messages_received: c[1],
+        bytes_sent: c[2],
+        bytes_received: c[3],
+        messages_unreceived: c[4],
+        packets: m.delivered,
+        packet_latency_mean_cycles: m.latencies.iter().map(|&l| l as f64).sum::<f64>() / n,
+        packet_latency_max_cycles: m.latencies.iter().copied().max().unwrap_or(0),
+        simulated_cycles: net.cycle,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::programs::{Example, Params};
+
+    fn cfg(topology: &str) -> Config {
+        let mut c = Config::default();
+        c.net.topology = topology.into();
+        c.net.routing = "ecube".into();
+        c
+    }
+
+    #[test]
+    fn pingpong_on_a_mesh_finishes_and_counts_its_messages() {
+        let (prog, f, _) = Example::Pingpong.program(Params {
+            bytes: 64,
+            iterations: 4,
+        });
+        let r = run(&cfg("mesh:2x2"), vec![0, 3], prog, &Progress::hidden()).unwrap();
+        assert_eq!(r.messages_sent, 8);
+        assert_eq!(r.messages_received, 8);
+        assert_eq!(r.packets, 8);
+        assert!(f.get("half_round_trip_cycles").unwrap() > 62.0, "{:?}", f.all());
+    }
+}
