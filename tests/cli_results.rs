@@ -264,21 +264,25 @@ fn listed_values(help: &str, option: &str) -> Vec<String> {
     let mut lines = help
         .lines()
         .skip_while(|l| !l.trim_start().starts_with(&format!("{option} ")) && l.trim() != option);
-    let Some(_) = lines.next() else {
+    let Some(first) = lines.next() else {
         return Vec::new();
     };
     let mut out = Vec::new();
+    // the short help gives the list at the end of the option's line or of a wrapped line
+    let inline = |t: &str, out: &mut Vec<String>| {
+        if let Some((_, rest)) = t.split_once("[possible values: ") {
+            let list = rest.split(']').next().unwrap_or("");
+            out.extend(list.split(", ").map(str::to_string));
+        }
+    };
+    inline(first, &mut out);
     for l in lines {
         let t = l.trim();
         if t.starts_with("--") || t.starts_with("-h,") {
             break; // the next option
         }
-        if let Some(list) = t
-            .strip_prefix("[possible values: ")
-            .and_then(|r| r.strip_suffix(']'))
-        {
-            out.extend(list.split(", ").map(str::to_string));
-        } else if let Some(item) = t.strip_prefix("- ") {
+        inline(t, &mut out);
+        if let Some(item) = t.strip_prefix("- ") {
             out.push(item.split(':').next().unwrap_or("").trim().to_string());
         }
     }
