@@ -103,6 +103,11 @@ enum Cmd {
         #[command(subcommand)]
         cmd: NetworkCmd,
     },
+    /// Applications on the network: SPMD programs (MPI-like), collectives, DPSNN.
+    App {
+        #[command(subcommand)]
+        cmd: AppCmd,
+    },
     /// Run the model and the Verilated RTL in lockstep and compare every cycle.
     Cosim {
         #[command(flatten)]
@@ -387,6 +392,39 @@ enum NetworkCmd {
 }
 
 #[derive(Subcommand)]
+enum AppCmd {
+    /// Run a shipped example program on the network of [net] (or --topology/--routing).
+    Run {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        out: CsvOut,
+        /// The program.
+        #[arg(value_enum)]
+        example: exanet::app::programs::Example,
+        /// Topology (replaces net.topology).
+        #[arg(long)]
+        topology: Option<String>,
+        /// Routing algorithm (replaces net.routing).
+        #[arg(long, value_parser = PossibleValuesParser::new(ROUTING_NAMES))]
+        routing: Option<String>,
+        /// Ranks [default: 2 for pingpong, 4 for ring, one per endpoint otherwise].
+        #[arg(long)]
+        ranks: Option<u32>,
+        /// Ranks on endpoints: linear, random (seeded from sim.seed), random:SEED, or
+        /// file:PATH (one endpoint per line).
+        #[arg(long, default_value = "linear")]
+        mapping: String,
+        /// Message bytes.
+        #[arg(long, default_value_t = 64)]
+        bytes: u64,
+        /// Iterations (round trips, exchanges).
+        #[arg(long, default_value_t = 10)]
+        iterations: u32,
+    },
+}
+
+#[derive(Subcommand)]
 enum BenchCmd {
     /// Simulated cycles per second of the link: Rust model, Verilated RTL, lockstep.
     Link {
@@ -457,6 +495,9 @@ fn common_of(cmd: &Cmd) -> Option<&Common> {
         Cmd::Network { cmd } => match cmd {
             NetworkCmd::Sweep { common, .. } | NetworkCmd::Run { common, .. } => common,
             NetworkCmd::Cdg { .. } => return None,
+        },
+        Cmd::App { cmd } => match cmd {
+            AppCmd::Run { common, .. } => common,
         },
         Cmd::Bench { cmd } => match cmd {
             BenchCmd::Link { common, .. }
@@ -630,6 +671,30 @@ fn main() -> ExitCode {
                 out.csv.as_deref(),
                 packets.as_deref(),
             ),
+        },
+        Cmd::App { cmd } => match cmd {
+            AppCmd::Run {
+                common,
+                out,
+                example,
+                topology,
+                routing,
+                ranks,
+                mapping,
+                bytes,
+                iterations,
+            } => cli::app::run(&cli::app::RunArgs {
+                config: common.config.as_deref(),
+                json: common.json,
+                csv: out.csv.as_deref(),
+                example,
+                topology: topology.as_deref(),
+                routing: routing.as_deref(),
+                ranks,
+                mapping: &mapping,
+                bytes,
+                iterations,
+            }),
         },
         Cmd::Cosim {
             common,

@@ -207,13 +207,14 @@ impl Rank {
     }
 
     pub(crate) async fn isend_in(&self, dst: u32, tag: i32, msg: Payload, coll: bool) -> Request {
-        match self.call(Call::Isend {
-            dst,
-            tag,
-            msg,
-            coll,
-        })
-        .await
+        match self
+            .call(Call::Isend {
+                dst,
+                tag,
+                msg,
+                coll,
+            })
+            .await
         {
             Ret::Req(q) => q,
             r => unreachable!("Isend answered {r:?}"),

@@ -39,6 +39,9 @@ pub struct Shared {
     /// Software cost of posting a receive, cycles.
     pub recv_cycles: u64,
     pub freq_mhz: f64,
+    /// The cycle every rank starts at: when the links' lanes are up (`link.phy.lane_up_cycles`),
+    /// as the processors of a machine run their programs on a network that has come up.
+    pub start_cycle: u64,
 }
 
 /// Where a rank is.
@@ -98,7 +101,7 @@ impl std::fmt::Debug for AppEndpoint {
 }
 
 impl AppEndpoint {
-    /// The endpoint's ranks, each started on `program` at cycle 0.
+    /// The endpoint's ranks, each started on `program` at `shared.start_cycle`.
     pub fn new(endpoint: u32, ranks: &[u32], shared: Arc<Shared>) -> AppEndpoint {
         let size = shared.endpoint_of.len() as u32;
         let ranks = ranks
@@ -110,7 +113,7 @@ impl AppEndpoint {
                     fut: Some(shared.program.start(h)),
                     io,
                     mpi: Mpi::new(r),
-                    st: St::Ready(0),
+                    st: St::Ready(shared.start_cycle),
                     due: None,
                     blocked: None,
                     finished_at: None,
@@ -219,7 +222,8 @@ impl AppEndpoint {
         }
         let mut out = Vec::new();
         let r = &mut self.ranks[local as usize];
-        r.mpi.arrive(&self.shared.proto, env, bytes, cycle, &mut out);
+        r.mpi
+            .arrive(&self.shared.proto, env, bytes, cycle, &mut out);
         self.send_out(local, out, cycle);
         self.recheck(local as usize, cycle);
     }
@@ -293,10 +297,9 @@ impl AppEndpoint {
                 Ok(None) => None,
                 Err(_) => unreachable!("checked when the wait started"),
             },
-            Call::Probe { src, tag, coll } => r
-                .mpi
-                .probe(*src, *tag, *coll)
-                .map(|s| (Ret::Probed(s), 0)),
+            Call::Probe { src, tag, coll } => {
+                r.mpi.probe(*src, *tag, *coll).map(|s| (Ret::Probed(s), 0))
+            }
             _ => unreachable!("only waits and probes block"),
         }
     }

@@ -73,14 +73,8 @@ const HAS_DATA: F = F { lsb: 3, width: 1 };
 const SRC: F = F { lsb: 4, width: 20 };
 const DST: F = F { lsb: 24, width: 20 };
 const SEQ: F = F { lsb: 44, width: 20 };
-const TAG: F = F {
-    lsb: 64,
-    width: 32,
-};
-const LEN: F = F {
-    lsb: 96,
-    width: 32,
-};
+const TAG: F = F { lsb: 64, width: 32 };
+const LEN: F = F { lsb: 96, width: 32 };
 
 impl Envelope {
     /// The envelope as the payload word the NIC writes.

@@ -5,12 +5,12 @@
 //! (seed 000 Ch. 3 "DPSNN traffic injector"; seed 003 §2 "Traffic Controller", Table 1; seed 004
 //! §4.9 and §5).
 
-pub mod dpsnn;
-pub mod mapping;
 pub mod api;
 pub mod collectives;
+pub mod dpsnn;
 pub mod endpoint;
 pub mod envelope;
+pub mod mapping;
 pub mod mpi;
 pub mod programs;
 pub mod run;

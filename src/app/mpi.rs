@@ -214,7 +214,14 @@ impl Mpi {
     }
 
     /// The packets of a message: EAGER then DATA (eager), or DATA only (after the acknowledge).
-    fn data_packets(&self, p: &Proto, q: Request, st: &SendState, eager: bool, out: &mut Vec<OutPkt>) {
+    fn data_packets(
+        &self,
+        p: &Proto,
+        q: Request,
+        st: &SendState,
+        eager: bool,
+        out: &mut Vec<OutPkt>,
+    ) {
         let len = st.msg.len();
         let bytes = match &st.msg {
             Payload::Bytes(b) => Some(b.clone()),
@@ -277,12 +284,16 @@ impl Mpi {
         out: &mut Vec<OutPkt>,
     ) -> Request {
         let q = self.new_req();
-        let p = Posted { req: q, src, tag, coll };
-        let found = self.unexpected.iter().position(|&(s, n)| {
-            self.msgs
-                .get(&(s, n))
-                .is_some_and(|m| matches(&p, s, m))
-        });
+        let p = Posted {
+            req: q,
+            src,
+            tag,
+            coll,
+        };
+        let found = self
+            .unexpected
+            .iter()
+            .position(|&(s, n)| self.msgs.get(&(s, n)).is_some_and(|m| matches(&p, s, m)));
         match found {
             Some(i) => {
                 let key = self.unexpected.remove(i).expect("found above");
@@ -581,7 +592,9 @@ mod tests {
         // rendezvous (70 >= 64): three RTS, delivered last first
         let mut cts = deliver(&mut b, &mut out, 5, true);
         assert!(cts.is_empty(), "no receive posted: no acknowledge yet");
-        let qs: Vec<_> = (0..3).map(|_| b.irecv(Some(0), Some(9), false, 6, &mut cts)).collect();
+        let qs: Vec<_> = (0..3)
+            .map(|_| b.irecv(Some(0), Some(9), false, 6, &mut cts))
+            .collect();
         assert_eq!(cts.len(), 3);
         let mut data = deliver(&mut a, &mut cts, 7, false);
         assert_eq!(data.len(), 9, "three messages of three 32-byte packets");

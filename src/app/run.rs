@@ -67,10 +67,13 @@ impl std::fmt::Display for RunError {
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Report {
     pub ranks: u32,
-    /// The cycle the last rank finished.
+    /// The cycle the ranks started (the lanes up).
+    pub start_cycle: u64,
+    /// Cycles from the start to the last rank's finish.
     pub cycles: u64,
     pub time_us: f64,
-    /// Per rank: the cycle its program returned.
+    /// Per rank: cycles from the start to its program's return.
+    #[serde(skip)]
     pub finished: Vec<u64>,
     pub messages_sent: u64,
     pub messages_received: u64,
@@ -123,6 +126,7 @@ pub fn shared(
         send_cycles: clock.cycles_for_ns(a.send_overhead_ns),
         recv_cycles: clock.cycles_for_ns(a.recv_overhead_ns),
         freq_mhz: cfg.clock.freq_mhz,
+        start_cycle: cfg.link.phy.lane_up_cycles as u64,
     })
 }
 
@@ -182,7 +186,9 @@ pub fn run(
         if apps.iter().all(|a| a.done()) {
             return Ok(report(cfg, &net, &apps));
         }
-        let in_flight: u64 = apps.iter().map(|a| a.handed - a.delivered).sum();
+        let handed: u64 = apps.iter().map(|a| a.handed).sum();
+        let delivered: u64 = apps.iter().map(|a| a.delivered).sum();
+        let in_flight = handed - delivered;
         let runnable = apps.iter().any(|a| a.due(net.cycle) < u64::MAX);
         if in_flight == 0 && !runnable {
             let mut waiting: Vec<(u32, String)> = apps.iter().flat_map(|a| a.blocked()).collect();
@@ -200,11 +206,12 @@ pub fn run(
 
 fn report(cfg: &Config, net: &Network, apps: &[&AppEndpoint]) -> Report {
     let ranks = apps.iter().map(|a| a.finished().count()).sum::<usize>();
+    let start = cfg.link.phy.lane_up_cycles as u64;
     let mut finished = vec![0u64; ranks];
     let mut c = [0u64; 5];
     for a in apps {
         for (r, f) in a.finished() {
-            finished[r as usize] = f.expect("every rank finished");
+            finished[r as usize] = f.expect("every rank finished") - start;
         }
         for (x, y) in c.iter_mut().zip(a.counters()) {
             *x += y;
@@ -215,6 +222,7 @@ fn report(cfg: &Config, net: &Network, apps: &[&AppEndpoint]) -> Report {
     let n = m.latencies.len().max(1) as f64;
     Report {
         ranks: ranks as u32,
+        start_cycle: start,
         cycles,
         time_us: cfg.clock().us(cycles as f64),
         finished,
@@ -252,6 +260,10 @@ mod tests {
         assert_eq!(r.messages_sent, 8);
         assert_eq!(r.messages_received, 8);
         assert_eq!(r.packets, 8);
-        assert!(f.get("half_round_trip_cycles").unwrap() > 62.0, "{:?}", f.all());
+        assert!(
+            f.get("half_round_trip_cycles").unwrap() > 62.0,
+            "{:?}",
+            f.all()
+        );
     }
 }

@@ -46,6 +46,7 @@ impl From<crate::config::ConfigError> for CliError {
     }
 }
 
+pub mod app;
 pub mod karma;
 pub mod netrun;
 pub mod netsweep;

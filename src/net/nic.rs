@@ -22,14 +22,14 @@
 
 use super::topology::{Addr, Topology};
 use super::traffic::{Injector, Pattern, SizeDist};
+use crate::app::endpoint::{AppEndpoint, NicPkt};
+use crate::app::envelope::{Envelope, ENVELOPE_BYTES};
 use crate::link::tcl_rx::FTR_CRC_BAD_BIT;
 use crate::packet::crc::{crc32c_update128, crc32c_update64, crc_start, CRC_INIT, CRC_XOROUT};
 use crate::packet::layout::*;
 use crate::packet::{payload_words, secded_encode};
 use crate::pktfifo::PktFifo;
 use crate::router::IntraIn;
-use crate::app::endpoint::{AppEndpoint, NicPkt};
-use crate::app::envelope::{Envelope, ENVELOPE_BYTES};
 use rand_mt::Mt64;
 use std::collections::VecDeque;
 

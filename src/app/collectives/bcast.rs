@@ -22,7 +22,10 @@ pub async fn binomial(r: &Rank, root: u32, msg: Payload) -> Payload {
     let mut qs = Vec::new();
     while mask > 0 {
         if v + mask < n {
-            qs.push(r.isend_in(abs(v + mask), TAG_BCAST, have.clone(), true).await);
+            qs.push(
+                r.isend_in(abs(v + mask), TAG_BCAST, have.clone(), true)
+                    .await,
+            );
         }
         mask >>= 1;
     }

@@ -13,12 +13,16 @@ pub async fn binomial(r: &Rank, root: u32, x: &[f64], op: Op) -> Option<Vec<f64>
     let mut mask = 1u32;
     while mask < n {
         if v & mask != 0 {
-            let q = r.isend_in(abs(v & !mask), TAG_REDUCE, encode(&acc), true).await;
+            let q = r
+                .isend_in(abs(v & !mask), TAG_REDUCE, encode(&acc), true)
+                .await;
             r.wait(q).await;
             return None;
         }
         if v | mask < n {
-            let q = r.irecv_in(Some(abs(v | mask)), Some(TAG_REDUCE), true).await;
+            let q = r
+                .irecv_in(Some(abs(v | mask)), Some(TAG_REDUCE), true)
+                .await;
             let got = decode(&r.wait(q).await);
             for (a, b) in acc.iter_mut().zip(got) {
                 *a = op.apply(*a, b);

@@ -18,10 +18,7 @@ pub fn program(p: Params, f: Figures) -> Arc<dyn Program> {
             }
             if r.rank() == 0 {
                 let t = r.cycle().await - t0;
-                f.set(
-                    "iteration_cycles",
-                    t as f64 / p.iterations.max(1) as f64,
-                );
+                f.set("iteration_cycles", t as f64 / p.iterations.max(1) as f64);
             }
         }
     })

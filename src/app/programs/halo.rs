@@ -9,7 +9,11 @@ use std::sync::Arc;
 
 /// The grid of `n` ranks: (X, Y), X x Y = n, Y the largest divisor not above sqrt(n).
 pub fn grid(n: u32) -> (u32, u32) {
-    let y = (1..=n).take_while(|y| y * y <= n).filter(|y| n % y == 0).last().unwrap_or(1);
+    let y = (1..=n)
+        .take_while(|y| y * y <= n)
+        .filter(|y| n % y == 0)
+        .last()
+        .unwrap_or(1);
     (n / y, y)
 }
 
@@ -43,10 +47,7 @@ pub fn program(p: Params, f: Figures) -> Arc<dyn Program> {
             }
             if me == 0 {
                 let t = r.cycle().await - t0;
-                f.set(
-                    "iteration_cycles",
-                    t as f64 / p.iterations.max(1) as f64,
-                );
+                f.set("iteration_cycles", t as f64 / p.iterations.max(1) as f64);
                 f.set("grid_x", gx as f64);
                 f.set("grid_y", gy as f64);
             }
