@@ -39,6 +39,8 @@ pub struct Shared {
     /// Software cost of posting a receive, cycles.
     pub recv_cycles: u64,
     pub freq_mhz: f64,
+    /// Width of the bins of packet latency against arrival time, cycles (0: none kept).
+    pub latency_bin_cycles: u64,
     /// The cycle every rank starts at: when the links' lanes are up (`link.phy.lane_up_cycles`),
     /// as the processors of a machine run their programs on a network that has come up.
     pub start_cycle: u64,
@@ -87,6 +89,25 @@ pub struct AppEndpoint {
     pub delivered: u64,
     /// A program error (it awaited something that is not an exanet call, or waited twice).
     pub error: Option<String>,
+    /// Packets that came through the network by arrival time (`latency_bin_cycles` a bin): the
+    /// sum and the largest of their latencies and their count.
+    pub latency_bins: Vec<LatencyBin>,
+}
+
+/// Packets that arrived in one stretch of time.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LatencyBin {
+    pub sum: u64,
+    pub max: u32,
+    pub packets: u32,
+}
+
+impl LatencyBin {
+    pub fn add(&mut self, o: &LatencyBin) {
+        self.sum += o.sum;
+        self.max = self.max.max(o.max);
+        self.packets += o.packets;
+    }
 }
 
 impl std::fmt::Debug for AppEndpoint {
@@ -128,6 +149,7 @@ impl AppEndpoint {
             handed: 0,
             delivered: 0,
             error: None,
+            latency_bins: Vec::new(),
         }
     }
 
@@ -201,6 +223,23 @@ impl AppEndpoint {
         let r = &mut self.ranks[local as usize];
         r.mpi.written(req, cycle);
         self.recheck(local as usize, cycle);
+    }
+
+    /// A packet came through the network: injected at `injected`, its footer popped at `cycle`.
+    pub fn arrive_from_network(&mut self, env: &Envelope, bytes: &[u8], injected: u64, cycle: u64) {
+        let w = self.shared.latency_bin_cycles;
+        if w > 0 {
+            let k = (cycle / w) as usize;
+            if self.latency_bins.len() <= k {
+                self.latency_bins.resize(k + 1, LatencyBin::default());
+            }
+            let l = cycle.saturating_sub(injected).min(u32::MAX as u64) as u32;
+            let b = &mut self.latency_bins[k];
+            b.sum += l as u64;
+            b.max = b.max.max(l);
+            b.packets += 1;
+        }
+        self.arrive(env, bytes, cycle);
     }
 
     /// A packet arrived at `cycle` (its footer popped, or handed over in memory).

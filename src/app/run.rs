@@ -8,7 +8,7 @@
 //! passed. The checks happen every [`CHECK_STEP`] cycles; where they happen does not change
 //! what is simulated (the ranks' finishing cycles are their own).
 
-use super::endpoint::{AppEndpoint, Shared};
+use super::endpoint::{AppEndpoint, LatencyBin, Shared};
 use super::envelope::{ENVELOPE_BYTES, MAX_RANKS};
 use super::mpi::Proto;
 use super::Program;
@@ -127,6 +127,7 @@ pub fn shared(
         recv_cycles: clock.cycles_for_ns(a.recv_overhead_ns),
         freq_mhz: cfg.clock.freq_mhz,
         start_cycle: cfg.link.phy.lane_up_cycles as u64,
+        latency_bin_cycles: 0,
     })
 }
 
@@ -150,9 +151,23 @@ pub fn run(
     program: Arc<dyn Program>,
     progress: &Progress,
 ) -> Result<Report, RunError> {
+    run_with(cfg, placement, program, progress, 0).map(|(r, _)| r)
+}
+
+/// [`run`], keeping the packets' latency in bins of `latency_bin_cycles` of arrival time (0:
+/// none): bin k holds the packets that arrived in cycles `k x latency_bin_cycles` on.
+pub fn run_with(
+    cfg: &Config,
+    placement: Vec<usize>,
+    program: Arc<dyn Program>,
+    progress: &Progress,
+    latency_bin_cycles: u64,
+) -> Result<(Report, Vec<LatencyBin>), RunError> {
     let mut net = network(cfg).map_err(RunError::Input)?;
     let endpoints = net.topo.endpoints();
-    let shared = Arc::new(shared(cfg, placement, endpoints, program).map_err(RunError::Input)?);
+    let mut sh = shared(cfg, placement, endpoints, program).map_err(RunError::Input)?;
+    sh.latency_bin_cycles = latency_bin_cycles;
+    let shared = Arc::new(sh);
     // no synthetic traffic: only the program's packets
     net.stop_injecting();
     let mut on: Vec<Vec<u32>> = vec![Vec::new(); endpoints];
@@ -184,7 +199,16 @@ pub fn run(
             return Err(RunError::Input(e));
         }
         if apps.iter().all(|a| a.done()) {
-            return Ok(report(cfg, &net, &apps));
+            let mut bins: Vec<LatencyBin> = Vec::new();
+            for a in &apps {
+                if bins.len() < a.latency_bins.len() {
+                    bins.resize(a.latency_bins.len(), LatencyBin::default());
+                }
+                for (b, x) in bins.iter_mut().zip(&a.latency_bins) {
+                    b.add(x);
+                }
+            }
+            return Ok((report(cfg, &net, &apps), bins));
         }
         let handed: u64 = apps.iter().map(|a| a.handed).sum();
         let delivered: u64 = apps.iter().map(|a| a.delivered).sum();

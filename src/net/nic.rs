@@ -482,7 +482,7 @@ impl Nic {
                         }
                         bytes.truncate(n);
                     }
-                    app.arrive(&env, &bytes, cycle);
+                    app.arrive_from_network(&env, &bytes, HDR_DST_ADDR.get(self.rhdr), cycle);
                 }
                 None => {
                     app.error = Some(format!(

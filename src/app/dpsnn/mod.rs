@@ -2,4 +2,5 @@
 //! traces, their generator from the connectivity model, and the DPSNN program on the SPMD API.
 
 pub mod generate;
+pub mod program;
 pub mod trace;
