@@ -422,6 +422,54 @@ enum AppCmd {
         #[arg(long, default_value_t = 10)]
         iterations: u32,
     },
+    /// The DPSNN cortical simulation (seed 000 Ch. 3) on the network: from a spike trace file, or
+    /// a trace generated from the connectivity model.
+    Dpsnn {
+        #[command(flatten)]
+        common: Common,
+        /// Write each rank's cycles per state as CSV.
+        #[arg(long, value_name = "FILE.csv")]
+        csv: Option<PathBuf>,
+        /// Write packet latency against time (SVG).
+        #[arg(long, value_name = "FILE.svg")]
+        plot: Option<PathBuf>,
+        /// A spike trace file (docs/applications.md gives the format).
+        #[arg(long, value_name = "FILE")]
+        trace: Option<PathBuf>,
+        /// Also write the trace the run used.
+        #[arg(long, value_name = "FILE")]
+        write_trace: Option<PathBuf>,
+        /// Generate the trace: columns on a grid, CxR (e.g. 16x18), seeded from sim.seed.
+        #[arg(long, value_name = "CxR")]
+        columns: Option<String>,
+        /// Columns a process (generated traces) [default: the generator's].
+        #[arg(long)]
+        per_process: Option<usize>,
+        /// Firing rate, Hz (generated traces) [default: the generator's].
+        #[arg(long)]
+        rate_hz: Option<f64>,
+        /// Iterations, 1 ms of neural time each (generated traces) [default: the generator's].
+        #[arg(long)]
+        iterations: Option<usize>,
+        /// Topology (replaces net.topology).
+        #[arg(long)]
+        topology: Option<String>,
+        /// Routing algorithm (replaces net.routing).
+        #[arg(long, value_parser = PossibleValuesParser::new(ROUTING_NAMES))]
+        routing: Option<String>,
+        /// Processes on endpoints: linear, random, random:SEED, file:PATH.
+        #[arg(long, default_value = "linear")]
+        mapping: String,
+        /// The barrier: root, hierarchical (groups of 8) or hierarchical:G.
+        #[arg(long, default_value = "root")]
+        barrier: String,
+        /// CALC's time for each spike a process receives, ns (docs/decisions/0019).
+        #[arg(long, default_value_t = 1000.0)]
+        calc_ns_per_spike: f64,
+        /// Bins of packet latency against time, cycles.
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+        latency_bin_cycles: u64,
+    },
 }
 
 #[derive(Subcommand)]
@@ -455,6 +503,19 @@ enum BenchCmd {
         /// Run only this case, in this process.
         #[arg(long, value_parser = PossibleValuesParser::new(BENCH_CASES))]
         case: Option<String>,
+    },
+    /// The application layer: node-cycles per CPU second of a program against the same packets
+    /// replayed as synthetic traffic, and bytes per rank (DPSNN 16x18, alltoall on 1,024 ranks,
+    /// 65,536 ranks; each case in a child process of its own).
+    App {
+        #[command(flatten)]
+        common: Common,
+        /// Run only this case, in this process.
+        #[arg(long, value_parser = PossibleValuesParser::new(["dpsnn16x18", "alltoall1024", "ranks65536"]))]
+        case: Option<String>,
+        /// Runs of each kind (the fastest counts).
+        #[arg(long, default_value_t = 3)]
+        repeat: u32,
     },
 }
 
@@ -497,12 +558,13 @@ fn common_of(cmd: &Cmd) -> Option<&Common> {
             NetworkCmd::Cdg { .. } => return None,
         },
         Cmd::App { cmd } => match cmd {
-            AppCmd::Run { common, .. } => common,
+            AppCmd::Run { common, .. } | AppCmd::Dpsnn { common, .. } => common,
         },
         Cmd::Bench { cmd } => match cmd {
             BenchCmd::Link { common, .. }
             | BenchCmd::Node { common, .. }
-            | BenchCmd::Network { common, .. } => common,
+            | BenchCmd::Network { common, .. }
+            | BenchCmd::App { common, .. } => common,
         },
         Cmd::WaveDiff { .. }
         | Cmd::WaveFilter { .. }
@@ -695,6 +757,40 @@ fn main() -> ExitCode {
                 bytes,
                 iterations,
             }),
+            AppCmd::Dpsnn {
+                common,
+                csv,
+                plot,
+                trace,
+                write_trace,
+                columns,
+                per_process,
+                rate_hz,
+                iterations,
+                topology,
+                routing,
+                mapping,
+                barrier,
+                calc_ns_per_spike,
+                latency_bin_cycles,
+            } => cli::app::dpsnn(&cli::app::DpsnnArgs {
+                config: common.config.as_deref(),
+                json: common.json,
+                csv: csv.as_deref(),
+                plot: plot.as_deref(),
+                trace: trace.as_deref(),
+                write_trace: write_trace.as_deref(),
+                columns: columns.as_deref(),
+                per_process,
+                rate_hz,
+                iterations,
+                topology: topology.as_deref(),
+                routing: routing.as_deref(),
+                mapping: &mapping,
+                barrier: &barrier,
+                calc_ns_per_spike,
+                latency_bin_cycles,
+            }),
         },
         Cmd::Cosim {
             common,
@@ -746,6 +842,11 @@ fn main() -> ExitCode {
                 cycles,
                 case.as_deref(),
             ),
+            BenchCmd::App {
+                common,
+                case,
+                repeat,
+            } => cli::app::bench_app(common.config.as_deref(), common.json, case.as_deref(), repeat),
         },
     };
     match r {

@@ -6,6 +6,7 @@
 //! §4.9 and §5).
 
 pub mod api;
+pub mod bench;
 pub mod collectives;
 pub mod dpsnn;
 pub mod endpoint;

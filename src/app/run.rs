@@ -163,7 +163,31 @@ pub fn run_with(
     progress: &Progress,
     latency_bin_cycles: u64,
 ) -> Result<(Report, Vec<LatencyBin>), RunError> {
+    let mut net = prepare(cfg, placement, program, latency_bin_cycles)?;
+    drive(cfg, &mut net, progress)
+}
+
+/// The network of `cfg` with `program`'s ranks on its NICs (placed by `placement`), ready to
+/// run from cycle 0.
+pub fn prepare(
+    cfg: &Config,
+    placement: Vec<usize>,
+    program: Arc<dyn Program>,
+    latency_bin_cycles: u64,
+) -> Result<Network, RunError> {
     let mut net = network(cfg).map_err(RunError::Input)?;
+    attach(cfg, &mut net, placement, program, latency_bin_cycles)?;
+    Ok(net)
+}
+
+/// Put `program`'s ranks on the NICs of `net` (a [`network`] of `cfg` at cycle 0).
+pub fn attach(
+    cfg: &Config,
+    net: &mut Network,
+    placement: Vec<usize>,
+    program: Arc<dyn Program>,
+    latency_bin_cycles: u64,
+) -> Result<(), RunError> {
     let endpoints = net.topo.endpoints();
     let mut sh = shared(cfg, placement, endpoints, program).map_err(RunError::Input)?;
     sh.latency_bin_cycles = latency_bin_cycles;
@@ -185,6 +209,15 @@ pub fn run_with(
             shared.clone(),
         )));
     }
+    Ok(())
+}
+
+/// Run a [`prepare`]d network until every rank has finished (or a deadlock, or the limit).
+pub fn drive(
+    cfg: &Config,
+    net: &mut Network,
+    progress: &Progress,
+) -> Result<(Report, Vec<LatencyBin>), RunError> {
     let limit = cfg.app.max_cycles;
     loop {
         net.run(CHECK_STEP);
@@ -208,7 +241,7 @@ pub fn run_with(
                     b.add(x);
                 }
             }
-            return Ok((report(cfg, &net, &apps), bins));
+            return Ok((report(cfg, net, &apps), bins));
         }
         let handed: u64 = apps.iter().map(|a| a.handed).sum();
         let delivered: u64 = apps.iter().map(|a| a.delivered).sum();

@@ -162,3 +162,378 @@ fn example_name(e: Example) -> String {
         .get_name()
         .to_string()
 }
+
+pub struct DpsnnArgs<'a> {
+    pub config: Option<&'a Path>,
+    pub json: bool,
+    pub csv: Option<&'a Path>,
+    pub plot: Option<&'a Path>,
+    pub trace: Option<&'a Path>,
+    pub write_trace: Option<&'a Path>,
+    pub columns: Option<&'a str>,
+    pub per_process: Option<usize>,
+    pub rate_hz: Option<f64>,
+    pub iterations: Option<usize>,
+    pub topology: Option<&'a str>,
+    pub routing: Option<&'a str>,
+    pub mapping: &'a str,
+    pub barrier: &'a str,
+    pub calc_ns_per_spike: f64,
+    pub latency_bin_cycles: u64,
+}
+
+/// One rank's profile (the CSV rows): cycles in each DPSNN state, summed over the iterations.
+#[derive(Debug, Serialize)]
+pub struct RankProfile {
+    pub rank: u32,
+    pub calc_cycles: u64,
+    pub barrier_cycles: u64,
+    pub counts_cycles: u64,
+    pub spikes_cycles: u64,
+    /// The two alltoallv: the spike send/receive time of seed 000 Table 4.3.
+    pub send_receive_cycles: u64,
+}
+
+/// A state over the ranks: mean and largest, cycles.
+#[derive(Debug, Serialize)]
+pub struct StateTime {
+    pub state: &'static str,
+    pub mean_cycles: f64,
+    pub max_cycles: u64,
+}
+
+/// Packets that arrived in one stretch of time.
+#[derive(Debug, Serialize)]
+pub struct LatencyPoint {
+    pub from_cycle: u64,
+    pub packets: u32,
+    pub latency_mean_cycles: f64,
+    pub latency_max_cycles: u32,
+}
+
+#[derive(Debug, Serialize)]
+pub struct DpsnnOut {
+    pub topology: String,
+    pub routing: String,
+    pub mapping: String,
+    pub barrier: String,
+    /// Where the spikes came from: the trace file, or the generator's parameters.
+    pub trace: String,
+    pub processes: usize,
+    pub iterations: usize,
+    pub spikes: u64,
+    pub calc_ns_per_spike: f64,
+    #[serde(flatten)]
+    pub report: Report,
+    /// Mean over the ranks of the two alltoallv's cycles (seed 000 Table 4.3's send/receive).
+    pub send_receive_mean_cycles: f64,
+    pub send_receive_mean_us: f64,
+    pub states: Vec<StateTime>,
+    pub ranks_profile: Vec<RankProfile>,
+    pub latency_bin_cycles: u64,
+    pub latency: Vec<LatencyPoint>,
+}
+
+fn read_input(opt: &str, p: &Path) -> Result<String, CliError> {
+    std::fs::read_to_string(p).map_err(|e| CliError::input(format!("{opt}: {}: {e}", p.display())))
+}
+
+pub fn dpsnn(a: &DpsnnArgs) -> R {
+    use crate::app::dpsnn::generate::{generate, parse_columns, GenParams};
+    use crate::app::dpsnn::program::{program, Barrier, Params, Profile, STATE_NAMES};
+    use crate::app::dpsnn::trace::SpikeTrace;
+    let mut cfg = load_config(a.config)?;
+    check_out("--csv", a.csv, "csv")?;
+    check_out("--plot", a.plot, "svg")?;
+    apply_net_options(&mut cfg, a.topology, a.routing)?;
+    let endpoints = endpoints(&cfg)?;
+    let barrier: Barrier = a.barrier.parse().map_err(CliError::input)?;
+    if !(a.calc_ns_per_spike.is_finite() && a.calc_ns_per_spike >= 0.0) {
+        return Err(CliError::input(format!(
+            "--calc-ns-per-spike {}: must be 0 or more ns",
+            a.calc_ns_per_spike
+        )));
+    }
+    let (trace, source) = match (a.trace, a.columns) {
+        (Some(_), Some(_)) => {
+            return Err(CliError::input("--trace and --columns both given; give one"));
+        }
+        (Some(p), None) => {
+            if a.per_process.is_some() || a.rate_hz.is_some() || a.iterations.is_some() {
+                return Err(CliError::input(
+                    "--per-process, --rate-hz and --iterations make a trace; a --trace file \
+                     has its own",
+                ));
+            }
+            let name = p.display().to_string();
+            let t = SpikeTrace::parse(&name, &read_input("--trace", p)?).map_err(CliError::input)?;
+            (t, name)
+        }
+        (None, Some(c)) => {
+            let mut g = GenParams {
+                columns: parse_columns(c).map_err(CliError::input)?,
+                seed: cfg.sim.seed,
+                ..GenParams::default()
+            };
+            if let Some(k) = a.per_process {
+                g.per_process = k;
+            }
+            if let Some(r) = a.rate_hz {
+                g.rate_hz = r;
+            }
+            if let Some(i) = a.iterations {
+                g.iterations = i;
+            }
+            g.validate().map_err(CliError::input)?;
+            let t = generate(&g).map_err(CliError::input)?;
+            let src = format!(
+                "generated: columns {}x{}, {} a process, {} Hz, {} iterations, seed {}",
+                g.columns.0, g.columns.1, g.per_process, g.rate_hz, g.iterations, g.seed
+            );
+            (t, src)
+        }
+        (None, None) => return Err(CliError::input("give --trace FILE or --columns CxR")),
+    };
+    if let Some(p) = a.write_trace {
+        std::fs::write(p, trace.to_text())
+            .map_err(|e| CliError::input(format!("--write-trace: {}: {e}", p.display())))?;
+    }
+    let n = trace.processes;
+    let mapping = Mapping::parse(a.mapping, cfg.sim.seed).map_err(CliError::input)?;
+    let placement = mapping.place(n, endpoints).map_err(CliError::input)?;
+    let prof = Profile::default();
+    let trace = std::sync::Arc::new(trace);
+    let prog = program(
+        trace.clone(),
+        Params {
+            calc_ns_per_spike: a.calc_ns_per_spike,
+            spike_bytes: 12,
+            barrier,
+        },
+        prof.clone(),
+    );
+    let progress = crate::progress::Progress::new(cfg.app.max_cycles, "app dpsnn (cycles)");
+    let (report, bins) = crate::app::run::run_with(
+        &cfg,
+        placement,
+        prog,
+        &progress,
+        a.latency_bin_cycles,
+    )
+    .map_err(run_error)?;
+    progress.finish();
+    let ranks = prof.ranks();
+    let ranks_profile: Vec<RankProfile> = ranks
+        .iter()
+        .enumerate()
+        .map(|(r, v)| RankProfile {
+            rank: r as u32,
+            calc_cycles: v[0],
+            barrier_cycles: v[1],
+            counts_cycles: v[2],
+            spikes_cycles: v[3],
+            send_receive_cycles: v[2] + v[3],
+        })
+        .collect();
+    let nr = ranks.len().max(1) as f64;
+    let states = STATE_NAMES
+        .iter()
+        .enumerate()
+        .map(|(k, name)| StateTime {
+            state: name,
+            mean_cycles: ranks.iter().map(|v| v[k] as f64).sum::<f64>() / nr,
+            max_cycles: ranks.iter().map(|v| v[k]).max().unwrap_or(0),
+        })
+        .collect();
+    let sr = ranks_profile
+        .iter()
+        .map(|r| r.send_receive_cycles as f64)
+        .sum::<f64>()
+        / nr;
+    let spikes = (0..trace.iterations())
+        .map(|it| (0..n).map(|p| trace.received(it, p)).sum::<u64>())
+        .sum();
+    let latency = bins
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.packets > 0)
+        .map(|(k, b)| LatencyPoint {
+            from_cycle: k as u64 * a.latency_bin_cycles,
+            packets: b.packets,
+            latency_mean_cycles: b.sum as f64 / b.packets as f64,
+            latency_max_cycles: b.max,
+        })
+        .collect();
+    let out = DpsnnOut {
+        topology: cfg.net.topology.clone(),
+        routing: cfg.net.routing.clone(),
+        mapping: a.mapping.to_string(),
+        barrier: a.barrier.to_string(),
+        trace: source,
+        processes: n,
+        iterations: trace.iterations(),
+        spikes,
+        calc_ns_per_spike: a.calc_ns_per_spike,
+        report,
+        send_receive_mean_cycles: sr,
+        send_receive_mean_us: cfg.clock().us(sr),
+        states,
+        ranks_profile,
+        latency_bin_cycles: a.latency_bin_cycles,
+        latency,
+    };
+    if let Some(p) = a.csv {
+        write_csv(p, &out.ranks_profile)?;
+    }
+    if let Some(p) = a.plot {
+        plot_latency(p, &out, &cfg)?;
+    }
+    if a.json {
+        return json_out(&out);
+    }
+    let r = &out.report;
+    println!(
+        "DPSNN on {} {} ({} processes, {} iterations, {} spikes; {})",
+        out.topology, out.routing, out.processes, out.iterations, out.spikes, out.trace
+    );
+    println!(
+        "  run time             {} cycles ({:.3} us)",
+        r.cycles, r.time_us
+    );
+    for s in &out.states {
+        println!(
+            "  {:<20} mean {:.1} cycles a rank, max {}",
+            s.state, s.mean_cycles, s.max_cycles
+        );
+    }
+    println!(
+        "  send/receive spikes  mean {:.1} cycles a rank ({:.3} us)",
+        out.send_receive_mean_cycles, out.send_receive_mean_us
+    );
+    println!(
+        "  messages             {} sent, {} received; packets {} through the network, latency \
+         mean {:.1} cycles, max {}",
+        r.messages_sent,
+        r.messages_received,
+        r.packets,
+        r.packet_latency_mean_cycles,
+        r.packet_latency_max_cycles
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Packet latency against arrival time (seed 000 Figures 4.4-4.5): the mean and the largest of
+/// each bin.
+fn plot_latency(path: &Path, out: &DpsnnOut, cfg: &Config) -> Result<(), CliError> {
+    use crate::plot::{write_svg, Axis, Figure, Panel, Scale, Series};
+    let us = |c: u64| cfg.clock().us(c as f64);
+    let mean = out
+        .latency
+        .iter()
+        .map(|p| (us(p.from_cycle), p.latency_mean_cycles))
+        .collect();
+    let max = out
+        .latency
+        .iter()
+        .map(|p| (us(p.from_cycle), p.latency_max_cycles as f64))
+        .collect();
+    let fig = Figure::new(
+        format!(
+            "DPSNN packet latency, {} {} ({} processes)",
+            out.topology, out.routing, out.processes
+        ),
+        vec![Panel::new(
+            format!("bins of {} cycles", out.latency_bin_cycles),
+            Axis::new("arrival time (us)", Scale::Linear),
+            Axis::new("latency (cycles)", Scale::Linear),
+            vec![Series::new("mean", mean), Series::new("max", max)],
+        )],
+    );
+    write_svg(path, &fig).map_err(|e| CliError::failed(format!("--plot: {e}")))
+}
+
+/// `exanet bench app`: each case in a child process of its own (a clean resident set), or one
+/// case (`--case`) in this process.
+pub fn bench_app(config: Option<&Path>, json: bool, case: Option<&str>, repeat: u32) -> R {
+    use crate::app::bench::{run_case, CaseResult, CASES};
+    let cfg = load_config(config)?;
+    if repeat == 0 {
+        return Err(CliError::input("--repeat 0: give at least 1"));
+    }
+    let results: Vec<CaseResult> = match case {
+        Some(name) => {
+            let c = CASES.iter().find(|c| c.name == name).ok_or_else(|| {
+                let names: Vec<&str> = CASES.iter().map(|c| c.name).collect();
+                CliError::input(format!(
+                    "--case {name}: unknown; the cases are {}",
+                    names.join(", ")
+                ))
+            })?;
+            vec![run_case(&cfg, c, repeat).map_err(CliError::failed)?]
+        }
+        None => {
+            let exe = std::env::current_exe().map_err(|e| {
+                CliError::failed(format!("cannot find this program to rerun it: {e}"))
+            })?;
+            let mut v = Vec::new();
+            for c in CASES.iter() {
+                if !json {
+                    eprintln!("  running {} ({}, {})...", c.name, c.topology, c.what);
+                }
+                let mut cmd = std::process::Command::new(&exe);
+                cmd.args(["bench", "app", "--case", c.name, "--json", "--repeat"]);
+                cmd.arg(repeat.to_string());
+                if let Some(p) = config {
+                    cmd.arg("--config").arg(p);
+                }
+                for a in super::overrides() {
+                    cmd.arg("--set").arg(format!("{}={}", a.key, a.value));
+                }
+                let out = cmd
+                    .output()
+                    .map_err(|e| CliError::failed(format!("case {}: cannot start: {e}", c.name)))?;
+                if !out.status.success() {
+                    return Err(CliError::failed(format!(
+                        "case {} failed: {}",
+                        c.name,
+                        String::from_utf8_lossy(&out.stderr).trim()
+                    )));
+                }
+                let mut val: serde_json::Value = serde_json::from_slice(&out.stdout)
+                    .map_err(|e| CliError::failed(format!("case {}: unreadable: {e}", c.name)))?;
+                let r = val["cases"][0].take();
+                v.push(serde_json::from_value(r).map_err(|e| {
+                    CliError::failed(format!("case {}: unreadable result: {e}", c.name))
+                })?);
+            }
+            v
+        }
+    };
+    #[derive(Serialize)]
+    struct Out {
+        cases: Vec<CaseResult>,
+    }
+    if json {
+        return json_out(&Out { cases: results });
+    }
+    println!(
+        "{:<14} {:>6} {:>7} {:>10} {:>9} {:>14} {:>14} {:>9} {:>11}",
+        "case", "nodes", "ranks", "cycles", "packets", "app Mnc/s", "replay Mnc/s", "overhead",
+        "B/rank"
+    );
+    for r in &results {
+        println!(
+            "{:<14} {:>6} {:>7} {:>10} {:>9} {:>14.3} {:>14.3} {:>8.1}% {:>11.0}",
+            r.case,
+            r.nodes,
+            r.ranks,
+            r.cycles,
+            r.packets,
+            r.app_node_cycles_per_second / 1e6,
+            r.replay_node_cycles_per_second / 1e6,
+            r.overhead * 100.0,
+            r.bytes_per_rank
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

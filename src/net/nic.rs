@@ -107,6 +107,12 @@ pub struct Nic {
     app: Option<Box<AppEndpoint>>,
     /// The payload words of the packet being read, for the application layer.
     rwords: Vec<u128>,
+    /// Packets to queue at given cycles (cycle, destination endpoint, payload bytes): another
+    /// run's packets replayed as synthetic traffic (`exanet bench app`).
+    replay: VecDeque<(u64, usize, u32)>,
+    /// When set, every packet the application layer queues is recorded here (cycle, destination
+    /// endpoint, payload bytes), for a replay.
+    pub record: Option<Vec<(u64, usize, u32)>>,
 }
 
 /// Reader states.
@@ -205,7 +211,17 @@ impl Nic {
             check,
             app: None,
             rwords: Vec::new(),
+            replay: VecDeque::new(),
+            record: None,
         }
+    }
+
+    /// Queue these packets (cycle, destination endpoint, payload bytes; in cycle order) at
+    /// their cycles, instead of the traffic generators' (which stop).
+    pub fn replay(&mut self, packets: Vec<(u64, usize, u32)>) {
+        self.injector = None;
+        self.probe = None;
+        self.replay = packets.into();
     }
 
     /// Run the application layer's ranks of this endpoint on this NIC: their packets replace
@@ -241,7 +257,8 @@ impl Nic {
             .as_ref()
             .map_or(u64::MAX, |(_, i)| i.next_due(now));
         let c = self.app.as_ref().map_or(u64::MAX, |x| x.due(now));
-        a.min(b).min(c)
+        let d = self.replay.front().map_or(u64::MAX, |r| r.0.max(now));
+        a.min(b).min(c).min(d)
     }
 
     /// Inject no more packets: the injection process and the probe stop, and the packets
@@ -329,9 +346,21 @@ impl Nic {
                 inj.delivered(cycle);
             }
         }
+        while self.replay.front().is_some_and(|r| r.0 <= cycle) {
+            let (_, dst, size) = self.replay.pop_front().expect("checked");
+            self.queue.push_back(Pending {
+                dst,
+                size,
+                probe: false,
+                app: None,
+            });
+        }
         if let Some(app) = self.app.as_mut() {
             app.step(cycle);
             for p in app.out.drain(..) {
+                if let Some(r) = self.record.as_mut() {
+                    r.push((cycle, p.endpoint as usize, p.pkt.size()));
+                }
                 self.queue.push_back(Pending {
                     dst: p.endpoint as usize,
                     size: p.pkt.size(),
