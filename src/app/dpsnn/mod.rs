@@ -3,5 +3,6 @@
 
 pub mod binomial;
 pub mod generate;
+pub mod layout;
 pub mod program;
 pub mod trace;
