@@ -2,6 +2,7 @@
 //! traces, their generator from the connectivity model, and the DPSNN program on the SPMD API.
 
 pub mod binomial;
+pub mod connectivity;
 pub mod generate;
 pub mod layout;
 pub mod program;
