@@ -41,9 +41,9 @@ const MAGIC: &str = "exanet-spike-trace";
 /// The format version this module reads and writes.
 const VERSION: u32 = 1;
 /// At most this many processes.
-const MAX_PROCESSES: u64 = 4096;
+pub const MAX_PROCESSES: u64 = 4096;
 /// At most this many counts, `processes^2 * iterations`.
-const MAX_COUNTS: u64 = 1 << 28;
+pub const MAX_COUNTS: u64 = 1 << 28;
 
 /// Spikes sent from every process to every process, iteration by iteration.
 #[derive(Debug, Clone, PartialEq, Eq)]
