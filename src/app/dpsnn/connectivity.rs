@@ -180,7 +180,8 @@ mod tests {
         let has = |dx, dy| s.offsets.iter().any(|o| (o.dx, o.dy) == (dx, dy));
         // the axis reaches 10 columns (950 um to the nearest point), not 11 (1050 um)
         assert!(has(10, 0) && has(0, -10) && !has(11, 0));
-        // a disc: the corner of the square is outside
+        // a disc of 348 columns: the corner of the square is outside
+        assert_eq!(s.offsets.len(), 348);
         assert!(has(7, 7) && !has(10, 10) && !has(0, 0));
         // symmetric under the square's eight symmetries
         for o in &s.offsets {
