@@ -846,7 +846,12 @@ fn main() -> ExitCode {
                 common,
                 case,
                 repeat,
-            } => cli::app::bench_app(common.config.as_deref(), common.json, case.as_deref(), repeat),
+            } => cli::app::bench_app(
+                common.config.as_deref(),
+                common.json,
+                case.as_deref(),
+                repeat,
+            ),
         },
     };
     match r {

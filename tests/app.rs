@@ -184,7 +184,7 @@ fn matching_over_the_network_keeps_pair_order_and_honours_wildcards_and_probe() 
             // receives tag 1 first: a deadlock, which the run would report)
             let mut qs = Vec::new();
             for k in 0..30u32 {
-                let len = if k % 2 == 0 { 1000 } else { 8000 };
+                let len = if k.is_multiple_of(2) { 1000 } else { 8000 };
                 let body: Vec<u8> = (0..len).map(|i| (k as usize + i) as u8).collect();
                 qs.push(r.isend(0, (k % 3) as i32, Payload::bytes(&body)).await);
             }
@@ -196,7 +196,7 @@ fn matching_over_the_network_keeps_pair_order_and_honours_wildcards_and_probe() 
         let mut next = 1u32;
         for _ in 0..10 {
             let s = r.recv_tag(1).await;
-            let len = if next % 2 == 0 { 1000 } else { 8000 };
+            let len = if next.is_multiple_of(2) { 1000 } else { 8000 };
             let want: Vec<u8> = (0..len).map(|i| (next as usize + i) as u8).collect();
             bad += (s.data.as_deref() != Some(&want[..]) || s.src != 10) as u32 as f64;
             next += 3;
@@ -205,7 +205,7 @@ fn matching_over_the_network_keeps_pair_order_and_honours_wildcards_and_probe() 
         bad += (p.tag != 0 || p.len != 1000) as u32 as f64;
         for k in (0..30u32).filter(|k| k % 3 != 1) {
             let s = r.recv().await;
-            let len = if k % 2 == 0 { 1000 } else { 8000 };
+            let len = if k.is_multiple_of(2) { 1000 } else { 8000 };
             let want: Vec<u8> = (0..len).map(|i| (k as usize + i) as u8).collect();
             bad += (s.data.as_deref() != Some(&want[..]) || s.tag != (k % 3) as i32) as u32 as f64;
         }

@@ -227,9 +227,8 @@ impl AppEndpoint {
 
     /// A packet came through the network: injected at `injected`, its footer popped at `cycle`.
     pub fn arrive_from_network(&mut self, env: &Envelope, bytes: &[u8], injected: u64, cycle: u64) {
-        let w = self.shared.latency_bin_cycles;
-        if w > 0 {
-            let k = (cycle / w) as usize;
+        if let Some(k) = cycle.checked_div(self.shared.latency_bin_cycles) {
+            let k = k as usize;
             if self.latency_bins.len() <= k {
                 self.latency_bins.resize(k + 1, LatencyBin::default());
             }

@@ -314,7 +314,7 @@ impl Mpi {
         };
         self.unexpected.iter().find_map(|&(s, n)| {
             let m = self.msgs.get(&(s, n))?;
-            matches(&p, s, m).then(|| Status {
+            matches(&p, s, m).then_some(Status {
                 src: s,
                 tag: m.tag,
                 len: m.len,
@@ -530,7 +530,7 @@ mod tests {
     /// Deliver every packet of `out` whose destination is `to`, in order (or reversed).
     fn deliver(to: &mut Mpi, out: &mut Vec<OutPkt>, cycle: u64, reverse: bool) -> Vec<OutPkt> {
         let mut back = Vec::new();
-        let mut pk: Vec<OutPkt> = out.drain(..).collect();
+        let mut pk: Vec<OutPkt> = std::mem::take(out);
         if reverse {
             pk.reverse();
         }

@@ -256,7 +256,9 @@ pub fn dpsnn(a: &DpsnnArgs) -> R {
     }
     let (trace, source) = match (a.trace, a.columns) {
         (Some(_), Some(_)) => {
-            return Err(CliError::input("--trace and --columns both given; give one"));
+            return Err(CliError::input(
+                "--trace and --columns both given; give one",
+            ));
         }
         (Some(p), None) => {
             if a.per_process.is_some() || a.rate_hz.is_some() || a.iterations.is_some() {
@@ -266,7 +268,8 @@ pub fn dpsnn(a: &DpsnnArgs) -> R {
                 ));
             }
             let name = p.display().to_string();
-            let t = SpikeTrace::parse(&name, &read_input("--trace", p)?).map_err(CliError::input)?;
+            let t =
+                SpikeTrace::parse(&name, &read_input("--trace", p)?).map_err(CliError::input)?;
             (t, name)
         }
         (None, Some(c)) => {
@@ -313,14 +316,9 @@ pub fn dpsnn(a: &DpsnnArgs) -> R {
         prof.clone(),
     );
     let progress = crate::progress::Progress::new(cfg.app.max_cycles, "app dpsnn (cycles)");
-    let (report, bins) = crate::app::run::run_with(
-        &cfg,
-        placement,
-        prog,
-        &progress,
-        a.latency_bin_cycles,
-    )
-    .map_err(run_error)?;
+    let (report, bins) =
+        crate::app::run::run_with(&cfg, placement, prog, &progress, a.latency_bin_cycles)
+            .map_err(run_error)?;
     progress.finish();
     let ranks = prof.ranks();
     let ranks_profile: Vec<RankProfile> = ranks
@@ -518,7 +516,14 @@ pub fn bench_app(config: Option<&Path>, json: bool, case: Option<&str>, repeat: 
     }
     println!(
         "{:<14} {:>6} {:>7} {:>10} {:>9} {:>14} {:>14} {:>9} {:>11}",
-        "case", "nodes", "ranks", "cycles", "packets", "app Mnc/s", "replay Mnc/s", "overhead",
+        "case",
+        "nodes",
+        "ranks",
+        "cycles",
+        "packets",
+        "app Mnc/s",
+        "replay Mnc/s",
+        "overhead",
         "B/rank"
     );
     for r in &results {

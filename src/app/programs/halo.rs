@@ -11,7 +11,7 @@ use std::sync::Arc;
 pub fn grid(n: u32) -> (u32, u32) {
     let y = (1..=n)
         .take_while(|y| y * y <= n)
-        .filter(|y| n % y == 0)
+        .filter(|y| n.is_multiple_of(*y))
         .last()
         .unwrap_or(1);
     (n / y, y)
