@@ -329,3 +329,93 @@ fn many_ranks_fit_and_a_rank_costs_little() {
     // only the local roots' messages cross the network: 15 up and 15 down
     assert_eq!(rep.packets, 30);
 }
+
+/// A generated trace written to a file and read back gives the same run; the run's messages are
+/// exactly the DPSNN states' (per iteration: the barrier's 2 (n - 1), n (n - 1) counts, one
+/// message per pair with spikes).
+#[test]
+fn dpsnn_runs_the_same_from_its_trace_file_and_sends_what_its_states_say() {
+    let dir = std::env::temp_dir().join(format!("exanet-dpsnn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tf = dir.join("t.trace");
+    let base = [
+        "app",
+        "dpsnn",
+        "--topology",
+        "torus:4x4",
+        "--calc-ns-per-spike",
+        "20",
+        "--json",
+    ];
+    let mut a = base.to_vec();
+    let tfs = tf.to_str().unwrap();
+    a.extend([
+        "--columns",
+        "8x8",
+        "--per-process",
+        "4",
+        "--iterations",
+        "3",
+        "--rate-hz",
+        "20",
+        "--write-trace",
+        tfs,
+    ]);
+    let gen = exanet_json(&a);
+    let mut b = base.to_vec();
+    b.extend(["--trace", tfs]);
+    let read = exanet_json(&b);
+    for k in [
+        "cycles",
+        "messages_sent",
+        "packets",
+        "send_receive_mean_cycles",
+        "spikes",
+    ] {
+        assert_eq!(gen[k], read[k], "{k}");
+    }
+    let text = std::fs::read_to_string(&tf).unwrap();
+    let t = exanet::app::dpsnn::trace::SpikeTrace::parse("t", &text).unwrap();
+    let n = t.processes as u64;
+    assert_eq!(n, 16);
+    let pairs: u64 = (0..t.iterations())
+        .map(|it| {
+            let mut k = 0;
+            for s in 0..t.processes {
+                for d in 0..t.processes {
+                    k += (s != d && t.counts[it][s][d] > 0) as u64;
+                }
+            }
+            k
+        })
+        .sum();
+    let want = t.iterations() as u64 * (2 * (n - 1) + n * (n - 1)) + pairs;
+    assert_eq!(gen["messages_sent"].as_u64(), Some(want));
+    assert!(pairs > 0, "the trace sends spikes between processes");
+    // the profile covers every rank and the states add up to at most the run
+    let prof = gen["ranks_profile"].as_array().unwrap();
+    assert_eq!(prof.len(), 16);
+    for p in prof {
+        let sum: u64 = [
+            "calc_cycles",
+            "barrier_cycles",
+            "counts_cycles",
+            "spikes_cycles",
+        ]
+        .iter()
+        .map(|k| p[k].as_u64().unwrap())
+        .sum();
+        assert!(sum <= gen["cycles"].as_u64().unwrap(), "{p}");
+    }
+    assert!(!gen["latency"].as_array().unwrap().is_empty());
+    // a bad trace names its file and line
+    let bad = dir.join("bad.trace");
+    std::fs::write(&bad, text.replacen("iteration 1", "iteration 7", 1)).unwrap();
+    let mut c = base.to_vec();
+    let bads = bad.to_str().unwrap();
+    c.extend(["--trace", bads]);
+    let o = exanet(&c);
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("bad.trace:"), "{err}");
+}

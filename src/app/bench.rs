@@ -40,7 +40,7 @@ pub const CASES: [Case; 3] = [
     Case {
         name: "dpsnn16x18",
         topology: "torus:8x9",
-        what: "DPSNN, columns 16x18, 4 a process (72 processes), 10 iterations",
+        what: "DPSNN, columns 16x18, 4 a process (72 processes), 3 iterations",
     },
     Case {
         name: "alltoall1024",
@@ -83,7 +83,7 @@ fn case_program(c: &Case) -> Result<(Arc<dyn Program>, usize), String> {
             let g = GenParams {
                 columns: (16, 18),
                 per_process: 4,
-                iterations: 10,
+                iterations: 3,
                 ..GenParams::default()
             };
             let t = generate(&g)?;
