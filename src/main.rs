@@ -409,17 +409,17 @@ enum AppCmd {
         #[arg(long, value_parser = PossibleValuesParser::new(ROUTING_NAMES))]
         routing: Option<String>,
         /// Ranks [default: 2 for pingpong, 4 for ring, one per endpoint otherwise].
-        #[arg(long)]
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
         ranks: Option<u32>,
         /// Ranks on endpoints: linear, random (seeded from sim.seed), random:SEED, or
         /// file:PATH (one endpoint per line).
         #[arg(long, default_value = "linear")]
         mapping: String,
-        /// Message bytes.
-        #[arg(long, default_value_t = 64)]
+        /// Message bytes, at most 16 MiB.
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(0..=16 << 20))]
         bytes: u64,
-        /// Iterations (round trips, exchanges).
-        #[arg(long, default_value_t = 10)]
+        /// Iterations (round trips, exchanges), 1 to 100,000.
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100_000))]
         iterations: u32,
     },
     /// The DPSNN cortical simulation (seed 000 Ch. 3) on the network: from a spike trace file, or
@@ -511,7 +511,7 @@ enum BenchCmd {
         #[command(flatten)]
         common: Common,
         /// Run only this case, in this process.
-        #[arg(long, value_parser = PossibleValuesParser::new(["dpsnn16x18", "alltoall1024", "ranks65536"]))]
+        #[arg(long, value_parser = PossibleValuesParser::new(["dpsnn16x18", "alltoall1024", "alltoall256", "ranks65536"]))]
         case: Option<String>,
         /// Runs of each kind (the fastest counts).
         #[arg(long, default_value_t = 3)]

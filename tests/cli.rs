@@ -46,6 +46,7 @@ fn help_lists_the_subcommands() {
             "router",
             "karma",
             "network",
+            "app",
             "cosim",
             "wave-diff",
             "wave-filter",

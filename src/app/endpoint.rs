@@ -66,6 +66,9 @@ struct RankRun {
     due: Option<Call>,
     /// The blocking call it waits in.
     blocked: Option<Call>,
+    /// In a wait: its requests before this one are done (they stay done, so a wait's checks
+    /// cost its length in all, not its length each time).
+    wait_pos: usize,
     pub finished_at: Option<u64>,
 }
 
@@ -137,6 +140,7 @@ impl AppEndpoint {
                     st: St::Ready(shared.start_cycle),
                     due: None,
                     blocked: None,
+                    wait_pos: 0,
                     finished_at: None,
                 }
             })
@@ -317,7 +321,7 @@ impl AppEndpoint {
                     call: None,
                     ret: Some(ret),
                 };
-                r.st = St::Ready(cycle + cost);
+                r.st = St::Ready(cycle.saturating_add(cost));
             }
             None => r.blocked = Some(call),
         }
@@ -327,14 +331,16 @@ impl AppEndpoint {
     /// (`recv_cycles` for each message a wait receives).
     fn try_block(r: &mut RankRun, call: &Call, recv_cycles: u64) -> Option<(Ret, u64)> {
         match call {
-            Call::Wait(qs) => match r.mpi.done_at(qs) {
-                Ok(Some(_)) => {
-                    let (st, recvs) = r.mpi.take(qs);
-                    Some((Ret::Done(st), recvs * recv_cycles))
+            Call::Wait(qs) => {
+                while r.wait_pos < qs.len() && r.mpi.is_done(qs[r.wait_pos]) {
+                    r.wait_pos += 1;
                 }
-                Ok(None) => None,
-                Err(_) => unreachable!("checked when the wait started"),
-            },
+                if r.wait_pos < qs.len() {
+                    return None;
+                }
+                let (st, recvs) = r.mpi.take(qs);
+                Some((Ret::Done(st), recvs * recv_cycles))
+            }
             Call::Probe { src, tag, coll } => {
                 r.mpi.probe(*src, *tag, *coll).map(|s| (Ret::Probed(s), 0))
             }
@@ -381,7 +387,7 @@ impl AppEndpoint {
                     self.effect(i, call, cycle);
                 } else {
                     r.due = Some(call);
-                    r.st = St::Ready(cycle + cost);
+                    r.st = St::Ready(cycle.saturating_add(cost));
                 }
             }
         }
@@ -403,6 +409,16 @@ impl AppEndpoint {
                 msg,
                 coll,
             } => {
+                if msg.len() > u32::MAX as u64 {
+                    self.error = Some(format!(
+                        "rank {}: a message of {} bytes; a message is at most 4294967295 bytes \
+                         (the envelope's 32-bit length)",
+                        r.mpi.rank,
+                        msg.len()
+                    ));
+                    r.st = St::Blocked;
+                    return;
+                }
                 if *dst as usize >= self.shared.endpoint_of.len() {
                     self.error = Some(format!(
                         "rank {}: send to rank {dst}, of {} ranks",
@@ -425,6 +441,7 @@ impl AppEndpoint {
                     r.st = St::Blocked;
                     return;
                 }
+                r.wait_pos = 0;
                 Self::try_block(r, &call, recv_cycles)
             }
             Call::Probe { .. } => Self::try_block(r, &call, recv_cycles),
@@ -432,7 +449,7 @@ impl AppEndpoint {
         match ret {
             Some((ret, cost)) => {
                 r.io.lock().expect("mailbox").ret = Some(ret);
-                r.st = St::Ready(cycle + cost);
+                r.st = St::Ready(cycle.saturating_add(cost));
             }
             None => {
                 r.blocked = Some(call);

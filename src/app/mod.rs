@@ -12,6 +12,7 @@ pub mod dpsnn;
 pub mod endpoint;
 pub mod envelope;
 pub mod mapping;
+pub mod matchq;
 pub mod mpi;
 pub mod programs;
 pub mod run;

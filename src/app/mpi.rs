@@ -19,7 +19,8 @@
 
 use super::api::{Match, Payload, Request, Status};
 use super::envelope::{Envelope, Kind, ENVELOPE_BYTES, SEQ_MOD};
-use std::collections::{HashMap, VecDeque};
+use super::matchq::SrcQueue;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Message-protocol parameters (`[app]` of the configuration).
@@ -126,8 +127,8 @@ pub struct Mpi {
     /// Heads arrived before an earlier message of their pair was matched.
     held: HashMap<(u32, u32), ()>,
     msgs: HashMap<(u32, u32), Msg>,
-    posted: VecDeque<Posted>,
-    unexpected: VecDeque<(u32, u32)>,
+    posted: SrcQueue<Posted>,
+    unexpected: SrcQueue<(u32, u32)>,
     sends: HashMap<Request, SendState>,
     /// Rendezvous sends waiting for an acknowledge: (destination, seq) -> request.
     rts: HashMap<(u32, u32), Request>,
@@ -290,16 +291,16 @@ impl Mpi {
             tag,
             coll,
         };
-        let found = self
-            .unexpected
-            .iter()
-            .position(|&(s, n)| self.msgs.get(&(s, n)).is_some_and(|m| matches(&p, s, m)));
+        let msgs = &self.msgs;
+        let found = self.unexpected.first_from(src, |&(s, n)| {
+            msgs.get(&(s, n)).is_some_and(|m| matches(&p, s, m))
+        });
         match found {
             Some(i) => {
                 let key = self.unexpected.remove(i).expect("found above");
                 self.bind(key, q, cycle, out);
             }
-            None => self.posted.push_back(p),
+            None => self.posted.push(src, p),
         }
         q
     }
@@ -444,12 +445,12 @@ impl Mpi {
     fn match_head(&mut self, key: (u32, u32), cycle: u64, out: &mut Vec<OutPkt>) {
         self.expect_seq.insert(key.0, (key.1 + 1) % SEQ_MOD);
         let m = &self.msgs[&key];
-        match self.posted.iter().position(|p| matches(p, key.0, m)) {
+        match self.posted.first_for(key.0, |p| matches(p, key.0, m)) {
             Some(i) => {
                 let p = self.posted.remove(i).expect("found above");
                 self.bind(key, p.req, cycle, out);
             }
-            None => self.unexpected.push_back(key),
+            None => self.unexpected.push(Some(key.0), key),
         }
     }
 
@@ -465,6 +466,11 @@ impl Mpi {
             }
         }
         Ok(Some(at))
+    }
+
+    /// Request `q` is done.
+    pub fn is_done(&self, q: Request) -> bool {
+        matches!(self.reqs.get(&q), Some(ReqState::Done(..)))
     }
 
     /// The statuses of done requests `qs`, which are forgotten, and how many were receives.

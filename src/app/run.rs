@@ -246,8 +246,16 @@ pub fn drive(
         let handed: u64 = apps.iter().map(|a| a.handed).sum();
         let delivered: u64 = apps.iter().map(|a| a.delivered).sum();
         let in_flight = handed - delivered;
-        let runnable = apps.iter().any(|a| a.due(net.cycle) < u64::MAX);
-        if in_flight == 0 && !runnable {
+        let next = apps
+            .iter()
+            .map(|a| a.due(net.cycle))
+            .min()
+            .unwrap_or(u64::MAX);
+        if in_flight == 0 && next < u64::MAX && next >= limit {
+            // only computing left, and it ends beyond the limit
+            return Err(RunError::Timeout(next));
+        }
+        if in_flight == 0 && next == u64::MAX {
             let mut waiting: Vec<(u32, String)> = apps.iter().flat_map(|a| a.blocked()).collect();
             waiting.sort();
             return Err(RunError::Deadlock {

@@ -84,9 +84,6 @@ pub fn run(a: &RunArgs) -> R {
     check_out("--csv", a.csv, "csv")?;
     apply_net_options(&mut cfg, a.topology, a.routing)?;
     let endpoints = endpoints(&cfg)?;
-    if a.iterations == 0 {
-        return Err(CliError::input("--iterations 0: give at least 1"));
-    }
     let (prog, figures, min) = a.example.program(Params {
         bytes: a.bytes,
         iterations: a.iterations,
@@ -248,9 +245,9 @@ pub fn dpsnn(a: &DpsnnArgs) -> R {
     apply_net_options(&mut cfg, a.topology, a.routing)?;
     let endpoints = endpoints(&cfg)?;
     let barrier: Barrier = a.barrier.parse().map_err(CliError::input)?;
-    if !(a.calc_ns_per_spike.is_finite() && a.calc_ns_per_spike >= 0.0) {
+    if !(a.calc_ns_per_spike.is_finite() && (0.0..=1e9).contains(&a.calc_ns_per_spike)) {
         return Err(CliError::input(format!(
-            "--calc-ns-per-spike {}: must be 0 or more ns",
+            "--calc-ns-per-spike {}: must be 0 to 1e9 ns",
             a.calc_ns_per_spike
         )));
     }
