@@ -484,17 +484,8 @@ pub fn bench_app(config: Option<&Path>, json: bool, case: Option<&str>, repeat: 
                 for a in super::overrides() {
                     cmd.arg("--set").arg(format!("{}={}", a.key, a.value));
                 }
-                let out = cmd
-                    .output()
-                    .map_err(|e| CliError::failed(format!("case {}: cannot start: {e}", c.name)))?;
-                if !out.status.success() {
-                    return Err(CliError::failed(format!(
-                        "case {} failed: {}",
-                        c.name,
-                        String::from_utf8_lossy(&out.stderr).trim()
-                    )));
-                }
-                let mut val: serde_json::Value = serde_json::from_slice(&out.stdout)
+                let out = super::bench_child(&mut cmd, c.name)?;
+                let mut val: serde_json::Value = serde_json::from_slice(&out)
                     .map_err(|e| CliError::failed(format!("case {}: unreadable: {e}", c.name)))?;
                 let r = val["cases"][0].take();
                 v.push(serde_json::from_value(r).map_err(|e| {

@@ -74,6 +74,24 @@ pub fn overrides() -> Vec<crate::config_set::Assignment> {
     OVERRIDES.lock().unwrap_or_else(|p| p.into_inner()).clone()
 }
 
+/// Runs a bench case's child process (`cmd`, this program again) and returns what it printed;
+/// a child that cannot start or fails is an error naming the case.
+pub(crate) fn bench_child(
+    cmd: &mut std::process::Command,
+    case: &str,
+) -> Result<Vec<u8>, CliError> {
+    let out = cmd
+        .output()
+        .map_err(|e| CliError::failed(format!("case {case}: cannot start: {e}")))?;
+    if !out.status.success() {
+        return Err(CliError::failed(format!(
+            "case {case} failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    Ok(out.stdout)
+}
+
 /// Refuses a bit error rate for a run that has no link (the router alone): the rate would be
 /// silently ignored.
 fn no_links(cfg: &Config, what: &str) -> Result<(), CliError> {

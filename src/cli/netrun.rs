@@ -768,17 +768,8 @@ pub fn bench_network(
         }
         let mut cmd = std::process::Command::new(&exe);
         cmd.args(bench_child_args(c.name, c.cycles, config, &sets));
-        let out = cmd
-            .output()
-            .map_err(|e| CliError::failed(format!("case {}: cannot start: {e}", c.name)))?;
-        if !out.status.success() {
-            return Err(CliError::failed(format!(
-                "case {} failed: {}",
-                c.name,
-                String::from_utf8_lossy(&out.stderr).trim()
-            )));
-        }
-        let r: CaseResult = serde_json::from_slice(&out.stdout)
+        let out = super::bench_child(&mut cmd, c.name)?;
+        let r: CaseResult = serde_json::from_slice(&out)
             .map_err(|e| CliError::failed(format!("case {}: unreadable result: {e}", c.name)))?;
         results.push(r);
     }

@@ -14,22 +14,14 @@
 //! unexpected queue, as the thesis's consumer buffers it. The spike counts a process receives
 //! in the first exchange are what it expects in the second (as DPSNN learns them).
 //!
-//! Each rank adds up the cycles it spends in each state ([`State`]) into a [`Profile`].
+//! Each rank adds up the cycles it spends in each state ([`STATE_NAMES`]) into a [`Profile`].
 
 use super::trace::SpikeTrace;
 use crate::app::api::{program as prog, Payload, Program};
 use std::sync::{Arc, Mutex};
 
-/// The profiled states, in the order of an iteration.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum State {
-    Calc = 0,
-    Barrier = 1,
-    Counts = 2,
-    Spikes = 3,
-}
-
-/// The states' names, in [`State`] order.
+/// The profiled states, in the order of an iteration (the order of a [`Profile`] entry): CALC,
+/// the barrier (SEND and ACK), the counts' alltoallv, the spikes' alltoallv.
 pub const STATE_NAMES: [&str; 4] = ["calc", "barrier", "counts", "spikes"];
 
 /// The barrier of an iteration.
