@@ -361,7 +361,23 @@ fn dpsnn_runs_the_same_from_its_trace_file_and_sends_what_its_states_say() {
         "--write-trace",
         tfs,
     ]);
+    let (csv, svg) = (dir.join("p.csv"), dir.join("l.svg"));
+    let (csvs, svgs) = (csv.to_str().unwrap(), svg.to_str().unwrap());
+    a.extend(["--csv", csvs, "--plot", svgs]);
     let gen = exanet_json(&a);
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    assert!(
+        rows.starts_with(
+            "rank,calc_cycles,barrier_cycles,counts_cycles,spikes_cycles,send_receive_cycles\n"
+        ),
+        "{rows}"
+    );
+    assert_eq!(rows.lines().count(), 17, "a header and a row a rank");
+    let plot = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        plot.contains("<polyline") && plot.contains("latency (cycles)"),
+        "{plot}"
+    );
     let mut b = base.to_vec();
     b.extend(["--trace", tfs]);
     let read = exanet_json(&b);
