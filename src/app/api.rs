@@ -328,6 +328,23 @@ impl Rank {
         collectives::allreduce::reduce_bcast(self, x, op).await
     }
 
+    /// Gather every rank's `msg` at `root` (linear); `recv_lens[s]` bytes expected from rank s.
+    /// The root gets every rank's message (its own included), the others `None`.
+    pub async fn gather(&self, root: u32, msg: Payload, recv_lens: &[u64]) -> Option<Vec<Payload>> {
+        collectives::gather::linear(self, root, msg, recv_lens).await
+    }
+
+    /// Scatter `out[d]` from `root` to every rank d (linear); `recv_len` bytes expected here.
+    pub async fn scatter(&self, root: u32, out: Vec<Payload>, recv_len: u64) -> Payload {
+        collectives::scatter::linear(self, root, out, recv_len).await
+    }
+
+    /// Every rank gets every rank's `msg` (`lens[s]` bytes from rank s): gather to rank 0, then
+    /// broadcast. Serves allgather (equal lengths) and allgatherv.
+    pub async fn allgatherv(&self, msg: Payload, lens: &[u64]) -> Vec<Payload> {
+        collectives::allgather::gather_bcast(self, msg, lens).await
+    }
+
     /// Personalised all-to-all: `out[d]` to rank `d`; returns what each rank sent to this one.
     /// Every message has the same length (MPI's alltoall); use `alltoallv` otherwise.
     pub async fn alltoall(&self, out: Vec<Payload>) -> Vec<Payload> {

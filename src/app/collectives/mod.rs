@@ -3,12 +3,16 @@
 //! (the envelope's `coll` bit), so a collective never takes a user's message and two collectives
 //! in a row never mix (a pair's messages are matched in order).
 
+pub mod allgather;
 pub mod allreduce;
 pub mod alltoall;
 pub mod alltoallv;
 pub mod barrier;
 pub mod bcast;
+pub mod gather;
 pub mod reduce;
+pub mod reducescatter;
+pub mod scatter;
 
 use super::api::{Payload, Status};
 
@@ -18,6 +22,8 @@ pub(crate) const TAG_BARRIER_ACK: i32 = 2;
 pub(crate) const TAG_BCAST: i32 = 3;
 pub(crate) const TAG_REDUCE: i32 = 4;
 pub(crate) const TAG_ALLTOALL: i32 = 5;
+pub(crate) const TAG_GATHER: i32 = 6;
+pub(crate) const TAG_SCATTER: i32 = 7;
 
 /// A reduction's element-wise operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

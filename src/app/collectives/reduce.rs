@@ -32,3 +32,27 @@ pub async fn binomial(r: &Rank, root: u32, x: &[f64], op: Op) -> Option<Vec<f64>
     }
     Some(acc)
 }
+
+/// The same tree for a message of `bytes` whose values are not known (a traced program's): each
+/// combination of a child's part costs `combine_cycles` of computing.
+pub async fn binomial_sized(r: &Rank, root: u32, bytes: u64, combine_cycles: u64) {
+    let n = r.size();
+    let v = (r.rank() + n - root % n) % n;
+    let abs = |rel: u32| (rel + root) % n;
+    let mut mask = 1u32;
+    while mask < n {
+        if v & mask != 0 {
+            let q = r
+                .isend_in(abs(v & !mask), TAG_REDUCE, crate::app::api::Payload::Size(bytes), true)
+                .await;
+            r.wait(q).await;
+            return;
+        }
+        if v | mask < n {
+            let q = r.irecv_in(Some(abs(v | mask)), Some(TAG_REDUCE), true).await;
+            r.wait(q).await;
+            r.consume_cycles(combine_cycles).await;
+        }
+        mask <<= 1;
+    }
+}
