@@ -174,6 +174,11 @@ impl Rank {
         self.size
     }
 
+    /// The system clock, MHz (cycles a microsecond).
+    pub fn freq_mhz(&self) -> f64 {
+        self.freq_mhz
+    }
+
     /// Start of the program (seed 003's `Init`): nothing to set up, the run placed the ranks.
     pub async fn init(&self) {}
 
@@ -332,6 +337,17 @@ impl Rank {
     /// The root gets every rank's message (its own included), the others `None`.
     pub async fn gather(&self, root: u32, msg: Payload, recv_lens: &[u64]) -> Option<Vec<Payload>> {
         collectives::gather::linear(self, root, msg, recv_lens).await
+    }
+
+    /// A reduction of `bytes` whose values are not known (a traced program's) to `root`: the
+    /// binomial tree's messages, each combination costing `combine_cycles`.
+    pub async fn reduce_sized(&self, root: u32, bytes: u64, combine_cycles: u64) {
+        collectives::reduce::binomial_sized(self, root, bytes, combine_cycles).await
+    }
+
+    /// A reduce-scatter of lengths (a traced program's): `recv_lens[d]` bytes end at rank d.
+    pub async fn reduce_scatter_sized(&self, recv_lens: &[u64], combine_cycles: u64) -> Payload {
+        collectives::reducescatter::reduce_scatter_sized(self, recv_lens, combine_cycles).await
     }
 
     /// Scatter `out[d]` from `root` to every rank d (linear); `recv_len` bytes expected here.
