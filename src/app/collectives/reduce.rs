@@ -43,13 +43,20 @@ pub async fn binomial_sized(r: &Rank, root: u32, bytes: u64, combine_cycles: u64
     while mask < n {
         if v & mask != 0 {
             let q = r
-                .isend_in(abs(v & !mask), TAG_REDUCE, crate::app::api::Payload::Size(bytes), true)
+                .isend_in(
+                    abs(v & !mask),
+                    TAG_REDUCE,
+                    crate::app::api::Payload::Size(bytes),
+                    true,
+                )
                 .await;
             r.wait(q).await;
             return;
         }
         if v | mask < n {
-            let q = r.irecv_in(Some(abs(v | mask)), Some(TAG_REDUCE), true).await;
+            let q = r
+                .irecv_in(Some(abs(v | mask)), Some(TAG_REDUCE), true)
+                .await;
             r.wait(q).await;
             r.consume_cycles(combine_cycles).await;
         }
