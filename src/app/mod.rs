@@ -15,6 +15,7 @@ pub mod mapping;
 pub mod matchq;
 pub mod mpi;
 pub mod programs;
+pub mod replay;
 pub mod run;
 
 pub use api::{program, Payload, Program, Rank, Status};
