@@ -37,8 +37,8 @@
 //! 0 finalize
 //! ```
 //!
-//! This is rank 0 of `tests/data/simgrid/ring` (`ring.c`): it sends 256 `MPI_INT`s (datatype
-//! 1) to rank 1 with tag 7, receives as many from rank 3, and so on; 9.30614 flops of
+//! This is rank 0 of `tests/data/simgrid/ring` (`ring.c`): it sends 256 `MPI_INT`s, datatype
+//! 1, to rank 1 with tag 7, receives as many from rank 3, and so on; 9.30614 flops of
 //! computation come before the send. In the one-file layout the same lines of all four ranks
 //! are mixed in one file (`0 init`, `1 init`, `2 init`, `3 init`, `1 recv 0 7 256 1`,
 //! `0 send 1 7 256 1`, ...).
