@@ -6,6 +6,8 @@
 #   need_rust       a C compiler/linker (gcc, apt-get), Rust >= RUST_MIN (rustup, stable)
 #   need_verilator  Verilator (Debian's 5.006), g++ and make (apt-get)
 #   need_lints      the rustfmt and clippy components (rustup)
+#   need_simgrid    SimGrid's SMPI (smpicc, smpirun: Debian's libsimgrid-dev), for the tests that
+#                   trace real MPI programs and replay the traces
 
 RUST_MIN=87 # 1.87: the oldest Rust that builds the crate (Cargo.toml rust-version)
 
@@ -76,6 +78,13 @@ need_verilator() {
     echo "       Verilator 5 (Debian 12's package is 5.006): install it, then run this again" >&2
     exit 1
   fi
+}
+
+need_simgrid() {
+  if ! command -v smpicc >/dev/null || ! command -v smpirun >/dev/null; then
+    apt_install libsimgrid-dev gcc libc6-dev
+  fi
+  command -v smpirun >/dev/null || { echo "error: smpirun still missing after apt-get" >&2; exit 1; }
 }
 
 need_lints() {

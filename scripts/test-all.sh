@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run runs exactly this script).
 # 1. Installs what is missing (scripts/setup.sh): Verilator (Debian's 5.006), a C++ compiler
-#    and make through apt-get; Rust through rustup; the rustfmt/clippy components.
+#    and make through apt-get; Rust through rustup; the rustfmt/clippy components; SimGrid's
+#    SMPI (libsimgrid-dev, apt-get) for the tests that trace real MPI programs.
 # 2. Checks formatting, clippy (warnings are errors) and Verilator -Wall lint of all RTL.
 # 3. Runs every test, co-simulation against the Verilated RTL included. A build without
 #    Verilator makes the co-simulation tests fail; nothing is skipped.
@@ -13,6 +14,7 @@ source scripts/setup.sh
 need_verilator
 need_rust
 need_lints
+need_simgrid
 echo "== $(verilator --version); $(cargo --version)"
 
 echo "== cargo fmt --check"

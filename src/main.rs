@@ -422,6 +422,32 @@ enum AppCmd {
         #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100_000))]
         iterations: u32,
     },
+    /// Replay an MPI trace (SimGrid time-independent) on the network: predicted run time,
+    /// per-rank compute / communication / wait time, message and packet statistics.
+    Replay {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        out: CsvOut,
+        /// The trace's format.
+        #[arg(long, value_enum, default_value_t = exanet::cli::app::TraceFormat::Simgrid)]
+        format: exanet::cli::app::TraceFormat,
+        /// The trace (SimGrid: the index file smpirun writes, or a one-file trace).
+        trace: PathBuf,
+        /// Topology (replaces net.topology).
+        #[arg(long)]
+        topology: Option<String>,
+        /// Routing algorithm (replaces net.routing).
+        #[arg(long, value_parser = PossibleValuesParser::new(ROUTING_NAMES))]
+        routing: Option<String>,
+        /// Ranks on endpoints: linear, random, random:SEED, file:PATH.
+        #[arg(long, default_value = "linear")]
+        mapping: String,
+        /// The speed the trace's computing amounts were measured at, flop/s (SimGrid's
+        /// smpi/host-speed; its default is 20000).
+        #[arg(long, default_value_t = 20000.0)]
+        flops_per_second: f64,
+    },
     /// The DPSNN cortical simulation (seed 000 Ch. 3) on the network: from a spike trace file, or
     /// a trace generated from the connectivity model.
     Dpsnn {
@@ -558,7 +584,9 @@ fn common_of(cmd: &Cmd) -> Option<&Common> {
             NetworkCmd::Cdg { .. } => return None,
         },
         Cmd::App { cmd } => match cmd {
-            AppCmd::Run { common, .. } | AppCmd::Dpsnn { common, .. } => common,
+            AppCmd::Run { common, .. }
+            | AppCmd::Dpsnn { common, .. }
+            | AppCmd::Replay { common, .. } => common,
         },
         Cmd::Bench { cmd } => match cmd {
             BenchCmd::Link { common, .. }
@@ -756,6 +784,26 @@ fn main() -> ExitCode {
                 mapping: &mapping,
                 bytes,
                 iterations,
+            }),
+            AppCmd::Replay {
+                common,
+                out,
+                format,
+                trace,
+                topology,
+                routing,
+                mapping,
+                flops_per_second,
+            } => cli::app::replay(&cli::app::ReplayArgs {
+                config: common.config.as_deref(),
+                json: common.json,
+                csv: out.csv.as_deref(),
+                format,
+                trace: &trace,
+                topology: topology.as_deref(),
+                routing: routing.as_deref(),
+                mapping: &mapping,
+                flops_per_second,
             }),
             AppCmd::Dpsnn {
                 common,

@@ -36,6 +36,7 @@ impl Sandbox {
 for p in "$@"; do case "$p" in
   verilator|g++|make|curl) printf '#!/bin/sh\necho "%s 5.006"\n' "$p" > "$BIN/$p"; chmod +x "$BIN/$p";;
   gcc) printf '#!/bin/sh\n' > "$BIN/cc"; chmod +x "$BIN/cc";;
+  libsimgrid-dev) for t in smpicc smpirun; do printf '#!/bin/sh\n' > "$BIN/$t"; chmod +x "$BIN/$t"; done;;
 esac; done"#,
         );
         s
@@ -110,6 +111,23 @@ fn the_test_command_installs_verilator_when_it_is_missing() {
         "{log}"
     );
     assert!(stdout(&o).contains("have verilator"), "{}", stdout(&o));
+}
+
+#[test]
+fn the_test_command_installs_simgrid_when_it_is_missing_and_not_otherwise() {
+    let s = Sandbox::new("simgrid");
+    let (o, log) = s.run("need_simgrid; command -v smpirun");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        log.contains("apt-get install") && log.contains("libsimgrid-dev"),
+        "{log}"
+    );
+    let s = Sandbox::new("simgrid-present");
+    s.tool("smpicc", "true");
+    s.tool("smpirun", "true");
+    let (o, log) = s.run("need_simgrid");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!log.contains("apt-get"), "{log}");
 }
 
 #[test]
@@ -274,7 +292,7 @@ fn the_scripts_call_the_installers_they_need() {
     };
     assert_eq!(
         calls("scripts/test-all.sh"),
-        ["need_verilator", "need_rust", "need_lints"]
+        ["need_verilator", "need_rust", "need_lints", "need_simgrid"]
     );
     assert_eq!(calls("scripts/karma.sh"), ["need_rust"]);
     let all = fs::read_to_string(root.join("scripts/test-all.sh")).unwrap();

@@ -345,6 +345,11 @@ impl Rank {
         collectives::reduce::binomial_sized(self, root, bytes, combine_cycles).await
     }
 
+    /// An (ex)scan of `bytes` whose values are not known: a linear chain.
+    pub async fn scan_sized(&self, bytes: u64, combine_cycles: u64) {
+        collectives::reduce::scan_sized(self, bytes, combine_cycles).await
+    }
+
     /// A reduce-scatter of lengths (a traced program's): `recv_lens[d]` bytes end at rank d.
     pub async fn reduce_scatter_sized(&self, recv_lens: &[u64], combine_cycles: u64) -> Payload {
         collectives::reducescatter::reduce_scatter_sized(self, recv_lens, combine_cycles).await

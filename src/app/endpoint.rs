@@ -169,6 +169,11 @@ impl AppEndpoint {
             .unwrap_or(u64::MAX)
     }
 
+    /// Some rank is computing or about to run (not waiting for the network, not done).
+    pub fn computing(&self) -> bool {
+        self.ranks.iter().any(|r| matches!(r.st, St::Ready(_)))
+    }
+
     /// Every rank's program has returned.
     pub fn done(&self) -> bool {
         self.ranks.iter().all(|r| r.st == St::Done)
@@ -180,15 +185,17 @@ impl AppEndpoint {
     }
 
     /// Message counters of this endpoint's ranks: (sent, received, bytes sent, bytes received,
-    /// messages that arrived and that no receive took).
-    pub fn counters(&self) -> [u64; 5] {
-        let mut c = [0; 5];
+    /// messages that arrived and that no receive took, point-to-point messages and bytes sent).
+    pub fn counters(&self) -> [u64; 7] {
+        let mut c = [0; 7];
         for r in &self.ranks {
             c[0] += r.mpi.messages_sent;
             c[1] += r.mpi.messages_received;
             c[2] += r.mpi.bytes_sent;
             c[3] += r.mpi.bytes_received;
             c[4] += r.mpi.unreceived() as u64;
+            c[5] += r.mpi.p2p_messages_sent;
+            c[6] += r.mpi.p2p_bytes_sent;
         }
         c
     }

@@ -140,6 +140,9 @@ pub struct Mpi {
     pub messages_received: u64,
     pub bytes_sent: u64,
     pub bytes_received: u64,
+    /// Of the messages sent, those of the program's own point-to-point calls (not collectives').
+    pub p2p_messages_sent: u64,
+    pub p2p_bytes_sent: u64,
 }
 
 fn matches(p: &Posted, src: u32, m: &Msg) -> bool {
@@ -181,6 +184,10 @@ impl Mpi {
         let len = msg.len();
         self.messages_sent += 1;
         self.bytes_sent += len;
+        if !coll {
+            self.p2p_messages_sent += 1;
+            self.p2p_bytes_sent += len;
+        }
         let st = SendState {
             dst,
             seq,

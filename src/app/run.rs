@@ -81,6 +81,9 @@ pub struct Report {
     pub bytes_received: u64,
     /// Messages that arrived and that no receive took.
     pub messages_unreceived: u64,
+    /// Of the messages sent, the program's own point-to-point ones (collectives' left out).
+    pub p2p_messages_sent: u64,
+    pub p2p_bytes_sent: u64,
     /// Packets through the network (those between ranks of one endpoint go through memory).
     pub packets: u64,
     pub packet_latency_mean_cycles: f64,
@@ -251,9 +254,9 @@ pub fn drive(
             .map(|a| a.due(net.cycle))
             .min()
             .unwrap_or(u64::MAX);
-        if in_flight == 0 && next < u64::MAX && next >= limit {
+        if in_flight == 0 && next >= limit && apps.iter().any(|a| a.computing()) {
             // only computing left, and it ends beyond the limit
-            return Err(RunError::Timeout(next));
+            return Err(RunError::Timeout(limit));
         }
         if in_flight == 0 && next == u64::MAX {
             let mut waiting: Vec<(u32, String)> = apps.iter().flat_map(|a| a.blocked()).collect();
@@ -273,7 +276,7 @@ fn report(cfg: &Config, net: &Network, apps: &[&AppEndpoint]) -> Report {
     let ranks = apps.iter().map(|a| a.finished().count()).sum::<usize>();
     let start = cfg.link.phy.lane_up_cycles as u64;
     let mut finished = vec![0u64; ranks];
-    let mut c = [0u64; 5];
+    let mut c = [0u64; 7];
     for a in apps {
         for (r, f) in a.finished() {
             finished[r as usize] = f.expect("every rank finished") - start;
@@ -296,6 +299,8 @@ fn report(cfg: &Config, net: &Network, apps: &[&AppEndpoint]) -> Report {
         bytes_sent: c[2],
         bytes_received: c[3],
         messages_unreceived: c[4],
+        p2p_messages_sent: c[5],
+        p2p_bytes_sent: c[6],
         packets: m.delivered,
         packet_latency_mean_cycles: m.latencies.iter().map(|&l| l as f64).sum::<f64>() / n,
         packet_latency_max_cycles: m.latencies.iter().copied().max().unwrap_or(0),

@@ -530,3 +530,136 @@ pub fn bench_app(config: Option<&Path>, json: bool, case: Option<&str>, repeat: 
     }
     Ok(ExitCode::SUCCESS)
 }
+
+/// Trace formats `app replay` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TraceFormat {
+    /// SimGrid's time-independent traces (`smpirun -trace-ti`): an index file of one file a
+    /// rank, or one file.
+    Simgrid,
+}
+
+pub struct ReplayArgs<'a> {
+    pub config: Option<&'a Path>,
+    pub json: bool,
+    pub csv: Option<&'a Path>,
+    pub format: TraceFormat,
+    pub trace: &'a Path,
+    pub topology: Option<&'a str>,
+    pub routing: Option<&'a str>,
+    pub mapping: &'a str,
+    pub flops_per_second: f64,
+}
+
+/// One rank's replayed time (the CSV rows).
+#[derive(Debug, Serialize)]
+pub struct RankTimes {
+    pub rank: u32,
+    pub compute_cycles: u64,
+    pub communication_cycles: u64,
+    pub wait_cycles: u64,
+    pub finished_cycles: u64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ReplayOut {
+    pub trace: String,
+    pub format: String,
+    pub topology: String,
+    pub routing: String,
+    pub mapping: String,
+    pub flops_per_second: f64,
+    /// Point-to-point messages and bytes the trace's sends carry (`simgrid::totals`).
+    pub traced_messages: u64,
+    pub traced_bytes: u64,
+    #[serde(flatten)]
+    pub report: Report,
+    pub ranks_times: Vec<RankTimes>,
+}
+
+pub fn replay(a: &ReplayArgs) -> R {
+    use crate::app::replay::program::{program, Times};
+    use crate::app::replay::simgrid::{load, totals};
+    let mut cfg = load_config(a.config)?;
+    check_out("--csv", a.csv, "csv")?;
+    apply_net_options(&mut cfg, a.topology, a.routing)?;
+    let f = a.flops_per_second;
+    if !(f.is_finite() && f > 0.0 && f <= 1e18) {
+        return Err(CliError::input(format!(
+            "--flops-per-second {f}: must be positive and at most 1e18"
+        )));
+    }
+    let endpoints = endpoints(&cfg)?;
+    let trace = match a.format {
+        TraceFormat::Simgrid => load(a.trace).map_err(CliError::input)?,
+    };
+    let n = trace.ranks.len();
+    let (traced_messages, traced_bytes) = totals(&trace);
+    let mapping = Mapping::parse(a.mapping, cfg.sim.seed).map_err(CliError::input)?;
+    let placement = mapping.place(n, endpoints).map_err(CliError::input)?;
+    let times = Times::default();
+    let prog = program(std::sync::Arc::new(trace), f, times.clone());
+    let progress = crate::progress::Progress::new(cfg.app.max_cycles, "app replay (cycles)");
+    let report = run_app(&cfg, placement, prog, &progress).map_err(run_error)?;
+    progress.finish();
+    let ranks_times = times
+        .ranks()
+        .iter()
+        .enumerate()
+        .map(|(r, t)| RankTimes {
+            rank: r as u32,
+            compute_cycles: t[0],
+            communication_cycles: t[1],
+            wait_cycles: t[2],
+            finished_cycles: report.finished.get(r).copied().unwrap_or(0),
+        })
+        .collect();
+    let out = ReplayOut {
+        trace: a.trace.display().to_string(),
+        format: "simgrid".into(),
+        topology: cfg.net.topology.clone(),
+        routing: cfg.net.routing.clone(),
+        mapping: a.mapping.to_string(),
+        flops_per_second: f,
+        traced_messages,
+        traced_bytes,
+        report,
+        ranks_times,
+    };
+    if let Some(p) = a.csv {
+        write_csv(p, &out.ranks_times)?;
+    }
+    if a.json {
+        return json_out(&out);
+    }
+    let r = &out.report;
+    println!(
+        "{} ({} ranks) on {} {}, mapping {}",
+        out.trace, r.ranks, out.topology, out.routing, out.mapping
+    );
+    println!(
+        "  predicted run time   {} cycles ({:.3} us)",
+        r.cycles, r.time_us
+    );
+    println!(
+        "  messages             {} point-to-point ({} bytes; the trace sends {} of {} bytes), {} \
+         with the collectives'",
+        r.p2p_messages_sent,
+        r.p2p_bytes_sent,
+        out.traced_messages,
+        out.traced_bytes,
+        r.messages_sent
+    );
+    println!(
+        "  packets              {} through the network, latency mean {:.1} cycles, max {}",
+        r.packets, r.packet_latency_mean_cycles, r.packet_latency_max_cycles
+    );
+    println!("  rank   compute (cycles)   communication   wait");
+    for t in &out.ranks_times {
+        println!(
+            "  {:>4}   {:>16}   {:>13}   {:>4}",
+            t.rank, t.compute_cycles, t.communication_cycles, t.wait_cycles
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

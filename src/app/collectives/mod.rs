@@ -24,6 +24,7 @@ pub(crate) const TAG_REDUCE: i32 = 4;
 pub(crate) const TAG_ALLTOALL: i32 = 5;
 pub(crate) const TAG_GATHER: i32 = 6;
 pub(crate) const TAG_SCATTER: i32 = 7;
+pub(crate) const TAG_SCAN: i32 = 8;
 
 /// A reduction's element-wise operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -2,7 +2,7 @@
 //! root) is set sends its partial result to the rank 2^k below and is done; the others combine
 //! what they receive, in a fixed order (so a floating-point sum is the same every run).
 
-use super::{decode, encode, Op, TAG_REDUCE};
+use super::{decode, encode, Op, TAG_REDUCE, TAG_SCAN};
 use crate::app::api::Rank;
 
 pub async fn binomial(r: &Rank, root: u32, x: &[f64], op: Op) -> Option<Vec<f64>> {
@@ -61,5 +61,27 @@ pub async fn binomial_sized(r: &Rank, root: u32, bytes: u64, combine_cycles: u64
             r.consume_cycles(combine_cycles).await;
         }
         mask <<= 1;
+    }
+}
+
+/// An (ex)scan of `bytes` whose values are not known: a linear chain, rank r receiving rank
+/// r-1's prefix, combining (`combine_cycles`) and sending its own on to rank r+1.
+pub async fn scan_sized(r: &Rank, bytes: u64, combine_cycles: u64) {
+    let (me, n) = (r.rank(), r.size());
+    if me > 0 {
+        let q = r.irecv_in(Some(me - 1), Some(TAG_SCAN), true).await;
+        r.wait(q).await;
+        r.consume_cycles(combine_cycles).await;
+    }
+    if me + 1 < n {
+        let q = r
+            .isend_in(
+                me + 1,
+                TAG_SCAN,
+                crate::app::api::Payload::Size(bytes),
+                true,
+            )
+            .await;
+        r.wait(q).await;
     }
 }

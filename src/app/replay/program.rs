@@ -5,11 +5,23 @@
 //! the application layer's (`collectives/`), built from point-to-point messages.
 //!
 //! Each rank adds up its time in three kinds of action ([`Times`]): computing, communicating (a
-//! blocking send or receive, a collective) and waiting (wait, waitall, test).
+//! blocking send or receive, a collective) and waiting (wait, waitany, waitall, test).
+//!
+//! What the trace does not say, and what the replay does: `wait SRC DST TAG` waits for the
+//! oldest pending request those name (SimGrid's own replay matches the same way); `waitany` for
+//! the oldest pending one; tests are free (a later wait finds the request); synchronous and
+//! buffered sends are sends; a `sendRecv` (no tag in the trace) pairs with the peer's `sendRecv`;
+//! scan and exscan are a linear chain; requests still pending at the end are waited for.
 
 use super::simgrid::{Action, TiTrace};
 use crate::app::api::{program as prog, Payload, Program, Request};
 use std::sync::{Arc, Mutex};
+
+/// A non-blocking request under way: it, and its (source, destination, tag) as `wait` names them.
+type Started = (Request, Option<u32>, Option<u32>, Option<i32>);
+
+/// The tag of a `sendRecv`'s two halves (SimGrid's trace gives none).
+const SENDRECV_TAG: i32 = i32::MAX - 1;
 
 /// Per rank: cycles computing, communicating, waiting.
 #[derive(Debug, Clone, Default)]
@@ -41,22 +53,34 @@ pub fn program(trace: Arc<TiTrace>, flops_per_s: f64, times: Times) -> Arc<dyn P
                 let clock_cycles = ns(flops) * 1e-3 * r.freq_mhz();
                 clock_cycles.ceil() as u64
             };
-            let mut pending: std::collections::VecDeque<Request> = Default::default();
+            // non-blocking requests in the order they started, with (src, dst, tag) as SimGrid's
+            // `wait` names them
+            let mut pending: Vec<Started> = Vec::new();
             let mut t = [0u64; 3];
+            let me32 = me as u32;
             for (a, _) in &trace.ranks[me] {
                 let t0 = r.cycle().await;
                 let kind = match a {
-                    Action::Init | Action::Finalize => continue,
+                    Action::Init | Action::Finalize | Action::ProcNullSend { .. } => continue,
                     Action::Compute { flops } => {
                         r.consume_time(ns(*flops)).await;
                         0
                     }
-                    Action::Send { dst, tag, bytes } => {
+                    Action::Sleep { seconds } => {
+                        r.consume_time(seconds * 1e9).await;
+                        0
+                    }
+                    Action::Send { dst, tag, bytes }
+                    | Action::Ssend { dst, tag, bytes }
+                    | Action::Bsend { dst, tag, bytes } => {
                         r.send(*dst, *tag, Payload::Size(*bytes)).await;
                         1
                     }
-                    Action::Isend { dst, tag, bytes } => {
-                        pending.push_back(r.isend(*dst, *tag, Payload::Size(*bytes)).await);
+                    Action::Isend { dst, tag, bytes }
+                    | Action::Issend { dst, tag, bytes }
+                    | Action::Ibsend { dst, tag, bytes } => {
+                        let q = r.isend(*dst, *tag, Payload::Size(*bytes)).await;
+                        pending.push((q, Some(me32), Some(*dst), Some(*tag)));
                         1
                     }
                     Action::Recv { src, tag, .. } => {
@@ -64,18 +88,47 @@ pub fn program(trace: Arc<TiTrace>, flops_per_s: f64, times: Times) -> Arc<dyn P
                         1
                     }
                     Action::Irecv { src, tag, .. } => {
-                        pending.push_back(r.irecv(*src, *tag).await);
+                        let q = r.irecv(*src, *tag).await;
+                        pending.push((q, *src, Some(me32), *tag));
                         1
                     }
-                    Action::Test => 2,
-                    Action::Wait => {
-                        if let Some(q) = pending.pop_front() {
+                    Action::SendRecv {
+                        dst,
+                        send_bytes,
+                        src,
+                        recv_bytes: _,
+                    } => {
+                        let s = r
+                            .isend(*dst, SENDRECV_TAG, Payload::Size(*send_bytes))
+                            .await;
+                        let q = r.irecv(*src, Some(SENDRECV_TAG)).await;
+                        r.waitall(&[s, q]).await;
+                        1
+                    }
+                    Action::Test { .. } | Action::Testany | Action::Testall | Action::Testsome => 2,
+                    Action::Wait { src, dst, tag } => {
+                        let same = |x: &Option<u32>, y: &Option<u32>| x.is_none() || x == y;
+                        let k = pending
+                            .iter()
+                            .position(|p| {
+                                same(src, &p.1) && same(dst, &p.2) && (tag.is_none() || *tag == p.3)
+                            })
+                            .or((!pending.is_empty()).then_some(0));
+                        if let Some(k) = k {
+                            let q = pending.remove(k).0;
                             r.wait(q).await;
                         }
                         2
                     }
-                    Action::Waitall => {
-                        let qs: Vec<Request> = pending.drain(..).collect();
+                    Action::Waitany { .. } => {
+                        if !pending.is_empty() {
+                            let q = pending.remove(0).0;
+                            r.wait(q).await;
+                        }
+                        2
+                    }
+                    Action::Waitall { .. } => {
+                        let qs: Vec<Request> = pending.drain(..).map(|p| p.0).collect();
                         r.waitall(&qs).await;
                         2
                     }
@@ -94,6 +147,10 @@ pub fn program(trace: Arc<TiTrace>, flops_per_s: f64, times: Times) -> Arc<dyn P
                     Action::Allreduce { bytes, flops } => {
                         r.reduce_sized(0, *bytes, cycles_of(*flops)).await;
                         r.bcast(0, Payload::Size(*bytes)).await;
+                        1
+                    }
+                    Action::Scan { bytes, flops } | Action::Exscan { bytes, flops } => {
+                        r.scan_sized(*bytes, cycles_of(*flops)).await;
                         1
                     }
                     Action::Alltoall {
@@ -121,12 +178,20 @@ pub fn program(trace: Arc<TiTrace>, flops_per_s: f64, times: Times) -> Arc<dyn P
                             .await;
                         1
                     }
+                    Action::Gatherv {
+                        send_bytes,
+                        recv_bytes,
+                        root,
+                    } => {
+                        r.gather(*root, Payload::Size(*send_bytes), recv_bytes)
+                            .await;
+                        1
+                    }
                     Action::Allgather {
                         send_bytes,
                         recv_bytes,
                     } => {
-                        let _ = send_bytes;
-                        r.allgatherv(Payload::Size(*recv_bytes), &vec![*recv_bytes; n])
+                        r.allgatherv(Payload::Size(*send_bytes), &vec![*recv_bytes; n])
                             .await;
                         1
                     }
@@ -146,6 +211,15 @@ pub fn program(trace: Arc<TiTrace>, flops_per_s: f64, times: Times) -> Arc<dyn P
                             .await;
                         1
                     }
+                    Action::Scatterv {
+                        send_bytes,
+                        recv_bytes,
+                        root,
+                    } => {
+                        let out = send_bytes.iter().map(|&b| Payload::Size(b)).collect();
+                        r.scatter(*root, out, *recv_bytes).await;
+                        1
+                    }
                     Action::Reducescatter { recv_bytes, flops } => {
                         r.reduce_scatter_sized(recv_bytes, cycles_of(*flops)).await;
                         1
@@ -154,7 +228,7 @@ pub fn program(trace: Arc<TiTrace>, flops_per_s: f64, times: Times) -> Arc<dyn P
                 t[kind] += r.cycle().await - t0;
             }
             if !pending.is_empty() {
-                let qs: Vec<Request> = pending.drain(..).collect();
+                let qs: Vec<Request> = pending.drain(..).map(|p| p.0).collect();
                 r.waitall(&qs).await;
             }
             times.set(me, t);
