@@ -457,13 +457,7 @@ pub fn bench_app(config: Option<&Path>, json: bool, case: Option<&str>, repeat: 
     }
     let results: Vec<CaseResult> = match case {
         Some(name) => {
-            let c = CASES.iter().find(|c| c.name == name).ok_or_else(|| {
-                let names: Vec<&str> = CASES.iter().map(|c| c.name).collect();
-                CliError::input(format!(
-                    "--case {name}: unknown; the cases are {}",
-                    names.join(", ")
-                ))
-            })?;
+            let c = super::find_case(&CASES, name, |c| c.name)?;
             vec![run_case(&cfg, c, repeat).map_err(CliError::failed)?]
         }
         None => {

@@ -74,6 +74,21 @@ pub fn overrides() -> Vec<crate::config_set::Assignment> {
     OVERRIDES.lock().unwrap_or_else(|p| p.into_inner()).clone()
 }
 
+/// The bench case named `name` (`--case`), or an error listing the cases.
+pub(crate) fn find_case<'a, C>(
+    cases: &'a [C],
+    name: &str,
+    name_of: impl Fn(&C) -> &str,
+) -> Result<&'a C, CliError> {
+    cases.iter().find(|c| name_of(c) == name).ok_or_else(|| {
+        let names: Vec<&str> = cases.iter().map(&name_of).collect();
+        CliError::input(format!(
+            "--case {name}: unknown; the cases are {}",
+            names.join(", ")
+        ))
+    })
+}
+
 /// Runs a bench case's child process (`cmd`, this program again) and returns what it printed;
 /// a child that cannot start or fails is an error naming the case.
 pub(crate) fn bench_child(

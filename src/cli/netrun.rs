@@ -740,13 +740,7 @@ pub fn bench_network(
         ..*c
     };
     if let Some(name) = case {
-        let c = CASES.iter().find(|c| c.name == name).ok_or_else(|| {
-            let names: Vec<&str> = CASES.iter().map(|c| c.name).collect();
-            CliError::input(format!(
-                "--case {name}: unknown; the cases are {}",
-                names.join(", ")
-            ))
-        })?;
+        let c = super::find_case(&CASES, name, |c| c.name)?;
         let r = run_case(&cfg, &with_cycles(c)).map_err(CliError::input)?;
         if json {
             return json_out(&r);

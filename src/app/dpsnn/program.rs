@@ -18,7 +18,7 @@
 
 use super::trace::SpikeTrace;
 use crate::app::api::{program as prog, Payload, Program};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// The profiled states, in the order of an iteration (the order of a [`Profile`] entry): CALC,
 /// the barrier (SEND and ACK), the counts' alltoallv, the spikes' alltoallv.
@@ -63,22 +63,7 @@ pub struct Params {
 }
 
 /// Cycles each rank spent in each state, summed over the iterations.
-#[derive(Debug, Clone, Default)]
-pub struct Profile(Arc<Mutex<Vec<[u64; 4]>>>);
-
-impl Profile {
-    pub fn ranks(&self) -> Vec<[u64; 4]> {
-        self.0.lock().expect("profile").clone()
-    }
-
-    fn set(&self, rank: usize, v: [u64; 4]) {
-        let mut p = self.0.lock().expect("profile");
-        if p.len() <= rank {
-            p.resize(rank + 1, [0; 4]);
-        }
-        p[rank] = v;
-    }
-}
+pub type Profile = crate::app::programs::PerRank<4>;
 
 /// The program of `trace` (one rank per process of the trace).
 pub fn program(trace: Arc<SpikeTrace>, p: Params, prof: Profile) -> Arc<dyn Program> {

@@ -29,6 +29,32 @@ impl Figures {
     }
 }
 
+/// `N` counters a rank, filled by each rank's program at its end (DPSNN's state profile, a
+/// replay's compute/communication/wait times).
+#[derive(Debug, Clone)]
+pub struct PerRank<const N: usize>(Arc<Mutex<Vec<[u64; N]>>>);
+
+impl<const N: usize> Default for PerRank<N> {
+    fn default() -> Self {
+        PerRank(Arc::default())
+    }
+}
+
+impl<const N: usize> PerRank<N> {
+    /// Every rank's counters, in rank order (a rank that has not set them: zeros).
+    pub fn ranks(&self) -> Vec<[u64; N]> {
+        self.0.lock().expect("per-rank table").clone()
+    }
+
+    pub fn set(&self, rank: usize, v: [u64; N]) {
+        let mut t = self.0.lock().expect("per-rank table");
+        if t.len() <= rank {
+            t.resize(rank + 1, [0; N]);
+        }
+        t[rank] = v;
+    }
+}
+
 /// The examples' parameters (`exanet app run` options).
 #[derive(Debug, Clone, Copy)]
 pub struct Params {
