@@ -24,6 +24,7 @@ pub mod plot;
 pub mod probe;
 pub mod progress;
 pub mod router;
+pub mod serve;
 pub mod stimulus;
 pub mod units;
 pub mod wave;

@@ -389,6 +389,34 @@ enum NetworkCmd {
         #[arg(long, value_name = "FILE.csv")]
         packets: Option<PathBuf>,
     },
+    /// Co-simulation server (seed 004 §4.1): task simulators connect over TCP and hand it their
+    /// messages (the line protocol: docs/applications.md); one session, then it exits.
+    Serve {
+        #[command(flatten)]
+        common: Common,
+        /// Address to listen on, loopback only (port 0: any free port; the address is printed
+        /// on standard error).
+        #[arg(long, default_value = "127.0.0.1:0")]
+        listen: String,
+        /// Clients of the session (each owns whole endpoints' ranks).
+        #[arg(long, default_value_t = 1)]
+        clients: usize,
+        /// Ranks of the session.
+        #[arg(long)]
+        ranks: u32,
+        /// Topology (replaces net.topology).
+        #[arg(long)]
+        topology: Option<String>,
+        /// Routing algorithm (replaces net.routing).
+        #[arg(long, value_parser = PossibleValuesParser::new(ROUTING_NAMES))]
+        routing: Option<String>,
+        /// Ranks on endpoints: linear, random, random:SEED, file:PATH.
+        #[arg(long, default_value = "linear")]
+        mapping: String,
+        /// Seconds to wait for a client to connect or to answer before ending the session.
+        #[arg(long, default_value_t = 60.0)]
+        timeout_s: f64,
+    },
 }
 
 #[derive(Subcommand)]
@@ -580,7 +608,9 @@ fn common_of(cmd: &Cmd) -> Option<&Common> {
             KarmaCmd::Pingpong { common, .. } | KarmaCmd::Selftest { common, .. } => common,
         },
         Cmd::Network { cmd } => match cmd {
-            NetworkCmd::Sweep { common, .. } | NetworkCmd::Run { common, .. } => common,
+            NetworkCmd::Sweep { common, .. }
+            | NetworkCmd::Run { common, .. }
+            | NetworkCmd::Serve { common, .. } => common,
             NetworkCmd::Cdg { .. } => return None,
         },
         Cmd::App { cmd } => match cmd {
@@ -750,6 +780,26 @@ fn main() -> ExitCode {
                 csv: csv.as_deref(),
                 plot: plot.as_deref(),
                 packets: packets.as_deref(),
+            }),
+            NetworkCmd::Serve {
+                common,
+                listen,
+                clients,
+                ranks,
+                topology,
+                routing,
+                mapping,
+                timeout_s,
+            } => cli::network::serve(&cli::network::ServeArgs {
+                config: common.config.as_deref(),
+                json: common.json,
+                listen: &listen,
+                clients,
+                ranks,
+                topology: topology.as_deref(),
+                routing: routing.as_deref(),
+                mapping: &mapping,
+                timeout_s,
             }),
             NetworkCmd::Run {
                 common,

@@ -814,6 +814,34 @@ const OPTS: &[OptSpec] = &[
         extra: &["simgrid", "otf2", "random:3", "1e-300", "mesh:2x2"],
     },
     OptSpec {
+        // no client connects: every accepted combination times out (exit 1)
+        base: &[
+            "network",
+            "serve",
+            "--ranks",
+            "2",
+            "--topology",
+            "mesh:2x2",
+            "--timeout-s",
+            "0.2",
+        ],
+        options: &[
+            "--ranks",
+            "--clients",
+            "--timeout-s",
+            "--mapping",
+            "--listen",
+            "--topology",
+        ],
+        extra: &[
+            "127.0.0.1:0",
+            "0.0.0.0:0",
+            "[::1]:0",
+            "random:3",
+            "mesh:2x2",
+        ],
+    },
+    OptSpec {
         base: &["wave-filter", "header"],
         options: &[],
         extra: &[],
@@ -863,6 +891,8 @@ fn command_line_options_at_their_edges_exit_0_or_2() {
                 // that did not finish: exit 1, as documented
                 let codes: &[i32] = if spec.base.contains(&"replay") {
                     &[0, 1, 2]
+                } else if spec.base.contains(&"serve") {
+                    &[1, 2]
                 } else {
                     &[0, 2]
                 };

@@ -467,6 +467,30 @@ impl AppEndpoint {
     }
 }
 
+impl crate::net::nic::NicSoftware for AppEndpoint {
+    fn due(&self, now: u64) -> u64 {
+        AppEndpoint::due(self, now)
+    }
+    fn step(&mut self, cycle: u64) {
+        AppEndpoint::step(self, cycle)
+    }
+    fn out(&mut self) -> &mut VecDeque<NicPkt> {
+        &mut self.out
+    }
+    fn written(&mut self, local: u32, req: Request, cycle: u64) {
+        AppEndpoint::written(self, local, req, cycle)
+    }
+    fn arrive_from_network(&mut self, env: &Envelope, bytes: &[u8], injected: u64, cycle: u64) {
+        AppEndpoint::arrive_from_network(self, env, bytes, injected, cycle)
+    }
+    fn fail(&mut self, error: String) {
+        self.error = Some(error);
+    }
+    fn ranks(&self) -> Option<&AppEndpoint> {
+        Some(self)
+    }
+}
+
 fn any<T: std::fmt::Display>(x: &Option<T>) -> String {
     x.as_ref().map_or("any".into(), |v| v.to_string())
 }

@@ -52,3 +52,90 @@ pub fn cdg(topology: &str, routing: &str, no_extra_vc: bool, json: bool) -> R {
     }
     Ok(ExitCode::SUCCESS)
 }
+
+pub struct ServeArgs<'a> {
+    pub config: Option<&'a std::path::Path>,
+    pub json: bool,
+    pub listen: &'a str,
+    pub clients: usize,
+    pub ranks: u32,
+    pub topology: Option<&'a str>,
+    pub routing: Option<&'a str>,
+    pub mapping: &'a str,
+    pub timeout_s: f64,
+}
+
+/// `exanet network serve`: one co-simulation session (`serve/`). Bad options exit 2; a session
+/// a client breaks (a bad line, a time-out) exits 1 after telling every client.
+pub fn serve(a: &ServeArgs) -> R {
+    use crate::serve::server;
+    let mut cfg = super::load_config(a.config)?;
+    super::app::apply_net_options(&mut cfg, a.topology, a.routing)?;
+    let endpoints = super::app::endpoints(&cfg)?;
+    let listen: std::net::SocketAddr = a.listen.parse().map_err(|_| {
+        CliError::input(format!(
+            "--listen {}: not an address:port (e.g. 127.0.0.1:5000)",
+            a.listen
+        ))
+    })?;
+    if a.clients == 0 {
+        return Err(CliError::input(
+            "--clients 0: a session has at least one client",
+        ));
+    }
+    if !(0.001..=3600.0).contains(&a.timeout_s) {
+        return Err(CliError::input(format!(
+            "--timeout-s {}: seconds from 0.001 to 3600",
+            a.timeout_s
+        )));
+    }
+    if a.ranks == 0 || a.ranks as usize > crate::app::envelope::MAX_RANKS {
+        return Err(CliError::input(format!(
+            "--ranks {}: a session has 1 to {} ranks (the envelope's 20-bit rank fields)",
+            a.ranks,
+            crate::app::envelope::MAX_RANKS
+        )));
+    }
+    let mapping =
+        crate::app::mapping::Mapping::parse(a.mapping, cfg.sim.seed).map_err(CliError::input)?;
+    let placement = mapping
+        .place(a.ranks as usize, endpoints)
+        .map_err(CliError::input)?;
+    let o = server::Options {
+        listen,
+        clients: a.clients,
+        placement,
+        timeout: std::time::Duration::from_secs_f64(a.timeout_s),
+    };
+    let listener = server::bind(&o).map_err(CliError::input)?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| CliError::failed(format!("--listen: {e}")))?;
+    eprintln!("listening on {addr}");
+    let out = server::serve(&cfg, &o, listener).map_err(CliError::failed)?;
+    // a session that ended in a deadlock did not finish: exit 1, as `app run` does
+    let code = if out.deadlock {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    };
+    if a.json {
+        json_out(&out)?;
+        return Ok(code);
+    }
+    println!(
+        "session of {} client{}, {} ranks: ended at cycle {}{}; {} messages in {} packets",
+        out.clients,
+        if out.clients == 1 { "" } else { "s" },
+        out.ranks,
+        out.end_cycle,
+        if out.deadlock {
+            " (a deadlock: nothing could happen any more while a client had not finished)"
+        } else {
+            ""
+        },
+        out.messages,
+        out.packets
+    );
+    Ok(code)
+}

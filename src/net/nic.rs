@@ -22,6 +22,7 @@
 
 use super::topology::{Addr, Topology};
 use super::traffic::{Injector, Pattern, SizeDist};
+use crate::app::api::Request;
 use crate::app::endpoint::{AppEndpoint, NicPkt};
 use crate::app::envelope::{Envelope, ENVELOPE_BYTES};
 use crate::link::tcl_rx::FTR_CRC_BAD_BIT;
@@ -32,6 +33,30 @@ use crate::pktfifo::PktFifo;
 use crate::router::IntraIn;
 use rand_mt::Mt64;
 use std::collections::VecDeque;
+
+/// The software on an endpoint that queues packets on its NIC and is told of their progress:
+/// the application layer's ranks (`AppEndpoint`), or a co-simulation client's ranks seen from
+/// the server (`serve::remote`). The NIC calls it, in cycle `c`: `arrive_from_network` for a
+/// packet whose footer it popped at `c`; then `step(c)`, after which it queues `out`, in order;
+/// then `written(.., c + 1)` for a packet whose footer its strobe writes at `c + 1`.
+pub trait NicSoftware: Send + std::fmt::Debug {
+    /// The first cycle from `now` on in which it has work without the network.
+    fn due(&self, now: u64) -> u64;
+    /// Run what is due at `cycle`; packets for the NIC go to `out`.
+    fn step(&mut self, cycle: u64);
+    /// Packets for the NIC's software queue, in order.
+    fn out(&mut self) -> &mut VecDeque<NicPkt>;
+    /// The NIC wrote the footer of a packet of local rank `local`'s request `req` at `cycle`.
+    fn written(&mut self, local: u32, req: Request, cycle: u64);
+    /// A packet came through the network: injected at `injected`, its footer popped at `cycle`.
+    fn arrive_from_network(&mut self, env: &Envelope, bytes: &[u8], injected: u64, cycle: u64);
+    /// Something the NIC cannot hand over (a packet without an envelope).
+    fn fail(&mut self, error: String);
+    /// The application layer's ranks, when this is they.
+    fn ranks(&self) -> Option<&AppEndpoint> {
+        None
+    }
+}
 
 /// A packet waiting in the software queue.
 #[derive(Debug, Clone)]
@@ -103,8 +128,8 @@ pub struct Nic {
     rk: u32,
     rcrc: u32,
     check: bool,
-    /// The ranks of the application layer on this endpoint (`src/app/`), when a program runs.
-    app: Option<Box<AppEndpoint>>,
+    /// The software of this endpoint (`src/app/`, `src/serve/`), when a program runs.
+    app: Option<Box<dyn NicSoftware>>,
     /// The payload words of the packet being read, for the application layer.
     rwords: Vec<u128>,
     /// Packets to queue at given cycles (cycle, destination endpoint, payload bytes): another
@@ -226,7 +251,7 @@ impl Nic {
 
     /// Run the application layer's ranks of this endpoint on this NIC: their packets replace
     /// the traffic generators, the payload check (which expects the generators' words) is off.
-    pub fn attach_app(&mut self, app: Box<AppEndpoint>) {
+    pub fn attach_app(&mut self, app: Box<dyn NicSoftware>) {
         self.injector = None;
         self.probe = None;
         self.check = false;
@@ -235,7 +260,7 @@ impl Nic {
 
     /// The application layer's ranks of this endpoint.
     pub fn app(&self) -> Option<&AppEndpoint> {
-        self.app.as_deref()
+        self.app.as_ref().and_then(|a| a.ranks())
     }
 
     /// The port's strobes this cycle (registers).
@@ -357,7 +382,7 @@ impl Nic {
         }
         if let Some(app) = self.app.as_mut() {
             app.step(cycle);
-            for p in app.out.drain(..) {
+            for p in app.out().drain(..) {
                 if let Some(r) = self.record.as_mut() {
                     r.push((cycle, p.endpoint as usize, p.pkt.size()));
                 }
@@ -514,7 +539,7 @@ impl Nic {
                     app.arrive_from_network(&env, &bytes, HDR_DST_ADDR.get(self.rhdr), cycle);
                 }
                 None => {
-                    app.error = Some(format!(
+                    app.fail(format!(
                         "endpoint {}: a packet without an envelope arrived at cycle {cycle}",
                         self.endpoint
                     ));
