@@ -267,3 +267,79 @@ pub fn perfetto(t: &Timeline) -> TraceFile {
         })),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::record::{RankTimeline, Span};
+
+    #[test]
+    fn ns_only_when_a_cycle_is_a_whole_number_of_them() {
+        assert_eq!(unit(156.25), (TimeUnit::Cycles { freq_mhz: 156.25 }, 1));
+        assert_eq!(unit(250.0), (TimeUnit::Ns, 4));
+        assert_eq!(unit(1000.0), (TimeUnit::Ns, 1));
+        assert_eq!(unit(2000.0), (TimeUnit::Cycles { freq_mhz: 2000.0 }, 1));
+        assert_eq!(unit(300.0), (TimeUnit::Cycles { freq_mhz: 300.0 }, 1));
+    }
+
+    /// Two ranks on one endpoint, a 250 MHz clock: times in ns (4 a cycle), one node with two
+    /// CPUs, a collective's two events, a collective message's negative tag.
+    #[test]
+    fn a_timeline_in_ns_and_its_objects() {
+        let span = |b, e, activity, collective| Span {
+            begin: b,
+            end: e,
+            activity,
+            collective,
+        };
+        let t = Timeline {
+            freq_mhz: 250.0,
+            start_cycle: 10,
+            end_cycle: 30,
+            ranks: vec![
+                RankTimeline {
+                    rank: 0,
+                    endpoint: 5,
+                    start: 10,
+                    finish: 30,
+                    spans: vec![
+                        span(10, 20, Activity::Compute, None),
+                        span(20, 30, Activity::Collective, Some(Collective::Bcast)),
+                    ],
+                },
+                RankTimeline {
+                    rank: 1,
+                    endpoint: 5,
+                    start: 10,
+                    finish: 25,
+                    spans: vec![span(10, 25, Activity::Collective, Some(Collective::Bcast))],
+                },
+            ],
+            messages: vec![MessageRecord {
+                src: 0,
+                dst: 1,
+                tag: 3,
+                bytes: 8,
+                coll: true,
+                send_posted: 20,
+                send_started: 20,
+                recv_posted: 10,
+                arrived: 20,
+                delivered: 20,
+            }],
+        };
+        let tr = paraver(&t);
+        tr.validate().unwrap();
+        assert_eq!(tr.unit, TimeUnit::Ns);
+        assert_eq!(tr.end, 120);
+        assert_eq!(tr.nodes.len(), 1);
+        assert_eq!(tr.nodes[0].cpus, ["endpoint 5 rank 0", "endpoint 5 rank 1"]);
+        assert_eq!(tr.appls[0].tasks[1].threads[0].cpu, Some(1));
+        assert_eq!((tr.states[1].begin, tr.states[1].end), (80, 120));
+        let ev: Vec<(u64, i64)> = tr.events.iter().map(|e| (e.time, e.events[0].1)).collect();
+        assert_eq!(ev, [(80, 3), (120, 0), (40, 3), (100, 0)]);
+        assert_eq!((tr.comms[0].tag, tr.comms[0].log_recv), (-3, 40));
+        let prv = tr.prv().unwrap();
+        assert!(prv.starts_with("#Paraver (01/01/70 at 00:00):120_ns:1(2):1:2(1:1,1:1)\n"));
+    }
+}
