@@ -26,5 +26,6 @@ pub mod progress;
 pub mod router;
 pub mod serve;
 pub mod stimulus;
+pub mod timeline;
 pub mod units;
 pub mod wave;

@@ -1,0 +1,16 @@
+//! Timelines for trace viewers: writers (and readers, for the tests) of formats that performance
+//! tools display, and the application run's rank timeline in them.
+//!
+//! - [`paraver`]: BSC's Paraver (`.prv` records, `.pcf` names and colours, `.row` object names),
+//!   the format Dimemas and Venus write (seed 004 §3.2, §4.2 and Table 1), independent of what
+//!   is traced;
+//! - [`perfetto`]: Chrome's Trace Event Format JSON, which chrome://tracing and ui.perfetto.dev
+//!   open;
+//! - [`ranks`]: the ranks' timeline of an application run (`app/record.rs`) in both.
+//!
+//! The choices the sources leave open (time unit, object mapping, state rules) are
+//! docs/decisions/0021.
+
+pub mod paraver;
+pub mod perfetto;
+pub mod ranks;
