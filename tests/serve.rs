@@ -3,8 +3,9 @@
 //! that break the protocol get an error, and the server neither hangs nor panics. Everything on
 //! the loopback interface, with time-outs of seconds.
 
+use exanet::app::record::{collect, Timeline};
 use exanet::app::replay::{program::program as replay_program, program::Times, simgrid};
-use exanet::app::run::{self, drive, prepare};
+use exanet::app::run::{self, drive, prepare_recorded};
 use exanet::config::Config;
 use exanet::net::packet_log::{PacketLog, PacketRecord, PacketSink};
 use exanet::progress::Progress;
@@ -62,7 +63,9 @@ fn session(
         .into_iter()
         .map(|mine| {
             let prog = replay_program(t.clone(), 20000.0, Times::default());
-            let shared = Arc::new(run::shared(c, placement.clone(), endpoints, prog).unwrap());
+            let mut sh = run::shared(c, placement.clone(), endpoints, prog).unwrap();
+            sh.record = true;
+            let shared = Arc::new(sh);
             let addr = addr.clone();
             std::thread::spawn(move || client::run(&addr, shared, &mine, TIMEOUT))
         })
@@ -88,20 +91,37 @@ impl PacketSink for Delivered {
     }
 }
 
-/// The in-process replay: every rank's finishing cycle, and every packet's delivery, sorted.
+/// The in-process replay: every rank's finishing cycle, every packet's delivery (sorted), and
+/// the timeline (every message's times, every rank's states).
 fn in_process(
     c: &Config,
     t: &Arc<simgrid::TiTrace>,
     placement: Vec<usize>,
-) -> (Vec<u64>, Vec<Packet>) {
+) -> (Vec<u64>, Vec<Packet>, Timeline) {
     let prog = replay_program(t.clone(), 20000.0, Times::default());
-    let mut net = prepare(c, placement, prog, 0).unwrap();
+    let mut net = prepare_recorded(c, placement, prog, 0).unwrap();
     let d = Delivered::default();
     net.log_packets(PacketLog::new(Box::new(d.clone())));
     let (rep, _) = drive(c, &mut net, &Progress::hidden()).unwrap();
     let mut v = d.0.lock().unwrap().clone();
     v.sort_unstable();
-    (rep.finished, v)
+    (rep.finished, v, run::timeline(c, &net).unwrap())
+}
+
+/// The timeline the clients' ranks recorded, together.
+fn client_timeline(c: &Config, runs: &[client::ClientRun]) -> Timeline {
+    let parts = runs
+        .iter()
+        .flat_map(|r| &r.endpoints)
+        .map(|e| e.recorded().expect("the clients record"));
+    let mut t = collect(parts, c.clock.freq_mhz);
+    t.ranks.sort_by_key(|r| r.rank);
+    t
+}
+
+fn sorted(mut t: Timeline) -> Timeline {
+    t.ranks.sort_by_key(|r| r.rank);
+    t
 }
 
 /// Every COMPLETED SEND the clients were told of, as the in-process packet log has it.
@@ -135,8 +155,14 @@ fn a_trace_replayed_through_the_server_finishes_as_in_process() {
         let t = trace(name);
         let n = t.size();
         let placement = linear(n, 16);
-        let (want, packets) = in_process(&c, &t, placement.clone());
+        let (want, packets, tl) = in_process(&c, &t, placement.clone());
+        let tl = sorted(tl);
         assert!(packets.len() > n, "{name}: {} packets", packets.len());
+        assert!(
+            tl.messages.len() >= n,
+            "{name}: {} messages",
+            tl.messages.len()
+        );
         let all: Vec<u32> = (0..n as u32).collect();
         let (runs, out) = session(&c, &t, placement.clone(), vec![all]);
         assert!(!out.deadlock && !runs[0].deadlock, "{name}");
@@ -148,6 +174,9 @@ fn a_trace_replayed_through_the_server_finishes_as_in_process() {
             "{name}: one client"
         );
         assert_eq!(finished(&runs, start, n), want, "{name}: one client");
+        // and so every message's times (posted, started, arrived, delivered) and every rank's
+        // states are the in-process run's
+        assert_eq!(client_timeline(&c, &runs), tl, "{name}: one client");
         // two clients, each owning half the ranks
         let (a, b): (Vec<u32>, Vec<u32>) = (0..n as u32).partition(|r| (*r as usize) < n / 2);
         let (runs, out) = session(&c, &t, placement.clone(), vec![a, b]);
@@ -158,6 +187,7 @@ fn a_trace_replayed_through_the_server_finishes_as_in_process() {
             "{name}: two clients"
         );
         assert_eq!(finished(&runs, start, n), want, "{name}: two clients");
+        assert_eq!(client_timeline(&c, &runs), tl, "{name}: two clients");
     }
 }
 
@@ -298,7 +328,7 @@ fn exanet_network_serve_serves_a_replay_and_reports_it() {
     let t = trace("ring");
     let n = t.size();
     let placement = linear(n, 16);
-    let (want, packets) = in_process(&c, &t, placement.clone());
+    let (want, packets, _) = in_process(&c, &t, placement.clone());
     let mut p = std::process::Command::new(env!("CARGO_BIN_EXE_exanet"))
         .args(["network", "serve", "--json", "--topology", "torus:4x4"])
         .args(["--routing", "ecube", "--ranks", &n.to_string()])
