@@ -130,6 +130,22 @@ pub struct Rank {
     freq_mhz: f64,
 }
 
+/// A composite call under way ([`Rank::enter`]): leaving it clears the rank's context.
+struct Within<'a> {
+    io: &'a Mutex<Io>,
+    outer: bool,
+}
+
+impl Drop for Within<'_> {
+    fn drop(&mut self) {
+        if self.outer {
+            if let Ok(mut io) = self.io.lock() {
+                io.ctx = None;
+            }
+        }
+    }
+}
+
 /// One call in flight: hands its request over on the first poll, ready when answered.
 struct Op {
     io: Arc<Mutex<Io>>,
@@ -162,29 +178,27 @@ impl Rank {
         }
     }
 
-    /// Run `f` as composite call `ctx` (a blocking send or receive, a collective), unless one
-    /// is under way already: the outermost names what the rank does (`record.rs`). A
-    /// collective gets the next number of this rank's collectives.
-    async fn within<F: Future>(&self, ctx: Ctx, f: F) -> F::Output {
-        let outer = {
-            let mut io = self.io.lock().expect("mailbox");
-            let outer = io.ctx.is_none();
-            if outer {
-                io.ctx = Some(match ctx {
-                    Ctx::Collective(c, _) => {
-                        io.colls = io.colls.wrapping_add(1);
-                        Ctx::Collective(c, io.colls)
-                    }
-                    c => c,
-                });
-            }
-            outer
-        };
-        let r = f.await;
+    /// Enter composite call `ctx` (a blocking send or receive, a collective) until the guard
+    /// is dropped, unless one is under way already: the outermost names what the rank does
+    /// (`record.rs`). A collective gets the next number of this rank's collectives. (A guard
+    /// held across the awaits, not a future wrapping the call's: that would store the call's
+    /// future twice in the rank's.)
+    fn enter(&self, ctx: Ctx) -> Within<'_> {
+        let mut io = self.io.lock().expect("mailbox");
+        let outer = io.ctx.is_none();
         if outer {
-            self.io.lock().expect("mailbox").ctx = None;
+            io.ctx = Some(match ctx {
+                Ctx::Collective(c, _) => {
+                    io.colls = io.colls.wrapping_add(1);
+                    Ctx::Collective(c, io.colls)
+                }
+                c => c,
+            });
         }
-        r
+        Within {
+            io: &self.io,
+            outer,
+        }
     }
 
     async fn call(&self, c: Call) -> Ret {
@@ -296,20 +310,16 @@ impl Rank {
 
     /// Send and wait until the message has left this rank's buffer.
     pub async fn send(&self, dst: u32, tag: i32, msg: Payload) {
-        self.within(Ctx::Send, async {
-            let q = self.isend(dst, tag, msg).await;
-            self.wait(q).await;
-        })
-        .await
+        let _in = self.enter(Ctx::Send);
+        let q = self.isend(dst, tag, msg).await;
+        self.wait(q).await;
     }
 
     /// Receive a message from `src` (None: any) with `tag` (None: any).
     pub async fn recv_match(&self, src: Match<u32>, tag: Match<i32>) -> Status {
-        self.within(Ctx::Receive, async {
-            let q = self.irecv(src, tag).await;
-            self.wait(q).await
-        })
-        .await
+        let _in = self.enter(Ctx::Receive);
+        let q = self.irecv(src, tag).await;
+        self.wait(q).await
     }
 
     /// Receive the next message from anyone with any tag.
@@ -347,125 +357,86 @@ impl Rank {
 
     /// Root-based barrier (seed 000 §3: every rank tells rank 0, which then releases them).
     pub async fn barrier(&self) {
-        self.within(
-            Ctx::Collective(Collective::Barrier, 0),
-            collectives::barrier::root(self),
-        )
-        .await
+        let _in = self.enter(Ctx::Collective(Collective::Barrier, 0));
+        collectives::barrier::root(self).await
     }
 
     /// Hierarchical barrier (seed 000 §3): local roots of `group` consecutive ranks, then rank 0.
     pub async fn barrier_hierarchical(&self, group: u32) {
-        self.within(
-            Ctx::Collective(Collective::BarrierHierarchical, 0),
-            collectives::barrier::hierarchical(self, group),
-        )
-        .await
+        let _in = self.enter(Ctx::Collective(Collective::BarrierHierarchical, 0));
+        collectives::barrier::hierarchical(self, group).await
     }
 
     /// Broadcast `msg` from `root` (binomial tree); every rank gets root's message.
     pub async fn bcast(&self, root: u32, msg: Payload) -> Payload {
-        self.within(
-            Ctx::Collective(Collective::Bcast, 0),
-            collectives::bcast::binomial(self, root, msg),
-        )
-        .await
+        let _in = self.enter(Ctx::Collective(Collective::Bcast, 0));
+        collectives::bcast::binomial(self, root, msg).await
     }
 
     /// Reduce `x` element-wise with `op` to `root` (binomial tree); the result at the root.
     pub async fn reduce(&self, root: u32, x: &[f64], op: collectives::Op) -> Option<Vec<f64>> {
-        self.within(
-            Ctx::Collective(Collective::Reduce, 0),
-            collectives::reduce::binomial(self, root, x, op),
-        )
-        .await
+        let _in = self.enter(Ctx::Collective(Collective::Reduce, 0));
+        collectives::reduce::binomial(self, root, x, op).await
     }
 
     /// Reduce `x` element-wise with `op`; every rank gets the result (reduce, then broadcast).
     pub async fn allreduce(&self, x: &[f64], op: collectives::Op) -> Vec<f64> {
-        self.within(
-            Ctx::Collective(Collective::Allreduce, 0),
-            collectives::allreduce::reduce_bcast(self, x, op),
-        )
-        .await
+        let _in = self.enter(Ctx::Collective(Collective::Allreduce, 0));
+        collectives::allreduce::reduce_bcast(self, x, op).await
     }
 
     /// Gather every rank's `msg` at `root` (linear); `recv_lens[s]` bytes expected from rank s.
     /// The root gets every rank's message (its own included), the others `None`.
     pub async fn gather(&self, root: u32, msg: Payload, recv_lens: &[u64]) -> Option<Vec<Payload>> {
-        self.within(
-            Ctx::Collective(Collective::Gather, 0),
-            collectives::gather::linear(self, root, msg, recv_lens),
-        )
-        .await
+        let _in = self.enter(Ctx::Collective(Collective::Gather, 0));
+        collectives::gather::linear(self, root, msg, recv_lens).await
     }
 
     /// A reduction of `bytes` whose values are not known (a traced program's) to `root`: the
     /// binomial tree's messages, each combination costing `combine_cycles`.
     pub async fn reduce_sized(&self, root: u32, bytes: u64, combine_cycles: u64) {
-        self.within(
-            Ctx::Collective(Collective::ReduceSized, 0),
-            collectives::reduce::binomial_sized(self, root, bytes, combine_cycles),
-        )
-        .await
+        let _in = self.enter(Ctx::Collective(Collective::ReduceSized, 0));
+        collectives::reduce::binomial_sized(self, root, bytes, combine_cycles).await
     }
 
     /// An (ex)scan of `bytes` whose values are not known: a linear chain.
     pub async fn scan_sized(&self, bytes: u64, combine_cycles: u64) {
-        self.within(
-            Ctx::Collective(Collective::ScanSized, 0),
-            collectives::reduce::scan_sized(self, bytes, combine_cycles),
-        )
-        .await
+        let _in = self.enter(Ctx::Collective(Collective::ScanSized, 0));
+        collectives::reduce::scan_sized(self, bytes, combine_cycles).await
     }
 
     /// A reduce-scatter of lengths (a traced program's): `recv_lens[d]` bytes end at rank d.
     pub async fn reduce_scatter_sized(&self, recv_lens: &[u64], combine_cycles: u64) -> Payload {
-        self.within(
-            Ctx::Collective(Collective::ReduceScatterSized, 0),
-            collectives::reducescatter::reduce_scatter_sized(self, recv_lens, combine_cycles),
-        )
-        .await
+        let _in = self.enter(Ctx::Collective(Collective::ReduceScatterSized, 0));
+        collectives::reducescatter::reduce_scatter_sized(self, recv_lens, combine_cycles).await
     }
 
     /// Scatter `out[d]` from `root` to every rank d (linear); `recv_len` bytes expected here.
     pub async fn scatter(&self, root: u32, out: Vec<Payload>, recv_len: u64) -> Payload {
-        self.within(
-            Ctx::Collective(Collective::Scatter, 0),
-            collectives::scatter::linear(self, root, out, recv_len),
-        )
-        .await
+        let _in = self.enter(Ctx::Collective(Collective::Scatter, 0));
+        collectives::scatter::linear(self, root, out, recv_len).await
     }
 
     /// Every rank gets every rank's `msg` (`lens[s]` bytes from rank s): gather to rank 0, then
     /// broadcast. Serves allgather (equal lengths) and allgatherv.
     pub async fn allgatherv(&self, msg: Payload, lens: &[u64]) -> Vec<Payload> {
-        self.within(
-            Ctx::Collective(Collective::Allgatherv, 0),
-            collectives::allgather::gather_bcast(self, msg, lens),
-        )
-        .await
+        let _in = self.enter(Ctx::Collective(Collective::Allgatherv, 0));
+        collectives::allgather::gather_bcast(self, msg, lens).await
     }
 
     /// Personalised all-to-all: `out[d]` to rank `d`; returns what each rank sent to this one.
     /// Every message has the same length (MPI's alltoall); use `alltoallv` otherwise.
     pub async fn alltoall(&self, out: Vec<Payload>) -> Vec<Payload> {
-        self.within(
-            Ctx::Collective(Collective::Alltoall, 0),
-            collectives::alltoall::linear(self, out),
-        )
-        .await
+        let _in = self.enter(Ctx::Collective(Collective::Alltoall, 0));
+        collectives::alltoall::linear(self, out).await
     }
 
     /// Personalised all-to-all with a length per destination: `out[d]` to rank `d`, and
     /// `recv_lens[s]` bytes expected from rank `s`; a length of 0 sends or receives nothing
     /// (seed 000 §3). Returns what each rank sent to this one.
     pub async fn alltoallv(&self, out: Vec<Payload>, recv_lens: &[u64]) -> Vec<Payload> {
-        self.within(
-            Ctx::Collective(Collective::Alltoallv, 0),
-            collectives::alltoallv::linear(self, out, recv_lens),
-        )
-        .await
+        let _in = self.enter(Ctx::Collective(Collective::Alltoallv, 0));
+        collectives::alltoallv::linear(self, out, recv_lens).await
     }
 }
 

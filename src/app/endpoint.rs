@@ -142,7 +142,7 @@ impl AppEndpoint {
                 let io = Arc::new(Mutex::new(Io::default()));
                 let h = Rank::new(io.clone(), r, size, shared.freq_mhz);
                 let mut mpi = Mpi::new(r);
-                mpi.received = shared.record.then(Vec::new);
+                mpi.log = shared.record.then(Box::default);
                 RankRun {
                     fut: Some(shared.program.start(h)),
                     io,
@@ -174,7 +174,7 @@ impl AppEndpoint {
         let got = self
             .ranks
             .iter()
-            .map(|r| r.mpi.received.as_deref().unwrap_or_default())
+            .map(|r| r.mpi.log.as_deref().map_or(&[][..], |l| &l.received))
             .collect();
         Some((rec, got))
     }

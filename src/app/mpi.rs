@@ -20,7 +20,7 @@
 use super::api::{Match, Payload, Request, Status};
 use super::envelope::{Envelope, Kind, ENVELOPE_BYTES, SEQ_MOD};
 use super::matchq::SrcQueue;
-use super::record::RecvRecord;
+use super::record::RecvLog;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -75,9 +75,6 @@ struct Msg {
     /// The receive it completes, once matched.
     bound: Option<Request>,
     last: u64,
-    /// For a timeline: its last packet's arrival, and its receive's post.
-    arrived: u64,
-    posted: u64,
 }
 
 #[derive(Debug)]
@@ -86,8 +83,6 @@ struct Posted {
     src: Match<u32>,
     tag: Match<i32>,
     coll: bool,
-    /// The cycle it was posted.
-    at: u64,
 }
 
 #[derive(Debug)]
@@ -149,8 +144,8 @@ pub struct Mpi {
     /// Of the messages sent, those of the program's own point-to-point calls (not collectives').
     pub p2p_messages_sent: u64,
     pub p2p_bytes_sent: u64,
-    /// The messages received, when a timeline is recorded (`record.rs`).
-    pub received: Option<Vec<RecvRecord>>,
+    /// The messages received and their times, when a timeline is recorded (`record.rs`).
+    pub log: Option<Box<RecvLog>>,
 }
 
 fn matches(p: &Posted, src: u32, m: &Msg) -> bool {
@@ -300,12 +295,14 @@ impl Mpi {
         out: &mut Vec<OutPkt>,
     ) -> Request {
         let q = self.new_req();
+        if let Some(l) = self.log.as_mut() {
+            l.posted(q, cycle);
+        }
         let p = Posted {
             req: q,
             src,
             tag,
             coll,
-            at: cycle,
         };
         let msgs = &self.msgs;
         let found = self.unexpected.first_from(src, |&(s, n)| {
@@ -314,7 +311,7 @@ impl Mpi {
         match found {
             Some(i) => {
                 let key = self.unexpected.remove(i).expect("found above");
-                self.bind(key, q, cycle, cycle, out);
+                self.bind(key, q, cycle, out);
             }
             None => self.posted.push(src, p),
         }
@@ -328,7 +325,6 @@ impl Mpi {
             src,
             tag,
             coll,
-            at: 0,
         };
         self.unexpected.iter().find_map(|&(s, n)| {
             let m = self.msgs.get(&(s, n))?;
@@ -341,19 +337,11 @@ impl Mpi {
         })
     }
 
-    /// Receive `q`, posted at `posted`, takes message `key` at `cycle`.
-    fn bind(
-        &mut self,
-        key: (u32, u32),
-        q: Request,
-        cycle: u64,
-        posted: u64,
-        out: &mut Vec<OutPkt>,
-    ) {
+    /// Receive `q` takes message `key` at `cycle`.
+    fn bind(&mut self, key: (u32, u32), q: Request, cycle: u64, out: &mut Vec<OutPkt>) {
         let m = self.msgs.get_mut(&key).expect("a bound message exists");
         m.bound = Some(q);
         m.last = m.last.max(cycle);
-        m.posted = posted;
         self.recv_of.insert(q, key);
         if m.rendezvous {
             out.push(OutPkt {
@@ -385,17 +373,8 @@ impl Mpi {
         };
         let m = self.msgs.remove(&key).expect("checked above");
         self.recv_of.remove(&q);
-        if let Some(log) = self.received.as_mut() {
-            log.push(RecvRecord {
-                src: key.0,
-                seq: key.1,
-                tag: m.tag,
-                len: m.len,
-                coll: m.coll,
-                posted: m.posted,
-                arrived: m.arrived,
-                delivered: m.last,
-            });
+        if let Some(l) = self.log.as_mut() {
+            l.done(key, q, m.tag, m.len, m.coll, m.last);
         }
         self.messages_received += 1;
         self.bytes_received += m.len;
@@ -443,7 +422,9 @@ impl Mpi {
                 };
                 if env.kind != Kind::Rts {
                     m.got += 1;
-                    m.arrived = m.arrived.max(cycle);
+                    if let Some(l) = self.log.as_mut() {
+                        l.arrived(key, cycle);
+                    }
                     if env.has_data && !bytes.is_empty() {
                         let off = (index * p.chunk as u64) as usize;
                         if m.data.len() < off + bytes.len() {
@@ -486,7 +467,7 @@ impl Mpi {
         match self.posted.first_for(key.0, |p| matches(p, key.0, m)) {
             Some(i) => {
                 let p = self.posted.remove(i).expect("found above");
-                self.bind(key, p.req, cycle, p.at, out);
+                self.bind(key, p.req, cycle, out);
             }
             None => self.unexpected.push(Some(key.0), key),
         }

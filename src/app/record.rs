@@ -31,7 +31,7 @@
 //! delivered = the cycle the receive had the whole message (the later of arrival and the
 //! match: for an unexpected message, the receive's post).
 
-use super::api::Call;
+use super::api::{Call, Request};
 use super::envelope::Kind;
 use super::mpi::OutPkt;
 use serde::Serialize;
@@ -196,6 +196,59 @@ pub struct Timeline {
     pub ranks: Vec<RankTimeline>,
     /// Delivered messages, by delivery cycle (then source, destination, send posted).
     pub messages: Vec<MessageRecord>,
+}
+
+/// What a rank's message tables (`mpi.rs`) note for a timeline, kept only when recording (so
+/// the tables are the same size without it).
+#[derive(Debug, Default)]
+pub struct RecvLog {
+    /// Receives posted and not yet complete: the cycle each was posted.
+    posted: HashMap<Request, u64>,
+    /// Messages arriving: (source, pair's number) -> their last packet's arrival so far.
+    arrived: HashMap<(u32, u32), u64>,
+    /// The messages received, in the order they completed.
+    pub received: Vec<RecvRecord>,
+}
+
+impl RecvLog {
+    /// Receive `q` posted at `cycle`.
+    pub(crate) fn posted(&mut self, q: Request, cycle: u64) {
+        self.posted.insert(q, cycle);
+    }
+
+    /// A packet with bytes of message `key` (source, pair's number) arrived at `cycle`.
+    pub(crate) fn arrived(&mut self, key: (u32, u32), cycle: u64) {
+        let a = self.arrived.entry(key).or_insert(cycle);
+        *a = (*a).max(cycle);
+    }
+
+    /// Receive `q` has the whole of message `key` at `delivered`.
+    pub(crate) fn done(
+        &mut self,
+        key: (u32, u32),
+        q: Request,
+        tag: i32,
+        len: u64,
+        coll: bool,
+        delivered: u64,
+    ) {
+        self.received.push(RecvRecord {
+            src: key.0,
+            seq: key.1,
+            tag,
+            len,
+            coll,
+            posted: self
+                .posted
+                .remove(&q)
+                .expect("a completed receive was posted"),
+            arrived: self
+                .arrived
+                .remove(&key)
+                .expect("a received message's packets arrived"),
+            delivered,
+        });
+    }
 }
 
 /// A message a rank received (kept by `mpi.rs` when recording): its pair's message number.
