@@ -130,7 +130,7 @@ fn check_timeline(what: &str, t: &Timeline, rep: &Report) {
 
 /// Write both traces, read them back, check them against the timeline.
 fn check_files(what: &str, t: &Timeline) {
-    let dir = tmp(&what.replace([' ', ':', ','], "_"));
+    let dir = tmp(&what.replace([' ', ':', ',', '/', '.'], "_"));
     ranks::write_paraver(t, &dir).unwrap();
     let tr = paraver::read(&dir.join(ranks::STEM)).unwrap();
     check_paraver(what, t, &tr);
