@@ -130,7 +130,7 @@ fn check_timeline(what: &str, t: &Timeline, rep: &Report) {
 
 /// Write both traces, read them back, check them against the timeline.
 fn check_files(what: &str, t: &Timeline) {
-    let dir = tmp(&what.replace([' ', ':', ','], "_"));
+    let dir = tmp(&what.replace([' ', ':', ',', '/', '.'], "_"));
     ranks::write_paraver(t, &dir).unwrap();
     let tr = paraver::read(&dir.join(ranks::STEM)).unwrap();
     check_paraver(what, t, &tr);
@@ -580,6 +580,7 @@ fn command_line_options_and_bad_paths() {
     let missing = dir.join("no/such/dir/t.json").display().to_string();
     for (opt, path, code, want) in [
         ("--paraver", fs.as_str(), 2, "not a directory"),
+        ("--paraver", "", 2, "a value is required"),
         ("--perfetto", missing.as_str(), 2, "does not exist"),
         ("--perfetto", "t.txt", 2, "ending in .json"),
         ("--paraver", under.as_str(), 1, "--paraver: "),

@@ -82,6 +82,9 @@ impl TimelineArgs<'_> {
     fn check(&self) -> Result<(), CliError> {
         check_out("--perfetto", self.perfetto, "json")?;
         if let Some(d) = self.paraver {
+            if d.as_os_str().is_empty() {
+                return Err(CliError::input("--paraver: give a directory"));
+            }
             if d.exists() && !d.is_dir() {
                 return Err(CliError::input(format!(
                     "--paraver: {}: not a directory",
