@@ -7,6 +7,10 @@
 //! `RtlModel::new` says why. If Verilator is there but verilation or the C++ compile
 //! fails, the build fails with the tool's message. Why and how:
 //! `docs/decisions/0001-verilator-integration.md`.
+//!
+//! With the cargo feature `otf2` it also compiles `src/app/replay/otf2/shim.c` and links the
+//! OTF2 library, found by `pkg-config otf2` or else `otf2-config` (decision 0020); without the
+//! library that build fails and says how to install it.
 
 use std::collections::hash_map::DefaultHasher;
 use std::collections::BTreeMap;
@@ -192,6 +196,61 @@ fn main() {
     }
     let rust = generate_rust(&statuses);
     write_if_changed(&out.join("rtl_tops.rs"), &rust);
+    if env::var_os("CARGO_FEATURE_OTF2").is_some() {
+        build_otf2(&root);
+    }
+}
+
+/// The OTF2 shim, and the flags that link the OTF2 library: `pkg-config otf2` (Debian's
+/// `otf2.pc` names it `open-trace-format2`), else `otf2-config --cflags` and `--ldflags --libs`
+/// (OTF2's own script, also in the package).
+fn build_otf2(root: &Path) {
+    const SHIM: &str = "src/app/replay/otf2/shim.c";
+    println!("cargo::rerun-if-changed={SHIM}");
+    println!("cargo::rerun-if-env-changed=PKG_CONFIG_PATH");
+    let tool = |cmd: &str, args: &[&str]| -> Option<String> {
+        let out = Command::new(cmd).args(args).output().ok()?;
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let (cflags, libs) = match (
+        tool("pkg-config", &["--cflags", "otf2"]),
+        tool("pkg-config", &["--libs", "otf2"]),
+    ) {
+        (Some(c), Some(l)) => (c, l),
+        _ => match (
+            tool("otf2-config", &["--cflags"]),
+            tool("otf2-config", &["--ldflags", "--libs"]),
+        ) {
+            (Some(c), Some(l)) => (c, l),
+            _ => panic!(
+                "the feature `otf2` needs the OTF2 library, and neither `pkg-config otf2` nor \
+                 `otf2-config` finds it: install it (Debian: apt-get install libotf2-trace-dev \
+                 pkg-config), or build without `--features otf2`"
+            ),
+        },
+    };
+    let mut cc = cc::Build::new();
+    cc.file(root.join(SHIM)).std("gnu11");
+    for f in cflags.split_whitespace() {
+        match f.strip_prefix("-I") {
+            Some(dir) => {
+                cc.include(dir);
+            }
+            None => {
+                cc.flag(f);
+            }
+        }
+    }
+    cc.compile("exanet_otf2_shim");
+    for f in libs.split_whitespace() {
+        if let Some(dir) = f.strip_prefix("-L") {
+            println!("cargo::rustc-link-search=native={dir}");
+        } else if let Some(lib) = f.strip_prefix("-l") {
+            println!("cargo::rustc-link-lib={lib}");
+        }
+    }
 }
 
 /// Why the RTL is not in this build.

@@ -8,6 +8,10 @@
 #   need_lints      the rustfmt and clippy components (rustup)
 #   need_simgrid    SimGrid's SMPI (smpicc, smpirun: Debian's libsimgrid-dev), for the tests that
 #                   trace real MPI programs and replay the traces
+#   need_otf2       the OTF2 library (Debian's libotf2-trace-dev, found through pkg-config), its
+#                   tools (otf2-tools) and its Python writer (python3-otf2, for /usr/bin/python3
+#                   or $EXANET_OTF2_PYTHON), for `--features otf2` and the tests that write OTF2
+#                   traces with the library and replay them
 
 RUST_MIN=87 # 1.87: the oldest Rust that builds the crate (Cargo.toml rust-version)
 
@@ -85,6 +89,25 @@ need_simgrid() {
     apt_install libsimgrid-dev gcc libc6-dev
   fi
   command -v smpirun >/dev/null || { echo "error: smpirun still missing after apt-get" >&2; exit 1; }
+}
+
+# The Python Debian's python3-otf2 installs its module for.
+otf2_python() { echo "${EXANET_OTF2_PYTHON:-/usr/bin/python3}"; }
+
+need_otf2() {
+  local missing=()
+  command -v pkg-config >/dev/null || missing+=(pkg-config)
+  { command -v pkg-config >/dev/null && pkg-config --exists otf2; } || missing+=(libotf2-trace-dev)
+  command -v otf2-print >/dev/null || missing+=(otf2-tools)
+  "$(otf2_python)" -c 'import otf2' >/dev/null 2>&1 || missing+=(python3-otf2)
+  if [ "${#missing[@]}" -gt 0 ]; then
+    apt_install libotf2-trace-dev python3-otf2 otf2-tools pkg-config
+  fi
+  pkg-config --exists otf2 ||
+    { echo "error: pkg-config does not find the OTF2 library (otf2.pc) after apt-get" >&2; exit 1; }
+  command -v otf2-print >/dev/null || { echo "error: otf2-print still missing after apt-get" >&2; exit 1; }
+  "$(otf2_python)" -c 'import otf2' ||
+    { echo "error: $(otf2_python) cannot import otf2 (python3-otf2) after apt-get" >&2; exit 1; }
 }
 
 need_lints() {

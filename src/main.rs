@@ -474,8 +474,9 @@ enum AppCmd {
         #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100_000))]
         iterations: u32,
     },
-    /// Replay an MPI trace (SimGrid time-independent) on the network: predicted run time,
-    /// per-rank compute / communication / wait time, message and packet statistics.
+    /// Replay an MPI trace (SimGrid time-independent, or OTF2 as Score-P writes it) on the
+    /// network: predicted run time, per-rank compute / communication / wait time, message and
+    /// packet statistics.
     Replay {
         #[command(flatten)]
         common: Common,
@@ -486,7 +487,8 @@ enum AppCmd {
         /// The trace's format.
         #[arg(long, value_enum, default_value_t = exanet::cli::app::TraceFormat::Simgrid)]
         format: exanet::cli::app::TraceFormat,
-        /// The trace (SimGrid: the index file smpirun writes, or a one-file trace).
+        /// The trace (SimGrid: the index file smpirun writes, or a one-file trace; OTF2: the
+        /// anchor file, `traces.otf2`).
         trace: PathBuf,
         /// Topology (replaces net.topology).
         #[arg(long)]
@@ -498,7 +500,7 @@ enum AppCmd {
         #[arg(long, default_value = "linear")]
         mapping: String,
         /// The speed the trace's computing amounts were measured at, flop/s (SimGrid's
-        /// smpi/host-speed; its default is 20000).
+        /// smpi/host-speed; its default is 20000). An OTF2 trace's computing is time: unused.
         #[arg(long, default_value_t = 20000.0)]
         flops_per_second: f64,
     },

@@ -37,6 +37,10 @@ for p in "$@"; do case "$p" in
   verilator|g++|make|curl) printf '#!/bin/sh\necho "%s 5.006"\n' "$p" > "$BIN/$p"; chmod +x "$BIN/$p";;
   gcc) printf '#!/bin/sh\n' > "$BIN/cc"; chmod +x "$BIN/cc";;
   libsimgrid-dev) for t in smpicc smpirun; do printf '#!/bin/sh\n' > "$BIN/$t"; chmod +x "$BIN/$t"; done;;
+  pkg-config) printf '#!/bin/sh\ntest -e "$BIN/../otf2.pc"\n' > "$BIN/pkg-config"; chmod +x "$BIN/pkg-config";;
+  libotf2-trace-dev) : > "$BIN/../otf2.pc";;
+  otf2-tools) printf '#!/bin/sh\n' > "$BIN/otf2-print"; chmod +x "$BIN/otf2-print";;
+  python3-otf2) printf '#!/bin/sh\n' > "$BIN/python3"; chmod +x "$BIN/python3";;
 esac; done"#,
         );
         s
@@ -83,6 +87,7 @@ esac; done"#,
             .env("HOME", self.dir.join("home"))
             .env("BIN", &bin)
             .env("LOG", &log)
+            .env("EXANET_OTF2_PYTHON", bin.join("python3"))
             .output()
             .expect("bash runs");
         (out, fs::read_to_string(&log).unwrap_or_default())
@@ -128,6 +133,50 @@ fn the_test_command_installs_simgrid_when_it_is_missing_and_not_otherwise() {
     let (o, log) = s.run("need_simgrid");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(!log.contains("apt-get"), "{log}");
+}
+
+#[test]
+fn the_test_command_installs_the_otf2_library_tools_and_writer_when_missing_and_not_otherwise() {
+    let s = Sandbox::new("otf2");
+    let (o, log) = s.run("need_otf2; pkg-config --exists otf2; command -v otf2-print");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for p in [
+        "libotf2-trace-dev",
+        "python3-otf2",
+        "otf2-tools",
+        "pkg-config",
+    ] {
+        assert!(
+            log.contains("apt-get install") && log.contains(p),
+            "{p}: {log}"
+        );
+    }
+    // only the Python writer missing: installed, and checked afterwards
+    let s = Sandbox::new("otf2-python");
+    s.tool("pkg-config", "true");
+    s.tool("otf2-print", "true");
+    let (o, log) = s.run("need_otf2");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(log.contains("python3-otf2"), "{log}");
+    let s = Sandbox::new("otf2-present");
+    s.tool("pkg-config", "true");
+    s.tool("otf2-print", "true");
+    s.tool("python3", "true");
+    let (o, log) = s.run("need_otf2");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!log.contains("apt-get"), "{log}");
+    // a Python that still cannot import otf2 after apt-get is an error, not a pass
+    let s = Sandbox::new("otf2-broken");
+    s.tool("pkg-config", "true");
+    s.tool("otf2-print", "true");
+    s.tool("apt-get", "echo \"apt-get $*\" >> \"$LOG\"");
+    let (o, _) = s.run("need_otf2");
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("cannot import otf2"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 #[test]
@@ -292,17 +341,37 @@ fn the_scripts_call_the_installers_they_need() {
     };
     assert_eq!(
         calls("scripts/test-all.sh"),
-        ["need_verilator", "need_rust", "need_lints", "need_simgrid"]
+        [
+            "need_verilator",
+            "need_rust",
+            "need_lints",
+            "need_simgrid",
+            "need_otf2"
+        ]
     );
     assert_eq!(calls("scripts/karma.sh"), ["need_rust"]);
     let all = fs::read_to_string(root.join("scripts/test-all.sh")).unwrap();
     for step in [
         "cargo fmt --all -- --check",
         "bash scripts/lint-rtl.sh",
-        "cargo clippy --release --all-targets -- -D warnings",
-        "cargo test --release --all-targets",
-        "cargo test --release --doc",
+        "cargo clippy --release --all-targets --features otf2 -- -D warnings",
+        "cargo test --release --all-targets --features otf2",
+        "cargo test --release --doc --features otf2",
     ] {
         assert!(all.contains(step), "test-all.sh does not run '{step}'");
+    }
+    // every clippy and test run builds the OTF2 reader, so that tests/app_replay_otf2.rs
+    // (compiled only with the feature) cannot silently drop out
+    let cargo_runs: Vec<&str> = all
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("cargo clippy") || l.starts_with("cargo test"))
+        .collect();
+    assert_eq!(cargo_runs.len(), 3, "{cargo_runs:?}");
+    for l in cargo_runs {
+        assert!(
+            l.contains("--features otf2"),
+            "test-all.sh: '{l}' without --features otf2"
+        );
     }
 }

@@ -620,6 +620,17 @@ pub enum TraceFormat {
     /// SimGrid's time-independent traces (`smpirun -trace-ti`): an index file of one file a
     /// rank, or one file.
     Simgrid,
+    /// OTF2 (Score-P's traces): the anchor file. Needs a binary built with the feature `otf2`.
+    Otf2,
+}
+
+impl TraceFormat {
+    fn name(self) -> &'static str {
+        match self {
+            TraceFormat::Simgrid => "simgrid",
+            TraceFormat::Otf2 => "otf2",
+        }
+    }
 }
 
 pub struct ReplayArgs<'a> {
@@ -663,7 +674,7 @@ pub struct ReplayOut {
 
 pub fn replay(a: &ReplayArgs) -> R {
     use crate::app::replay::program::{program, Times};
-    use crate::app::replay::simgrid::{load, totals};
+    use crate::app::replay::simgrid::totals;
     let mut cfg = load_config(a.config)?;
     check_out("--csv", a.csv, "csv")?;
     a.timeline.check()?;
@@ -676,8 +687,10 @@ pub fn replay(a: &ReplayArgs) -> R {
     }
     let endpoints = endpoints(&cfg)?;
     let trace = match a.format {
-        TraceFormat::Simgrid => load(a.trace).map_err(CliError::input)?,
-    };
+        TraceFormat::Simgrid => crate::app::replay::simgrid::load(a.trace),
+        TraceFormat::Otf2 => crate::app::replay::otf2::load(a.trace),
+    }
+    .map_err(CliError::input)?;
     let n = trace.ranks.len();
     let (traced_messages, traced_bytes) = totals(&trace);
     let mapping = Mapping::parse(a.mapping, cfg.sim.seed).map_err(CliError::input)?;
@@ -701,7 +714,7 @@ pub fn replay(a: &ReplayArgs) -> R {
         .collect();
     let out = ReplayOut {
         trace: a.trace.display().to_string(),
-        format: "simgrid".into(),
+        format: a.format.name().into(),
         topology: cfg.net.topology.clone(),
         routing: cfg.net.routing.clone(),
         mapping: a.mapping.to_string(),

@@ -7,7 +7,10 @@
 //! Each rank adds up its time in three kinds of action ([`Times`]): computing, communicating (a
 //! blocking send or receive, a collective) and waiting (wait, waitany, waitall, test).
 //!
-//! What the trace does not say, and what the replay does: `wait SRC DST TAG` waits for the
+//! An OTF2 trace's computing is time (`ComputeTime`), and its waits name the requests they
+//! complete (`WaitStarted`: the requests the actions at those positions started).
+//!
+//! What a SimGrid trace does not say, and what the replay does: `wait SRC DST TAG` waits for the
 //! oldest pending request those name (SimGrid's own replay matches the same way); `waitany` for
 //! the oldest pending one; tests are free (a later wait finds the request); synchronous and
 //! buffered sends are sends; a `sendRecv` (no tag in the trace) pairs with the peer's `sendRecv`;
@@ -17,8 +20,9 @@ use super::simgrid::{Action, TiTrace};
 use crate::app::api::{program as prog, Payload, Program, Request};
 use std::sync::{Arc, Mutex};
 
-/// A non-blocking request under way: it, and its (source, destination, tag) as `wait` names them.
-type Started = (Request, Option<u32>, Option<u32>, Option<i32>);
+/// A non-blocking request under way: it, its (source, destination, tag) as `wait` names them,
+/// and the position of the action that started it (as `WaitStarted` names it).
+type Started = (Request, Option<u32>, Option<u32>, Option<i32>, usize);
 
 /// The tag of a `sendRecv`'s two halves (SimGrid's trace gives none).
 const SENDRECV_TAG: i32 = i32::MAX - 1;
@@ -58,7 +62,7 @@ pub fn program(trace: Arc<TiTrace>, flops_per_s: f64, times: Times) -> Arc<dyn P
             let mut pending: Vec<Started> = Vec::new();
             let mut t = [0u64; 3];
             let me32 = me as u32;
-            for (a, _) in &trace.ranks[me] {
+            for (i, (a, _)) in trace.ranks[me].iter().enumerate() {
                 let t0 = r.cycle().await;
                 let kind = match a {
                     Action::Init | Action::Finalize | Action::ProcNullSend { .. } => continue,
@@ -66,7 +70,7 @@ pub fn program(trace: Arc<TiTrace>, flops_per_s: f64, times: Times) -> Arc<dyn P
                         r.consume_time(ns(*flops)).await;
                         0
                     }
-                    Action::Sleep { seconds } => {
+                    Action::Sleep { seconds } | Action::ComputeTime { seconds } => {
                         r.consume_time(seconds * 1e9).await;
                         0
                     }
@@ -80,7 +84,7 @@ pub fn program(trace: Arc<TiTrace>, flops_per_s: f64, times: Times) -> Arc<dyn P
                     | Action::Issend { dst, tag, bytes }
                     | Action::Ibsend { dst, tag, bytes } => {
                         let q = r.isend(*dst, *tag, Payload::Size(*bytes)).await;
-                        pending.push((q, Some(me32), Some(*dst), Some(*tag)));
+                        pending.push((q, Some(me32), Some(*dst), Some(*tag), i));
                         1
                     }
                     Action::Recv { src, tag, .. } => {
@@ -89,7 +93,7 @@ pub fn program(trace: Arc<TiTrace>, flops_per_s: f64, times: Times) -> Arc<dyn P
                     }
                     Action::Irecv { src, tag, .. } => {
                         let q = r.irecv(*src, *tag).await;
-                        pending.push((q, *src, Some(me32), *tag));
+                        pending.push((q, *src, Some(me32), *tag, i));
                         1
                     }
                     Action::SendRecv {
@@ -126,6 +130,25 @@ pub fn program(trace: Arc<TiTrace>, flops_per_s: f64, times: Times) -> Arc<dyn P
                             r.wait(q).await;
                         }
                         2
+                    }
+                    Action::WaitStarted { starts, blocking } => {
+                        // one pass over what is pending: a waitall may name thousands
+                        let want: std::collections::HashSet<usize> =
+                            starts.iter().map(|&s| s as usize).collect();
+                        let mut qs = Vec::with_capacity(want.len());
+                        pending.retain(|p| {
+                            let hit = want.contains(&p.4);
+                            if hit {
+                                qs.push(p.0);
+                            }
+                            !hit
+                        });
+                        r.waitall(&qs).await;
+                        if *blocking {
+                            1
+                        } else {
+                            2
+                        }
                     }
                     Action::Waitall { .. } => {
                         let qs: Vec<Request> = pending.drain(..).map(|p| p.0).collect();

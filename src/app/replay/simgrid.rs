@@ -229,9 +229,11 @@ pub const DATATYPES: [(&str, u64); 60] = [
 /// Where an action came from, for errors and reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Loc {
-    /// The trace file, as [`load`] found it (or the name given to a `parse_*` function).
+    /// The trace file, as [`load`] found it (or the name given to a `parse_*` function); for
+    /// an OTF2 trace (`super::otf2`), its anchor file and the rank, `traces.otf2 rank 3`.
     pub file: String,
-    /// The action's line in it, from 1.
+    /// The action's line in it, from 1; for an OTF2 trace, the position of the event it comes
+    /// from among its location's events, from 1 (the library's `eventPosition`).
     pub line: usize,
     /// The program's call site, from the `location` line before the action, when the trace
     /// has them (`--cfg=smpi/trace-call-location:yes`).
@@ -270,6 +272,10 @@ pub enum Action {
     },
     /// `sleep`/`usleep` under SMPI.
     Sleep {
+        seconds: f64,
+    },
+    /// Computation measured as time: an OTF2 trace's time outside MPI calls (`super::otf2`).
+    ComputeTime {
         seconds: f64,
     },
     Send {
@@ -348,6 +354,14 @@ pub enum Action {
     /// `MPI_Waitall` on `count` requests.
     Waitall {
         count: u32,
+    },
+    /// Wait for the requests the actions at `starts` (positions in the rank's list, each an
+    /// isend or an irecv) started: an OTF2 trace names the requests a call completes. `blocking`:
+    /// the wait ends a blocking call (`MPI_Sendrecv`'s two halves), whose time is communication,
+    /// not waiting.
+    WaitStarted {
+        starts: Vec<u32>,
+        blocking: bool,
     },
     Testany,
     Testall,
