@@ -6,6 +6,7 @@ pub mod alltoall;
 pub mod halo;
 pub mod pingpong;
 pub mod ring;
+pub mod wrf;
 
 use super::api::Program;
 use std::collections::BTreeMap;
@@ -75,6 +76,11 @@ pub enum Example {
     Halo,
     /// Personalised all-to-all.
     Alltoall,
+    /// Seed 004 §5.4's WRF exchange: rank n sends to n+16, then to n-16 (none past either
+    /// end).
+    Wrf,
+    /// The WRF exchange with partners modulo the rank count.
+    WrfPeriodic,
 }
 
 impl Example {
@@ -86,10 +92,13 @@ impl Example {
             Example::Ring => ring::program(p, f.clone()),
             Example::Halo => halo::program(p, f.clone()),
             Example::Alltoall => alltoall::program(p, f.clone()),
+            Example::Wrf => wrf::program(p, f.clone(), false),
+            Example::WrfPeriodic => wrf::program(p, f.clone(), true),
         };
         let min = match self {
             Example::Pingpong | Example::Ring => 2,
             Example::Halo | Example::Alltoall => 1,
+            Example::Wrf | Example::WrfPeriodic => wrf::MIN_RANKS,
         };
         (prog, f, min)
     }
