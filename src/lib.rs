@@ -25,5 +25,6 @@ pub mod probe;
 pub mod progress;
 pub mod router;
 pub mod stimulus;
+pub mod timeline;
 pub mod units;
 pub mod wave;
