@@ -1,0 +1,192 @@
+//! Where and when head-of-line blocking happened, read from a network view's Paraver trace
+//! (`network.rs`): what `exanet app run --paraver DIR` prints after a run and gives in its
+//! JSON, so that the figures and the trace Paraver shows are the same records.
+//!
+//! An episode is a HOL start and the next HOL end of the same input buffer (router thread and
+//! VC); one still open at the trace's end is counted up to the end. Its cycles are end - start.
+//! Input buffers are grouped by the class of the port they belong to (a torus direction, a
+//! dragonfly's `local` or `global`, `terminal` for a NIC's injection FIFO), and episodes by
+//! the class of the port the blocked head waited for and of the port the packet behind could
+//! have taken.
+
+use super::network::{port_class, EV_HOL_COULD_GO, EV_HOL_END, EV_HOL_START, EV_HOL_WAITS_FOR};
+use super::paraver::{Obj, Trace};
+use crate::net::topology::Topology;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// HOL blocking over the input buffers of one port class.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ClassHol {
+    pub class: String,
+    /// Input buffers (port and VC) that were blocked at least once.
+    pub buffers: u32,
+    pub episodes: u64,
+    pub cycles: u64,
+}
+
+/// HOL blocking by what the head waited for and where the packet behind could have gone.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct CauseHol {
+    pub waits_for: String,
+    pub could_go: String,
+    pub episodes: u64,
+    pub cycles: u64,
+}
+
+/// One input buffer's HOL blocking.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct PortHol {
+    /// The router thread's name (`router 5 (1,1,0) port +Y`).
+    pub port: String,
+    pub class: String,
+    pub vc: u32,
+    pub episodes: u64,
+    pub cycles: u64,
+    pub first_cycle: u64,
+    pub last_cycle: u64,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, Default)]
+pub struct HolSummary {
+    pub episodes: u64,
+    pub cycles: u64,
+    /// Routers with at least one blocked input buffer.
+    pub routers: u32,
+    /// The first episode's start and the last one's end (None: no episode).
+    pub first_cycle: Option<u64>,
+    pub last_cycle: Option<u64>,
+    /// Largest first (then by name).
+    pub by_class: Vec<ClassHol>,
+    pub by_cause: Vec<CauseHol>,
+    /// The `top` buffers with the most HOL cycles, largest first.
+    pub top: Vec<PortHol>,
+}
+
+/// Per class: the buffers (router thread, VC) blocked, episodes, cycles.
+type ClassAcc = (std::collections::BTreeSet<(Obj, i64)>, u64, u64);
+
+/// The class of router thread `k` (inter-tile ports first, then terminals).
+pub fn thread_class(t: &dyn Topology, k: usize) -> String {
+    if k >= t.ports() {
+        "terminal".into()
+    } else {
+        port_class(t, k)
+    }
+}
+
+/// The summary of `trace`'s HOL events (a network view of `topo`), keeping the `top` buffers.
+pub fn summarise(trace: &Trace, topo: &dyn Topology, top: usize) -> HolSummary {
+    let routers = topo.nodes() as u32;
+    // per buffer (router thread, VC): the open episode's (start, waits for, could go)
+    let mut open: BTreeMap<(Obj, i64), (u64, i64, i64)> = BTreeMap::new();
+    let mut done: Vec<(Obj, i64, u64, u64, i64, i64)> = Vec::new();
+    let mut events = trace.events.clone();
+    events.sort_by_key(|a| (a.time, a.obj));
+    for e in &events {
+        if e.obj.task >= routers {
+            continue;
+        }
+        let get = |ty: u32| e.events.iter().find(|x| x.0 == ty).map(|x| x.1);
+        if let Some(vc) = get(EV_HOL_END) {
+            if let Some((s, a, c)) = open.remove(&(e.obj, vc)) {
+                done.push((e.obj, vc, s, e.time, a, c));
+            }
+        }
+        if let Some(vc) = get(EV_HOL_START) {
+            let a = get(EV_HOL_WAITS_FOR).unwrap_or(0);
+            let c = get(EV_HOL_COULD_GO).unwrap_or(0);
+            open.insert((e.obj, vc), (e.time, a, c));
+        }
+    }
+    for ((obj, vc), (s, a, c)) in open {
+        done.push((obj, vc, s, trace.end, a, c));
+    }
+    let mut sum = HolSummary::default();
+    let mut classes: BTreeMap<String, ClassAcc> = BTreeMap::new();
+    let mut causes: BTreeMap<(String, String), (u64, u64)> = BTreeMap::new();
+    let mut bufs: BTreeMap<(Obj, i64), PortHol> = BTreeMap::new();
+    let mut blocked_routers = std::collections::BTreeSet::new();
+    let name = |o: Obj| {
+        trace
+            .appls
+            .get(o.appl as usize)
+            .and_then(|a| a.tasks.get(o.task as usize))
+            .and_then(|t| t.threads.get(o.thread as usize))
+            .map_or_else(|| format!("{o:?}"), |t| t.name.clone())
+    };
+    let class_of_value = |v: i64| {
+        if v >= 1 {
+            thread_class(topo, v as usize - 1)
+        } else {
+            "?".into()
+        }
+    };
+    for (obj, vc, s, e, a, c) in done {
+        let cycles = e - s;
+        sum.episodes += 1;
+        sum.cycles += cycles;
+        sum.first_cycle = Some(sum.first_cycle.map_or(s, |f| f.min(s)));
+        sum.last_cycle = Some(sum.last_cycle.map_or(e, |l| l.max(e)));
+        blocked_routers.insert(obj.task);
+        let class = thread_class(topo, obj.thread as usize);
+        let cl = classes.entry(class.clone()).or_default();
+        cl.0.insert((obj, vc));
+        cl.1 += 1;
+        cl.2 += cycles;
+        let cz = causes
+            .entry((class_of_value(a), class_of_value(c)))
+            .or_default();
+        cz.0 += 1;
+        cz.1 += cycles;
+        let b = bufs.entry((obj, vc)).or_insert_with(|| PortHol {
+            port: name(obj),
+            class,
+            vc: (vc - 1).max(0) as u32,
+            episodes: 0,
+            cycles: 0,
+            first_cycle: s,
+            last_cycle: e,
+        });
+        b.episodes += 1;
+        b.cycles += cycles;
+        b.first_cycle = b.first_cycle.min(s);
+        b.last_cycle = b.last_cycle.max(e);
+    }
+    sum.routers = blocked_routers.len() as u32;
+    sum.by_class = classes
+        .into_iter()
+        .map(|(class, (b, episodes, cycles))| ClassHol {
+            class,
+            buffers: b.len() as u32,
+            episodes,
+            cycles,
+        })
+        .collect();
+    sum.by_class
+        .sort_by(|a, b| b.cycles.cmp(&a.cycles).then(a.class.cmp(&b.class)));
+    sum.by_cause = causes
+        .into_iter()
+        .map(|((waits_for, could_go), (episodes, cycles))| CauseHol {
+            waits_for,
+            could_go,
+            episodes,
+            cycles,
+        })
+        .collect();
+    sum.by_cause.sort_by(|a, b| {
+        b.cycles
+            .cmp(&a.cycles)
+            .then((&a.waits_for, &a.could_go).cmp(&(&b.waits_for, &b.could_go)))
+    });
+    let mut all: Vec<PortHol> = bufs.into_values().collect();
+    all.sort_by(|a, b| {
+        b.cycles
+            .cmp(&a.cycles)
+            .then(a.port.cmp(&b.port))
+            .then(a.vc.cmp(&b.vc))
+    });
+    all.truncate(top);
+    sum.top = all;
+    sum
+}
