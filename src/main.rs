@@ -55,6 +55,28 @@ struct CsvOut {
     csv: Option<PathBuf>,
 }
 
+/// The ranks' timeline of an application run, written for trace viewers.
+#[derive(Args, Clone)]
+struct TimelineOut {
+    /// Write the ranks' timeline as a Paraver trace: DIR/ranks.prv, ranks.pcf, ranks.row
+    /// (the directory is made when missing).
+    #[arg(long, value_name = "DIR")]
+    paraver: Option<PathBuf>,
+    /// Write the ranks' timeline as a Chrome/Perfetto trace (JSON for ui.perfetto.dev or
+    /// chrome://tracing).
+    #[arg(long, value_name = "FILE.json")]
+    perfetto: Option<PathBuf>,
+}
+
+impl TimelineOut {
+    fn args(&self) -> cli::app::TimelineArgs<'_> {
+        cli::app::TimelineArgs {
+            paraver: self.paraver.as_deref(),
+            perfetto: self.perfetto.as_deref(),
+        }
+    }
+}
+
 /// A design with a Verilated top to co-simulate.
 #[derive(Clone, Copy, ValueEnum)]
 enum Design {
@@ -399,6 +421,8 @@ enum AppCmd {
         common: Common,
         #[command(flatten)]
         out: CsvOut,
+        #[command(flatten)]
+        timeline: TimelineOut,
         /// The program.
         #[arg(value_enum)]
         example: exanet::app::programs::Example,
@@ -429,6 +453,8 @@ enum AppCmd {
         common: Common,
         #[command(flatten)]
         out: CsvOut,
+        #[command(flatten)]
+        timeline: TimelineOut,
         /// The trace's format.
         #[arg(long, value_enum, default_value_t = exanet::cli::app::TraceFormat::Simgrid)]
         format: exanet::cli::app::TraceFormat,
@@ -453,6 +479,8 @@ enum AppCmd {
     Dpsnn {
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        timeline: TimelineOut,
         /// Write each rank's cycles per state as CSV.
         #[arg(long, value_name = "FILE.csv")]
         csv: Option<PathBuf>,
@@ -766,6 +794,7 @@ fn main() -> ExitCode {
             AppCmd::Run {
                 common,
                 out,
+                timeline,
                 example,
                 topology,
                 routing,
@@ -784,10 +813,12 @@ fn main() -> ExitCode {
                 mapping: &mapping,
                 bytes,
                 iterations,
+                timeline: timeline.args(),
             }),
             AppCmd::Replay {
                 common,
                 out,
+                timeline,
                 format,
                 trace,
                 topology,
@@ -804,9 +835,11 @@ fn main() -> ExitCode {
                 routing: routing.as_deref(),
                 mapping: &mapping,
                 flops_per_second,
+                timeline: timeline.args(),
             }),
             AppCmd::Dpsnn {
                 common,
+                timeline,
                 csv,
                 plot,
                 trace,
@@ -838,6 +871,7 @@ fn main() -> ExitCode {
                 barrier: &barrier,
                 calc_ns_per_spike,
                 latency_bin_cycles,
+                timeline: timeline.args(),
             }),
         },
         Cmd::Cosim {

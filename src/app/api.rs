@@ -26,6 +26,7 @@
 //! NIC, matching). So a rank costs its future's state and its message tables, not a stack.
 
 use super::collectives;
+use super::record::{Collective, Ctx};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
@@ -113,6 +114,11 @@ pub(crate) enum Ret {
 pub(crate) struct Io {
     pub call: Option<Call>,
     pub ret: Option<Ret>,
+    /// The outermost composite call under way (a blocking send or receive, a collective), for
+    /// a timeline (`record.rs`); calls inside it take its activity.
+    pub ctx: Option<Ctx>,
+    /// Collectives this rank entered (numbers each one, so two in a row stay apart).
+    pub colls: u32,
 }
 
 /// A rank's handle on the application layer; every rank's program gets one.
@@ -154,6 +160,31 @@ impl Rank {
             size,
             freq_mhz,
         }
+    }
+
+    /// Run `f` as composite call `ctx` (a blocking send or receive, a collective), unless one
+    /// is under way already: the outermost names what the rank does (`record.rs`). A
+    /// collective gets the next number of this rank's collectives.
+    async fn within<F: Future>(&self, ctx: Ctx, f: F) -> F::Output {
+        let outer = {
+            let mut io = self.io.lock().expect("mailbox");
+            let outer = io.ctx.is_none();
+            if outer {
+                io.ctx = Some(match ctx {
+                    Ctx::Collective(c, _) => {
+                        io.colls = io.colls.wrapping_add(1);
+                        Ctx::Collective(c, io.colls)
+                    }
+                    c => c,
+                });
+            }
+            outer
+        };
+        let r = f.await;
+        if outer {
+            self.io.lock().expect("mailbox").ctx = None;
+        }
+        r
     }
 
     async fn call(&self, c: Call) -> Ret {
@@ -265,14 +296,20 @@ impl Rank {
 
     /// Send and wait until the message has left this rank's buffer.
     pub async fn send(&self, dst: u32, tag: i32, msg: Payload) {
-        let q = self.isend(dst, tag, msg).await;
-        self.wait(q).await;
+        self.within(Ctx::Send, async {
+            let q = self.isend(dst, tag, msg).await;
+            self.wait(q).await;
+        })
+        .await
     }
 
     /// Receive a message from `src` (None: any) with `tag` (None: any).
     pub async fn recv_match(&self, src: Match<u32>, tag: Match<i32>) -> Status {
-        let q = self.irecv(src, tag).await;
-        self.wait(q).await
+        self.within(Ctx::Receive, async {
+            let q = self.irecv(src, tag).await;
+            self.wait(q).await
+        })
+        .await
     }
 
     /// Receive the next message from anyone with any tag.
@@ -310,73 +347,125 @@ impl Rank {
 
     /// Root-based barrier (seed 000 §3: every rank tells rank 0, which then releases them).
     pub async fn barrier(&self) {
-        collectives::barrier::root(self).await
+        self.within(
+            Ctx::Collective(Collective::Barrier, 0),
+            collectives::barrier::root(self),
+        )
+        .await
     }
 
     /// Hierarchical barrier (seed 000 §3): local roots of `group` consecutive ranks, then rank 0.
     pub async fn barrier_hierarchical(&self, group: u32) {
-        collectives::barrier::hierarchical(self, group).await
+        self.within(
+            Ctx::Collective(Collective::BarrierHierarchical, 0),
+            collectives::barrier::hierarchical(self, group),
+        )
+        .await
     }
 
     /// Broadcast `msg` from `root` (binomial tree); every rank gets root's message.
     pub async fn bcast(&self, root: u32, msg: Payload) -> Payload {
-        collectives::bcast::binomial(self, root, msg).await
+        self.within(
+            Ctx::Collective(Collective::Bcast, 0),
+            collectives::bcast::binomial(self, root, msg),
+        )
+        .await
     }
 
     /// Reduce `x` element-wise with `op` to `root` (binomial tree); the result at the root.
     pub async fn reduce(&self, root: u32, x: &[f64], op: collectives::Op) -> Option<Vec<f64>> {
-        collectives::reduce::binomial(self, root, x, op).await
+        self.within(
+            Ctx::Collective(Collective::Reduce, 0),
+            collectives::reduce::binomial(self, root, x, op),
+        )
+        .await
     }
 
     /// Reduce `x` element-wise with `op`; every rank gets the result (reduce, then broadcast).
     pub async fn allreduce(&self, x: &[f64], op: collectives::Op) -> Vec<f64> {
-        collectives::allreduce::reduce_bcast(self, x, op).await
+        self.within(
+            Ctx::Collective(Collective::Allreduce, 0),
+            collectives::allreduce::reduce_bcast(self, x, op),
+        )
+        .await
     }
 
     /// Gather every rank's `msg` at `root` (linear); `recv_lens[s]` bytes expected from rank s.
     /// The root gets every rank's message (its own included), the others `None`.
     pub async fn gather(&self, root: u32, msg: Payload, recv_lens: &[u64]) -> Option<Vec<Payload>> {
-        collectives::gather::linear(self, root, msg, recv_lens).await
+        self.within(
+            Ctx::Collective(Collective::Gather, 0),
+            collectives::gather::linear(self, root, msg, recv_lens),
+        )
+        .await
     }
 
     /// A reduction of `bytes` whose values are not known (a traced program's) to `root`: the
     /// binomial tree's messages, each combination costing `combine_cycles`.
     pub async fn reduce_sized(&self, root: u32, bytes: u64, combine_cycles: u64) {
-        collectives::reduce::binomial_sized(self, root, bytes, combine_cycles).await
+        self.within(
+            Ctx::Collective(Collective::ReduceSized, 0),
+            collectives::reduce::binomial_sized(self, root, bytes, combine_cycles),
+        )
+        .await
     }
 
     /// An (ex)scan of `bytes` whose values are not known: a linear chain.
     pub async fn scan_sized(&self, bytes: u64, combine_cycles: u64) {
-        collectives::reduce::scan_sized(self, bytes, combine_cycles).await
+        self.within(
+            Ctx::Collective(Collective::ScanSized, 0),
+            collectives::reduce::scan_sized(self, bytes, combine_cycles),
+        )
+        .await
     }
 
     /// A reduce-scatter of lengths (a traced program's): `recv_lens[d]` bytes end at rank d.
     pub async fn reduce_scatter_sized(&self, recv_lens: &[u64], combine_cycles: u64) -> Payload {
-        collectives::reducescatter::reduce_scatter_sized(self, recv_lens, combine_cycles).await
+        self.within(
+            Ctx::Collective(Collective::ReduceScatterSized, 0),
+            collectives::reducescatter::reduce_scatter_sized(self, recv_lens, combine_cycles),
+        )
+        .await
     }
 
     /// Scatter `out[d]` from `root` to every rank d (linear); `recv_len` bytes expected here.
     pub async fn scatter(&self, root: u32, out: Vec<Payload>, recv_len: u64) -> Payload {
-        collectives::scatter::linear(self, root, out, recv_len).await
+        self.within(
+            Ctx::Collective(Collective::Scatter, 0),
+            collectives::scatter::linear(self, root, out, recv_len),
+        )
+        .await
     }
 
     /// Every rank gets every rank's `msg` (`lens[s]` bytes from rank s): gather to rank 0, then
     /// broadcast. Serves allgather (equal lengths) and allgatherv.
     pub async fn allgatherv(&self, msg: Payload, lens: &[u64]) -> Vec<Payload> {
-        collectives::allgather::gather_bcast(self, msg, lens).await
+        self.within(
+            Ctx::Collective(Collective::Allgatherv, 0),
+            collectives::allgather::gather_bcast(self, msg, lens),
+        )
+        .await
     }
 
     /// Personalised all-to-all: `out[d]` to rank `d`; returns what each rank sent to this one.
     /// Every message has the same length (MPI's alltoall); use `alltoallv` otherwise.
     pub async fn alltoall(&self, out: Vec<Payload>) -> Vec<Payload> {
-        collectives::alltoall::linear(self, out).await
+        self.within(
+            Ctx::Collective(Collective::Alltoall, 0),
+            collectives::alltoall::linear(self, out),
+        )
+        .await
     }
 
     /// Personalised all-to-all with a length per destination: `out[d]` to rank `d`, and
     /// `recv_lens[s]` bytes expected from rank `s`; a length of 0 sends or receives nothing
     /// (seed 000 §3). Returns what each rank sent to this one.
     pub async fn alltoallv(&self, out: Vec<Payload>, recv_lens: &[u64]) -> Vec<Payload> {
-        collectives::alltoallv::linear(self, out, recv_lens).await
+        self.within(
+            Ctx::Collective(Collective::Alltoallv, 0),
+            collectives::alltoallv::linear(self, out, recv_lens),
+        )
+        .await
     }
 }
 

@@ -20,6 +20,7 @@
 use super::api::{Call, Io, Program, Rank, Request, Ret};
 use super::envelope::Envelope;
 use super::mpi::{Mpi, OutPkt, Pending, Proto};
+use super::record::{EndpointRecord, RecvRecord};
 use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
@@ -44,6 +45,8 @@ pub struct Shared {
     /// The cycle every rank starts at: when the links' lanes are up (`link.phy.lane_up_cycles`),
     /// as the processors of a machine run their programs on a network that has come up.
     pub start_cycle: u64,
+    /// Record a timeline (`record.rs`): an observer, the run is the same without it.
+    pub record: bool,
 }
 
 /// Where a rank is.
@@ -95,6 +98,8 @@ pub struct AppEndpoint {
     /// Packets that came through the network by arrival time (`latency_bin_cycles` a bin): the
     /// sum and the largest of their latencies and their count.
     pub latency_bins: Vec<LatencyBin>,
+    /// The timeline's record, when one is kept.
+    record: Option<Box<EndpointRecord>>,
 }
 
 /// Packets that arrived in one stretch of time.
@@ -128,15 +133,20 @@ impl AppEndpoint {
     /// The endpoint's ranks, each started on `program` at `shared.start_cycle`.
     pub fn new(endpoint: u32, ranks: &[u32], shared: Arc<Shared>) -> AppEndpoint {
         let size = shared.endpoint_of.len() as u32;
+        let record = shared
+            .record
+            .then(|| Box::new(EndpointRecord::new(endpoint, ranks, shared.start_cycle)));
         let ranks = ranks
             .iter()
             .map(|&r| {
                 let io = Arc::new(Mutex::new(Io::default()));
                 let h = Rank::new(io.clone(), r, size, shared.freq_mhz);
+                let mut mpi = Mpi::new(r);
+                mpi.received = shared.record.then(Vec::new);
                 RankRun {
                     fut: Some(shared.program.start(h)),
                     io,
-                    mpi: Mpi::new(r),
+                    mpi,
                     st: St::Ready(shared.start_cycle),
                     due: None,
                     blocked: None,
@@ -154,7 +164,19 @@ impl AppEndpoint {
             delivered: 0,
             error: None,
             latency_bins: Vec::new(),
+            record,
         }
+    }
+
+    /// The timeline's record and the messages each rank received (by local rank), when kept.
+    pub fn recorded(&self) -> Option<(&EndpointRecord, Vec<&[RecvRecord]>)> {
+        let rec = self.record.as_deref()?;
+        let got = self
+            .ranks
+            .iter()
+            .map(|r| r.mpi.received.as_deref().unwrap_or_default())
+            .collect();
+        Some((rec, got))
     }
 
     /// The first cycle from `now` on in which a rank has work without the network.
@@ -292,6 +314,9 @@ impl AppEndpoint {
     /// Hand packets to the NIC (or, for a rank of this endpoint, straight to it).
     fn send_out(&mut self, local: u32, out: Vec<OutPkt>, cycle: u64) {
         for p in out {
+            if let Some(x) = self.record.as_mut() {
+                x.handed(&p, cycle);
+            }
             let e = self.shared.endpoint_of[p.env.dst as usize];
             self.handed += 1;
             if e == self.endpoint {
@@ -324,10 +349,10 @@ impl AppEndpoint {
         let call = r.blocked.take().expect("a blocked rank waits in a call");
         match Self::try_block(r, &call, self.shared.recv_cycles) {
             Some((ret, cost)) => {
-                *r.io.lock().expect("mailbox") = Io {
-                    call: None,
-                    ret: Some(ret),
-                };
+                let mut io = r.io.lock().expect("mailbox");
+                io.call = None;
+                io.ret = Some(ret);
+                drop(io);
                 r.st = St::Ready(cycle.saturating_add(cost));
             }
             None => r.blocked = Some(call),
@@ -374,9 +399,15 @@ impl AppEndpoint {
                 r.fut = None;
                 r.st = St::Done;
                 r.finished_at = Some(cycle);
+                if let Some(x) = self.record.as_mut() {
+                    x.finish(i, cycle);
+                }
             }
             Poll::Pending => {
-                let call = r.io.lock().expect("mailbox").call.take();
+                let (call, ctx) = {
+                    let mut io = r.io.lock().expect("mailbox");
+                    (io.call.take(), io.ctx)
+                };
                 let Some(call) = call else {
                     self.error = Some(format!(
                         "rank {}: the program awaited something that is not an exanet call",
@@ -385,6 +416,9 @@ impl AppEndpoint {
                     r.st = St::Blocked;
                     return;
                 };
+                if let Some(x) = self.record.as_mut() {
+                    x.call(i, &call, ctx, cycle);
+                }
                 let cost = match &call {
                     Call::Isend { .. } => self.shared.send_cycles,
                     Call::Consume(c) => *c,
@@ -436,6 +470,9 @@ impl AppEndpoint {
                     return;
                 }
                 let q = r.mpi.isend(&p, *dst, *tag, msg.clone(), *coll, &mut out);
+                if let (Some(x), Some(first)) = (self.record.as_mut(), out.first()) {
+                    x.posted(i, first);
+                }
                 Some((Ret::Req(q), 0))
             }
             Call::Irecv { src, tag, coll } => {

@@ -20,6 +20,7 @@
 use super::api::{Match, Payload, Request, Status};
 use super::envelope::{Envelope, Kind, ENVELOPE_BYTES, SEQ_MOD};
 use super::matchq::SrcQueue;
+use super::record::RecvRecord;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -74,6 +75,9 @@ struct Msg {
     /// The receive it completes, once matched.
     bound: Option<Request>,
     last: u64,
+    /// For a timeline: its last packet's arrival, and its receive's post.
+    arrived: u64,
+    posted: u64,
 }
 
 #[derive(Debug)]
@@ -82,6 +86,8 @@ struct Posted {
     src: Match<u32>,
     tag: Match<i32>,
     coll: bool,
+    /// The cycle it was posted.
+    at: u64,
 }
 
 #[derive(Debug)]
@@ -143,6 +149,8 @@ pub struct Mpi {
     /// Of the messages sent, those of the program's own point-to-point calls (not collectives').
     pub p2p_messages_sent: u64,
     pub p2p_bytes_sent: u64,
+    /// The messages received, when a timeline is recorded (`record.rs`).
+    pub received: Option<Vec<RecvRecord>>,
 }
 
 fn matches(p: &Posted, src: u32, m: &Msg) -> bool {
@@ -297,6 +305,7 @@ impl Mpi {
             src,
             tag,
             coll,
+            at: cycle,
         };
         let msgs = &self.msgs;
         let found = self.unexpected.first_from(src, |&(s, n)| {
@@ -305,7 +314,7 @@ impl Mpi {
         match found {
             Some(i) => {
                 let key = self.unexpected.remove(i).expect("found above");
-                self.bind(key, q, cycle, out);
+                self.bind(key, q, cycle, cycle, out);
             }
             None => self.posted.push(src, p),
         }
@@ -319,6 +328,7 @@ impl Mpi {
             src,
             tag,
             coll,
+            at: 0,
         };
         self.unexpected.iter().find_map(|&(s, n)| {
             let m = self.msgs.get(&(s, n))?;
@@ -331,11 +341,19 @@ impl Mpi {
         })
     }
 
-    /// Receive `q` takes message `key` at `cycle`.
-    fn bind(&mut self, key: (u32, u32), q: Request, cycle: u64, out: &mut Vec<OutPkt>) {
+    /// Receive `q`, posted at `posted`, takes message `key` at `cycle`.
+    fn bind(
+        &mut self,
+        key: (u32, u32),
+        q: Request,
+        cycle: u64,
+        posted: u64,
+        out: &mut Vec<OutPkt>,
+    ) {
         let m = self.msgs.get_mut(&key).expect("a bound message exists");
         m.bound = Some(q);
         m.last = m.last.max(cycle);
+        m.posted = posted;
         self.recv_of.insert(q, key);
         if m.rendezvous {
             out.push(OutPkt {
@@ -367,6 +385,18 @@ impl Mpi {
         };
         let m = self.msgs.remove(&key).expect("checked above");
         self.recv_of.remove(&q);
+        if let Some(log) = self.received.as_mut() {
+            log.push(RecvRecord {
+                src: key.0,
+                seq: key.1,
+                tag: m.tag,
+                len: m.len,
+                coll: m.coll,
+                posted: m.posted,
+                arrived: m.arrived,
+                delivered: m.last,
+            });
+        }
         self.messages_received += 1;
         self.bytes_received += m.len;
         let mut data = m.data;
@@ -413,6 +443,7 @@ impl Mpi {
                 };
                 if env.kind != Kind::Rts {
                     m.got += 1;
+                    m.arrived = m.arrived.max(cycle);
                     if env.has_data && !bytes.is_empty() {
                         let off = (index * p.chunk as u64) as usize;
                         if m.data.len() < off + bytes.len() {
@@ -455,7 +486,7 @@ impl Mpi {
         match self.posted.first_for(key.0, |p| matches(p, key.0, m)) {
             Some(i) => {
                 let p = self.posted.remove(i).expect("found above");
-                self.bind(key, p.req, cycle, out);
+                self.bind(key, p.req, cycle, p.at, out);
             }
             None => self.unexpected.push(Some(key.0), key),
         }

@@ -11,6 +11,7 @@
 use super::endpoint::{AppEndpoint, LatencyBin, Shared};
 use super::envelope::{ENVELOPE_BYTES, MAX_RANKS};
 use super::mpi::Proto;
+use super::record::{collect, Timeline};
 use super::Program;
 use crate::config::Config;
 use crate::net::engine::Network;
@@ -131,6 +132,7 @@ pub fn shared(
         freq_mhz: cfg.clock.freq_mhz,
         start_cycle: cfg.link.phy.lane_up_cycles as u64,
         latency_bin_cycles: 0,
+        record: false,
     })
 }
 
@@ -170,6 +172,21 @@ pub fn run_with(
     drive(cfg, &mut net, progress)
 }
 
+/// [`run_with`], recording the run's timeline (`record.rs`): each rank's spans and every
+/// delivered message's times. The report and bins are those of the same run unrecorded.
+pub fn run_recorded(
+    cfg: &Config,
+    placement: Vec<usize>,
+    program: Arc<dyn Program>,
+    progress: &Progress,
+    latency_bin_cycles: u64,
+) -> Result<(Report, Vec<LatencyBin>, Timeline), RunError> {
+    let mut net = prepare_recorded(cfg, placement, program, latency_bin_cycles)?;
+    let (report, bins) = drive(cfg, &mut net, progress)?;
+    let t = timeline(cfg, &net).expect("a recorded run keeps a timeline");
+    Ok((report, bins, t))
+}
+
 /// The network of `cfg` with `program`'s ranks on its NICs (placed by `placement`), ready to
 /// run from cycle 0.
 pub fn prepare(
@@ -183,6 +200,33 @@ pub fn prepare(
     Ok(net)
 }
 
+/// [`prepare`], the ranks recording a timeline: after [`drive`], [`timeline`] gives it.
+pub fn prepare_recorded(
+    cfg: &Config,
+    placement: Vec<usize>,
+    program: Arc<dyn Program>,
+    latency_bin_cycles: u64,
+) -> Result<Network, RunError> {
+    let mut net = network(cfg).map_err(RunError::Input)?;
+    attach_to(cfg, &mut net, placement, program, latency_bin_cycles, true)?;
+    Ok(net)
+}
+
+/// The timeline of a network [`prepare_recorded`] and [`drive`]n (None when not recorded).
+pub fn timeline(cfg: &Config, net: &Network) -> Option<Timeline> {
+    let parts: Vec<_> = net
+        .nodes
+        .iter()
+        .flat_map(|n| &n.nics)
+        .filter_map(|x| x.app())
+        .map(|a| a.recorded())
+        .collect::<Option<Vec<_>>>()?;
+    if parts.is_empty() {
+        return None;
+    }
+    Some(collect(parts, cfg.clock.freq_mhz))
+}
+
 /// Put `program`'s ranks on the NICs of `net` (a [`network`] of `cfg` at cycle 0).
 pub fn attach(
     cfg: &Config,
@@ -191,9 +235,21 @@ pub fn attach(
     program: Arc<dyn Program>,
     latency_bin_cycles: u64,
 ) -> Result<(), RunError> {
+    attach_to(cfg, net, placement, program, latency_bin_cycles, false)
+}
+
+fn attach_to(
+    cfg: &Config,
+    net: &mut Network,
+    placement: Vec<usize>,
+    program: Arc<dyn Program>,
+    latency_bin_cycles: u64,
+    record: bool,
+) -> Result<(), RunError> {
     let endpoints = net.topo.endpoints();
     let mut sh = shared(cfg, placement, endpoints, program).map_err(RunError::Input)?;
     sh.latency_bin_cycles = latency_bin_cycles;
+    sh.record = record;
     let shared = Arc::new(sh);
     // no synthetic traffic: only the program's packets
     net.stop_injecting();

@@ -3,14 +3,18 @@
 
 use super::output::{check_out, write_csv};
 use super::{json_out, load_config, CliError, R};
+use crate::app::endpoint::LatencyBin;
 use crate::app::mapping::Mapping;
 use crate::app::programs::{Example, Params};
-use crate::app::run::{run as run_app, Report, RunError};
+use crate::app::record::Timeline;
+use crate::app::run::{Report, RunError};
 use crate::config::Config;
+use crate::net::engine::Network;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 /// A run's row: what ran where, what the run measured, what the program measured.
 #[derive(Debug, Serialize)]
@@ -66,6 +70,79 @@ pub fn run_error(e: RunError) -> CliError {
     }
 }
 
+/// The timelines a run writes (`--paraver DIR`, `--perfetto FILE.json`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TimelineArgs<'a> {
+    pub paraver: Option<&'a Path>,
+    pub perfetto: Option<&'a Path>,
+}
+
+impl TimelineArgs<'_> {
+    /// The paths given can be written to, as far as can be told before the run.
+    fn check(&self) -> Result<(), CliError> {
+        check_out("--perfetto", self.perfetto, "json")?;
+        if let Some(d) = self.paraver {
+            if d.exists() && !d.is_dir() {
+                return Err(CliError::input(format!(
+                    "--paraver: {}: not a directory",
+                    d.display()
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Run `program` on `placement` (bins of `latency_bin_cycles`), recording the ranks' timeline
+/// and writing it when `tl` asks for one; the report is the same either way.
+fn run_timed(
+    cfg: &Config,
+    placement: Vec<usize>,
+    program: Arc<dyn crate::app::Program>,
+    progress: &crate::progress::Progress,
+    latency_bin_cycles: u64,
+    tl: &TimelineArgs,
+) -> Result<(Report, Vec<LatencyBin>), CliError> {
+    use crate::app::run;
+    if tl.paraver.is_none() && tl.perfetto.is_none() {
+        return run::run_with(cfg, placement, program, progress, latency_bin_cycles)
+            .map_err(run_error);
+    }
+    let mut net =
+        run::prepare_recorded(cfg, placement, program, latency_bin_cycles).map_err(run_error)?;
+    let out = run::drive(cfg, &mut net, progress).map_err(run_error)?;
+    let t = run::timeline(cfg, &net).expect("a recorded run keeps a timeline");
+    write_timelines(cfg, &net, &t, tl)?;
+    Ok(out)
+}
+
+/// Write the timelines `tl` asks for: the ranks' (Paraver into `--paraver DIR`, Perfetto), then
+/// the network's into the same DIR ([`network_view`]).
+fn write_timelines(
+    cfg: &Config,
+    net: &Network,
+    t: &Timeline,
+    tl: &TimelineArgs,
+) -> Result<(), CliError> {
+    use crate::timeline::ranks;
+    if let Some(d) = tl.paraver {
+        ranks::write_paraver(t, d).map_err(|e| CliError::failed(format!("--paraver: {e}")))?;
+        network_view(cfg, net, d).map_err(|e| CliError::failed(format!("--paraver: {e}")))?;
+    }
+    if let Some(p) = tl.perfetto {
+        crate::timeline::perfetto::write(&ranks::perfetto(t), p)
+            .map_err(|e| CliError::failed(format!("--perfetto: {e}")))?;
+    }
+    Ok(())
+}
+
+/// The hook for the network's view of the run (seed 004 §4.2: a task an adapter or switch, a
+/// thread a port): the files it writes into the `--paraver` directory, from the network after
+/// the run. The ranks' trace does not need it; the network view fills it in.
+fn network_view(_cfg: &Config, _net: &Network, _dir: &Path) -> Result<(), String> {
+    Ok(())
+}
+
 pub struct RunArgs<'a> {
     pub config: Option<&'a Path>,
     pub json: bool,
@@ -77,11 +154,13 @@ pub struct RunArgs<'a> {
     pub mapping: &'a str,
     pub bytes: u64,
     pub iterations: u32,
+    pub timeline: TimelineArgs<'a>,
 }
 
 pub fn run(a: &RunArgs) -> R {
     let mut cfg = load_config(a.config)?;
     check_out("--csv", a.csv, "csv")?;
+    a.timeline.check()?;
     apply_net_options(&mut cfg, a.topology, a.routing)?;
     let endpoints = endpoints(&cfg)?;
     let (prog, figures, min) = a.example.program(Params {
@@ -105,7 +184,7 @@ pub fn run(a: &RunArgs) -> R {
         .place(ranks as usize, endpoints)
         .map_err(CliError::input)?;
     let progress = crate::progress::Progress::new(cfg.app.max_cycles, "app run (cycles)");
-    let report = run_app(&cfg, placement, prog, &progress).map_err(run_error)?;
+    let (report, _) = run_timed(&cfg, placement, prog, &progress, 0, &a.timeline)?;
     progress.finish();
     let row = AppRow {
         program: example_name(a.example),
@@ -177,6 +256,7 @@ pub struct DpsnnArgs<'a> {
     pub barrier: &'a str,
     pub calc_ns_per_spike: f64,
     pub latency_bin_cycles: u64,
+    pub timeline: TimelineArgs<'a>,
 }
 
 /// One rank's profile (the CSV rows): cycles in each DPSNN state, summed over the iterations.
@@ -242,6 +322,7 @@ pub fn dpsnn(a: &DpsnnArgs) -> R {
     let mut cfg = load_config(a.config)?;
     check_out("--csv", a.csv, "csv")?;
     check_out("--plot", a.plot, "svg")?;
+    a.timeline.check()?;
     apply_net_options(&mut cfg, a.topology, a.routing)?;
     let endpoints = endpoints(&cfg)?;
     let barrier: Barrier = a.barrier.parse().map_err(CliError::input)?;
@@ -313,9 +394,14 @@ pub fn dpsnn(a: &DpsnnArgs) -> R {
         prof.clone(),
     );
     let progress = crate::progress::Progress::new(cfg.app.max_cycles, "app dpsnn (cycles)");
-    let (report, bins) =
-        crate::app::run::run_with(&cfg, placement, prog, &progress, a.latency_bin_cycles)
-            .map_err(run_error)?;
+    let (report, bins) = run_timed(
+        &cfg,
+        placement,
+        prog,
+        &progress,
+        a.latency_bin_cycles,
+        &a.timeline,
+    )?;
     progress.finish();
     let ranks = prof.ranks();
     let ranks_profile: Vec<RankProfile> = ranks
@@ -543,6 +629,7 @@ pub struct ReplayArgs<'a> {
     pub routing: Option<&'a str>,
     pub mapping: &'a str,
     pub flops_per_second: f64,
+    pub timeline: TimelineArgs<'a>,
 }
 
 /// One rank's replayed time (the CSV rows).
@@ -576,6 +663,7 @@ pub fn replay(a: &ReplayArgs) -> R {
     use crate::app::replay::simgrid::{load, totals};
     let mut cfg = load_config(a.config)?;
     check_out("--csv", a.csv, "csv")?;
+    a.timeline.check()?;
     apply_net_options(&mut cfg, a.topology, a.routing)?;
     let f = a.flops_per_second;
     if !(f.is_finite() && f > 0.0 && f <= 1e18) {
@@ -594,7 +682,7 @@ pub fn replay(a: &ReplayArgs) -> R {
     let times = Times::default();
     let prog = program(std::sync::Arc::new(trace), f, times.clone());
     let progress = crate::progress::Progress::new(cfg.app.max_cycles, "app replay (cycles)");
-    let report = run_app(&cfg, placement, prog, &progress).map_err(run_error)?;
+    let (report, _) = run_timed(&cfg, placement, prog, &progress, 0, &a.timeline)?;
     progress.finish();
     let ranks_times = times
         .ranks()
