@@ -59,7 +59,8 @@ pub struct HolSummary {
     /// Largest first (then by name).
     pub by_class: Vec<ClassHol>,
     pub by_cause: Vec<CauseHol>,
-    /// The `top` buffers with the most HOL cycles, largest first.
+    /// The `top` buffers with the most HOL cycles, largest first (ties in router and port
+    /// order).
     pub top: Vec<PortHol>,
 }
 
@@ -180,12 +181,8 @@ pub fn summarise(trace: &Trace, topo: &dyn Topology, top: usize) -> HolSummary {
             .then((&a.waits_for, &a.could_go).cmp(&(&b.waits_for, &b.could_go)))
     });
     let mut all: Vec<PortHol> = bufs.into_values().collect();
-    all.sort_by(|a, b| {
-        b.cycles
-            .cmp(&a.cycles)
-            .then(a.port.cmp(&b.port))
-            .then(a.vc.cmp(&b.vc))
-    });
+    // (stable: equal cycles keep the order of the objects, routers and ports by number)
+    all.sort_by_key(|b| std::cmp::Reverse(b.cycles));
     all.truncate(top);
     sum.top = all;
     sum

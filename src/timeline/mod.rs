@@ -7,7 +7,6 @@
 //! - [`perfetto`]: Chrome's Trace Event Format JSON, which chrome://tracing and ui.perfetto.dev
 //!   open;
 //! - [`ranks`]: the ranks' timeline of an application run (`app/record.rs`) in both.
-//!
 //! - [`network`]: the Paraver network view (seed 004 §4.2): routers and NICs as tasks, ports as
 //!   threads, backlog states, credit stop and go ([`credit`]), head-of-line blocking ([`hol`],
 //!   summed up by [`hol_summary`]) and transmission events.

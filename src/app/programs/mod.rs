@@ -81,6 +81,8 @@ pub enum Example {
     Wrf,
     /// The WRF exchange with partners modulo the rank count.
     WrfPeriodic,
+    /// Seed 004's WRF exchange with both sends started at once (non-blocking).
+    WrfAtOnce,
 }
 
 impl Example {
@@ -92,13 +94,14 @@ impl Example {
             Example::Ring => ring::program(p, f.clone()),
             Example::Halo => halo::program(p, f.clone()),
             Example::Alltoall => alltoall::program(p, f.clone()),
-            Example::Wrf => wrf::program(p, f.clone(), false),
-            Example::WrfPeriodic => wrf::program(p, f.clone(), true),
+            Example::Wrf => wrf::program(p, f.clone(), false, false),
+            Example::WrfPeriodic => wrf::program(p, f.clone(), true, false),
+            Example::WrfAtOnce => wrf::program(p, f.clone(), false, true),
         };
         let min = match self {
             Example::Pingpong | Example::Ring => 2,
             Example::Halo | Example::Alltoall => 1,
-            Example::Wrf | Example::WrfPeriodic => wrf::MIN_RANKS,
+            Example::Wrf | Example::WrfPeriodic | Example::WrfAtOnce => wrf::MIN_RANKS,
         };
         (prog, f, min)
     }

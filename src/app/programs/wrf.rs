@@ -14,8 +14,10 @@
 //!
 //! Each iteration a rank posts its receives, then sends the message to n + 16 and waits until
 //! it has left the rank's buffer (a blocking send: the second message goes after the first,
-//! as in seed 004), then the message to n - 16, then waits for its receives. No barrier: the
-//! ranks keep each other in step only through their messages. A message carries tag 0 going
+//! as in seed 004), then the message to n - 16, then waits for its receives. `wrf-at-once`
+//! (seed 004's edges) starts both sends together and waits for all four requests, the
+//! non-blocking form seed 004 §5.1 compares with blocking exchanges. No barrier: the ranks
+//! keep each other in step only through their messages. A message carries tag 0 going
 //! up (to n + 16) and tag 1 going down, so a rank that has the same partner both ways (32
 //! ranks, periodic) tells them apart.
 //!
@@ -46,7 +48,9 @@ pub fn partners(me: u32, n: u32, periodic: bool) -> (Option<u32>, Option<u32>) {
     }
 }
 
-pub fn program(p: Params, f: Figures, periodic: bool) -> Arc<dyn Program> {
+/// The WRF exchange; `periodic`: partners modulo the rank count; `at_once`: both sends started
+/// together (isend, isend, then a wait for all four requests) instead of one after the other.
+pub fn program(p: Params, f: Figures, periodic: bool, at_once: bool) -> Arc<dyn Program> {
     let sum = Arc::new(Mutex::new(0.0f64));
     prog(move |r| {
         let (f, sum) = (f.clone(), sum.clone());
@@ -64,11 +68,13 @@ pub fn program(p: Params, f: Figures, periodic: bool) -> Arc<dyn Program> {
                 if let Some(s) = from_above {
                     qs.push(r.irecv(Some(s), Some(1)).await);
                 }
-                if let Some(d) = up {
-                    r.send(d, 0, Payload::Size(p.bytes)).await;
-                }
-                if let Some(d) = down {
-                    r.send(d, 1, Payload::Size(p.bytes)).await;
+                for (d, tag) in [(up, 0), (down, 1)] {
+                    let Some(d) = d else { continue };
+                    if at_once {
+                        qs.push(r.isend(d, tag, Payload::Size(p.bytes)).await);
+                    } else {
+                        r.send(d, tag, Payload::Size(p.bytes)).await;
+                    }
                 }
                 r.waitall(&qs).await;
             }
