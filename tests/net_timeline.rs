@@ -6,6 +6,9 @@
 //! changes nothing simulated (statistics hash, application report), nor does idle skipping
 //! change the view.
 
+mod common;
+use common::exanet;
+
 use exanet::app::mapping::Mapping;
 use exanet::app::programs::{Example, Params};
 use exanet::app::run::{drive, prepare, Report};
@@ -434,4 +437,149 @@ fn the_hol_summary_adds_up_the_traces_episodes() {
     assert_eq!(s.by_cause.iter().map(|c| c.cycles).sum::<u64>(), s.cycles);
     assert!(s.top.len() <= 5);
     assert!(s.top.windows(2).all(|w| w[0].cycles >= w[1].cycles));
+}
+
+/// HOL episodes of `t` on the routers' threads: (router, thread, start, end, waits-for thread,
+/// could-go thread), from the trace's own events (the ports come with the start).
+fn hol_episodes(t: &Trace, routers: u32) -> Vec<(u32, u32, u64, u64, i64, i64)> {
+    let mut events = t.events.clone();
+    events.sort_by_key(|e| (e.time, e.obj));
+    let mut open: HashMap<(Obj, i64), (u64, i64, i64)> = HashMap::new();
+    let mut out = Vec::new();
+    for e in events.iter().filter(|e| e.obj.task < routers) {
+        let get = |ty: u32| e.events.iter().find(|x| x.0 == ty).map(|x| x.1);
+        if let Some(vc) = get(EV_HOL_END) {
+            let (s, w, c) = open.remove(&(e.obj, vc)).expect("an end after its start");
+            out.push((e.obj.task, e.obj.thread, s, e.time, w, c));
+        }
+        if let Some(vc) = get(EV_HOL_START) {
+            let w = get(EV_HOL_WAITS_FOR).expect("with the port waited for") - 1;
+            let c = get(EV_HOL_COULD_GO).expect("with the port free") - 1;
+            open.insert((e.obj, vc), (e.time, w, c));
+        }
+    }
+    out
+}
+
+/// docs/validation.md, "Head-of-line blocking: the WRF pattern": on a torus under e-cube the
+/// WRF exchange's head-of-line blocking is in the injection FIFOs of ranks that send both
+/// messages, the last packet to n + 16 waiting for +Y while the first to n - 16 behind it could
+/// take -Y; no blocked head waits for a terminal (two messages meeting at one destination do not
+/// back up: the terminal output drains a word a cycle, two links' worth).
+#[test]
+fn wrf_on_a_torus_blocks_injection_fifos_behind_the_message_up() {
+    let cfg = app_cfg("torus:8x8x2", "ecube");
+    let ranks = 128;
+    let (_, _, t, net) = app(
+        &cfg,
+        Example::Wrf,
+        4000,
+        ranks,
+        Some(NetViewParams::default()),
+    );
+    let t = t.unwrap();
+    let topo = net.topo.as_ref();
+    let (np, n) = (topo.ports(), topo.nodes() as u32);
+    let port = |q: usize| port_class(topo, q);
+    let eps = hol_episodes(&t, n);
+    let long: Vec<_> = eps.iter().filter(|e| e.3 - e.2 > 1).collect();
+    assert!(long.len() >= 16, "{} long episodes", long.len());
+    for &&(router, thread, s, e, w, c) in &long {
+        let what = format!("router {router} thread {thread}, cycles {s} to {e}");
+        assert_eq!(thread as usize, np, "{what}: not the injection FIFO");
+        assert_eq!(port(w as usize), "+Y", "{what}: the head waits for {w}");
+        assert_eq!(
+            port(c as usize),
+            "-Y",
+            "{what}: the packet behind could take {c}"
+        );
+        // rank = router here (one terminal, linear mapping): it sends both messages
+        assert!((16..ranks as u32 - 16).contains(&router), "{what}");
+    }
+    for &(router, thread, _, _, w, _) in &eps {
+        assert!(
+            (w as usize) < np,
+            "router {router} thread {thread}: head waits for a terminal"
+        );
+    }
+}
+
+/// docs/validation.md: on a dragonfly under minimal routing the WRF exchange is limited by the
+/// global channels (16 ranks of a group share the one to the next group): with output backlog
+/// the fullest buffer is a global port's TX FIFO; the HOL blocking is mostly in injection FIFOs.
+#[test]
+fn wrf_on_a_dragonfly_fills_the_global_channels_and_blocks_at_injection() {
+    let cfg = app_cfg("dragonfly:p=2,a=4,h=2", "min");
+    let params = NetViewParams {
+        backlog: Backlog::Output,
+        ..Default::default()
+    };
+    let (_, _, t, net) = app(&cfg, Example::Wrf, 4000, 72, Some(params));
+    let t = t.unwrap();
+    let topo = net.topo.as_ref();
+    let n = topo.nodes() as u32;
+    let fullest = t.states.iter().max_by_key(|s| s.state).unwrap();
+    assert!(fullest.obj.task < n, "{fullest:?}: a NIC");
+    assert_eq!(
+        port_class(topo, fullest.obj.thread as usize),
+        "global",
+        "{fullest:?}"
+    );
+    let s = summarise(&t, topo, 5);
+    assert_eq!(s.by_class[0].class, "terminal", "{:?}", s.by_class);
+    assert!(2 * s.by_class[0].cycles > s.cycles, "{:?}", s.by_class);
+}
+
+/// The command line: `--paraver DIR` writes DIR/network.*, prints the view's lines and gives
+/// `network_view` in the JSON; the view's options are checked.
+#[test]
+fn the_command_line_writes_the_view_and_checks_its_options() {
+    let dir = tmp("cli");
+    let d = dir.join("pv");
+    let ds = d.display().to_string();
+    let base = [
+        "app",
+        "run",
+        "wrf",
+        "--topology",
+        "torus:4x4x2",
+        "--bytes",
+        "3000",
+        "--iterations",
+        "1",
+    ];
+    let mut a = base.to_vec();
+    a.extend(["--paraver", &ds, "--paraver-quantum", "8", "--json"]);
+    let o = exanet(&a);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let nv = &v["network_view"];
+    assert_eq!(nv["quantum_words"], 8);
+    assert_eq!(nv["backlog"], "input");
+    let t = paraver::read(&d.join("network")).unwrap();
+    assert_eq!(nv["events"].as_u64().unwrap() as usize, t.events.len());
+    assert_eq!(nv["states"].as_u64().unwrap() as usize, t.states.len());
+    assert!(nv["hol"]["by_class"].is_array());
+    // without --paraver there is no view
+    let o = exanet(&[&base[..], &["--json"]].concat());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v.get("network_view").is_none());
+    // bad values: exit 2, the option named
+    for (extra, want) in [
+        (
+            vec!["--paraver", ds.as_str(), "--paraver-quantum", "0"],
+            "--paraver-quantum 0",
+        ),
+        (vec!["--paraver-quantum", "8"], "--paraver"),
+        (
+            vec!["--paraver", ds.as_str(), "--paraver-backlog", "middle"],
+            "middle",
+        ),
+    ] {
+        let o = exanet(&[&base[..], &extra[..]].concat());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {err}");
+        assert!(err.contains(want), "{extra:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -223,6 +223,27 @@ fn print_view(v: &NetViewOut) {
             p.port, p.vc, p.episodes, p.cycles, p.first_cycle, p.last_cycle
         );
     }
+    if h.credit_stops.is_empty() {
+        println!("  credit stops         none");
+    }
+    for c in &h.credit_stops {
+        println!(
+            "  credit stops {:<9} {} links (port, VC), {} stops, {} cycles",
+            c.class, c.buffers, c.episodes, c.cycles
+        );
+    }
+    for b in &h.backlog {
+        let q = v.quantum_words as u64;
+        println!(
+            "  largest backlog {:<9} state {} ({} to {} words), {} from cycle {}",
+            b.class,
+            b.state,
+            b.state as u64 * q,
+            (b.state as u64 + 1) * q - 1,
+            b.port,
+            b.cycle
+        );
+    }
 }
 
 /// A run's JSON: its row and, with `--paraver`, the network view.

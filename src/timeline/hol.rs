@@ -9,10 +9,12 @@
 //!
 //! Definition (from what the router's registers hold, nothing guessed): input slot `s` is
 //! head-of-line blocked in a cycle when
-//! 1. its gate waits with its request up (`S_WAIT`) and no arbiter grants it this cycle: the
-//!    packet A at the head of its FIFO waits for output `a`, which is owned by another packet,
-//!    has a grant pending, or has no room for A (the virtual cut-through test: the output FIFO,
-//!    and downstream the link's credit);
+//! 1. its gate waits with its request up (`S_WAIT`) and the packet A at the head of its FIFO
+//!    is held up at its output `a`: `a` is owned by another packet, or has a grant pending for
+//!    another gate, or has no room for A (the virtual cut-through test: the output FIFO, and
+//!    downstream the link's credit). A gate whose request `a` grants now, or that `a` (free,
+//!    with room) will grant in this cycle's arbitration, is not blocked: that is the REQ, ARB,
+//!    ACCEPT pipeline of every packet (docs/router.md);
 //! 2. the header/footer FIFO shows a second header (the gate has not popped A's header, so it
 //!    is word 0, A's footer word 1, and the next packet B's header word 2; `Fifo::peek`);
 //! 3. B, were it at the head, would go to an output `b != a` that is free (not owned, no
@@ -75,12 +77,15 @@ pub fn blocked(node: &NetNode, cfg: &RouterCfg, routing: &NodeRouting, s: u32) -
     if g.state != S_WAIT || !g.req {
         return None;
     }
-    // an arbiter that grants this gate now lets the head go (ACCEPT in the next cycle)
+    // The head is held up only if its output is owned, granted to another gate, or short of
+    // room for it; an output that grants this gate now lets it go (ACCEPT in the next cycle),
+    // and one free with room grants it in this cycle's ARB (the pipeline, not a block).
     let a = g.out;
-    if r.outs[a as usize]
-        .as_ref()
-        .is_some_and(|o| o.r.grant_valid && o.r.grant_in == s)
-    {
+    let oa = r.outs[a as usize].as_ref()?;
+    let held = oa.r.busy
+        || (oa.r.grant_valid && oa.r.grant_in != s)
+        || (!oa.r.grant_valid && !oa.room_for(&r.p, cfg, &out_in(node, a), g.words));
+    if !held {
         return None;
     }
     let hdr_b = slot.fifo.hf.peek(2)?;
