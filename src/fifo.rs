@@ -177,6 +177,22 @@ impl Fifo {
         self.head
     }
 
+    /// Visible word `k` behind the head (`peek(0)` is `rdata`), or None when fewer than `k + 1`
+    /// words show. Not a port of the hardware, which reads only its head: observers use it
+    /// (the network view's head-of-line test looks at the packet behind the head).
+    pub fn peek(&self, k: u32) -> Option<u128> {
+        if k >= self.rdusedw() {
+            return None;
+        }
+        Some(match &self.mem {
+            Mem::Pages(m) => {
+                let a = (self.rd_ptr.wrapping_add(k) & (self.p.depth - 1)) as usize;
+                m[a / PAGE].as_ref().map_or(0, |pg| pg[a % PAGE])
+            }
+            Mem::Live(q) => q.get(k as usize).copied().unwrap_or(0),
+        })
+    }
+
     /// Keep only the words written and not yet popped (network-scale runs; see the module
     /// doc). Only on a FIFO that was never written.
     pub fn keep_live_words_only(&mut self) {
@@ -499,5 +515,51 @@ mod memory_tests {
         }
         assert!(b.words_held() <= 4 * LIVE_KEEP, "{}", b.words_held());
         assert_eq!(b.rdata(), 0, "an empty live FIFO shows 0");
+    }
+
+    /// `peek(k)` is the k-th visible word in write order, in both memory modes, and None past
+    /// the words that show (a word written but not yet visible, L_F, is not shown).
+    #[test]
+    fn peek_shows_the_visible_words_in_order() {
+        let p = FifoParams {
+            depth: 16,
+            latency: 3,
+        };
+        let (mut a, mut b) = (Fifo::new(p), Fifo::new(p));
+        b.keep_live_words_only();
+        let mut model = std::collections::VecDeque::new();
+        let mut next = 1u128;
+        for c in 0..2000u32 {
+            // write in bursts of 5 of every 7 cycles, pop every third cycle (the FIFO wraps)
+            let wr = c % 7 < 5 && !a.full();
+            let rd = c % 3 == 0 && !a.empty();
+            let i = FifoIn {
+                wr,
+                wdata: next,
+                rd,
+            };
+            for f in [&a, &b] {
+                let shown = f.rdusedw();
+                for k in 0..shown {
+                    assert_eq!(
+                        f.peek(k),
+                        model.get(k as usize).copied(),
+                        "cycle {c}, word {k}"
+                    );
+                }
+                assert_eq!(f.peek(shown), None, "cycle {c}: only {shown} words show");
+            }
+            if rd {
+                model.pop_front();
+            }
+            if wr {
+                model.push_back(next);
+                next += 1;
+            }
+            let (na, nb) = (a.eval(&i), b.eval(&i));
+            a.commit(na);
+            b.commit(nb);
+        }
+        assert!(next > 16 * 3, "the FIFO wrapped several times");
     }
 }

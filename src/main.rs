@@ -58,21 +58,33 @@ struct CsvOut {
 /// The ranks' timeline of an application run, written for trace viewers.
 #[derive(Args, Clone)]
 struct TimelineOut {
-    /// Write the ranks' timeline as a Paraver trace: DIR/ranks.prv, ranks.pcf, ranks.row
-    /// (the directory is made when missing).
+    /// Write the ranks' timeline as a Paraver trace, DIR/ranks.prv, ranks.pcf, ranks.row, and
+    /// the network view, DIR/network.prv, .pcf, .row (the directory is made when missing).
     #[arg(long, value_name = "DIR")]
     paraver: Option<PathBuf>,
     /// Write the ranks' timeline as a Chrome/Perfetto trace (JSON for ui.perfetto.dev or
     /// chrome://tracing).
     #[arg(long, value_name = "FILE.json")]
     perfetto: Option<PathBuf>,
+    /// The network view (DIR/network.*): words a backlog state, 1 to 65536 [default: 16].
+    #[arg(long, value_name = "WORDS", requires = "paraver")]
+    paraver_quantum: Option<u32>,
+    /// The network view: count a port's backlog at the port its words came in by (input) or
+    /// leave by (output) [default: input].
+    #[arg(long, value_enum, requires = "paraver")]
+    paraver_backlog: Option<exanet::timeline::network::Backlog>,
 }
 
 impl TimelineOut {
     fn args(&self) -> cli::app::TimelineArgs<'_> {
+        let d = exanet::timeline::network::NetViewParams::default();
         cli::app::TimelineArgs {
             paraver: self.paraver.as_deref(),
             perfetto: self.perfetto.as_deref(),
+            net_view: exanet::timeline::network::NetViewParams {
+                quantum_words: self.paraver_quantum.unwrap_or(d.quantum_words),
+                backlog: self.paraver_backlog.unwrap_or(d.backlog),
+            },
         }
     }
 }

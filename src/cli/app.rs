@@ -10,6 +10,8 @@ use crate::app::record::Timeline;
 use crate::app::run::{Report, RunError};
 use crate::config::Config;
 use crate::net::engine::Network;
+use crate::timeline::hol_summary::{summarise, HolSummary};
+use crate::timeline::network::{Backlog, NetView, NetViewParams};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -75,12 +77,15 @@ pub fn run_error(e: RunError) -> CliError {
 pub struct TimelineArgs<'a> {
     pub paraver: Option<&'a Path>,
     pub perfetto: Option<&'a Path>,
+    /// The network view's quantum and backlog side (`--paraver-quantum`, `--paraver-backlog`).
+    pub net_view: NetViewParams,
 }
 
 impl TimelineArgs<'_> {
     /// The paths given can be written to, as far as can be told before the run.
     fn check(&self) -> Result<(), CliError> {
         check_out("--perfetto", self.perfetto, "json")?;
+        self.net_view.validate().map_err(CliError::input)?;
         if let Some(d) = self.paraver {
             if d.as_os_str().is_empty() {
                 return Err(CliError::input("--paraver: give a directory"));
@@ -97,7 +102,8 @@ impl TimelineArgs<'_> {
 }
 
 /// Run `program` on `placement` (bins of `latency_bin_cycles`), recording the ranks' timeline
-/// and writing it when `tl` asks for one; the report is the same either way.
+/// and writing it when `tl` asks for one, and with `--paraver` the network view; the report is
+/// the same either way. With the view, what it wrote and the HOL summary.
 fn run_timed(
     cfg: &Config,
     placement: Vec<usize>,
@@ -105,45 +111,151 @@ fn run_timed(
     progress: &crate::progress::Progress,
     latency_bin_cycles: u64,
     tl: &TimelineArgs,
-) -> Result<(Report, Vec<LatencyBin>), CliError> {
+) -> Result<(Report, Vec<LatencyBin>, Option<NetViewOut>), CliError> {
     use crate::app::run;
     if tl.paraver.is_none() && tl.perfetto.is_none() {
-        return run::run_with(cfg, placement, program, progress, latency_bin_cycles)
-            .map_err(run_error);
+        let (r, b) = run::run_with(cfg, placement, program, progress, latency_bin_cycles)
+            .map_err(run_error)?;
+        return Ok((r, b, None));
     }
     let mut net =
         run::prepare_recorded(cfg, placement, program, latency_bin_cycles).map_err(run_error)?;
-    let out = run::drive(cfg, &mut net, progress).map_err(run_error)?;
+    if tl.paraver.is_some() {
+        NetView::attach(&mut net, tl.net_view, cfg.clock.freq_mhz).map_err(CliError::input)?;
+    }
+    let (report, bins) = run::drive(cfg, &mut net, progress).map_err(run_error)?;
     let t = run::timeline(cfg, &net).expect("a recorded run keeps a timeline");
-    write_timelines(cfg, &net, &t, tl)?;
-    Ok(out)
+    let view = write_timelines(&mut net, &t, tl)?;
+    Ok((report, bins, view))
 }
 
 /// Write the timelines `tl` asks for: the ranks' (Paraver into `--paraver DIR`, Perfetto), then
 /// the network's into the same DIR ([`network_view`]).
 fn write_timelines(
-    cfg: &Config,
-    net: &Network,
+    net: &mut Network,
     t: &Timeline,
     tl: &TimelineArgs,
-) -> Result<(), CliError> {
+) -> Result<Option<NetViewOut>, CliError> {
     use crate::timeline::ranks;
+    let mut view = None;
     if let Some(d) = tl.paraver {
         ranks::write_paraver(t, d).map_err(|e| CliError::failed(format!("--paraver: {e}")))?;
-        network_view(cfg, net, d).map_err(|e| CliError::failed(format!("--paraver: {e}")))?;
+        view = Some(network_view(net, d).map_err(|e| CliError::failed(format!("--paraver: {e}")))?);
     }
     if let Some(p) = tl.perfetto {
         crate::timeline::perfetto::write(&ranks::perfetto(t), p)
             .map_err(|e| CliError::failed(format!("--perfetto: {e}")))?;
     }
-    Ok(())
+    Ok(view)
 }
 
-/// The hook for the network's view of the run (seed 004 §4.2: a task an adapter or switch, a
-/// thread a port): the files it writes into the `--paraver` directory, from the network after
-/// the run. The ranks' trace does not need it; the network view fills it in.
-fn network_view(_cfg: &Config, _net: &Network, _dir: &Path) -> Result<(), String> {
-    Ok(())
+/// Input buffers the HOL summary lists, most blocked first.
+pub const HOL_TOP: usize = 10;
+
+/// What the network view wrote and where the run's head-of-line blocking was.
+#[derive(Debug, Clone, Serialize)]
+pub struct NetViewOut {
+    /// The trace's stem: STEM.prv, STEM.pcf, STEM.row.
+    pub files: String,
+    pub quantum_words: u32,
+    pub backlog: Backlog,
+    pub states: usize,
+    pub events: usize,
+    pub communications: usize,
+    pub hol: HolSummary,
+}
+
+/// The network's view of the run (seed 004 §4.2: a task an adapter or switch, a thread a port,
+/// `timeline/network.rs`), attached before the run by [`run_timed`]: DIR/network.prv, .pcf,
+/// .row, and the HOL summary read from its records.
+fn network_view(net: &mut Network, dir: &Path) -> Result<NetViewOut, String> {
+    let v = NetView::detach(net).ok_or("the network view was not attached")?;
+    let t = v.trace(net.cycle);
+    let stem = dir.join("network");
+    crate::timeline::paraver::write(&t, &stem)?;
+    let p = v.params();
+    Ok(NetViewOut {
+        files: stem.display().to_string(),
+        quantum_words: p.quantum_words,
+        backlog: p.backlog,
+        states: t.states.len(),
+        events: t.events.len(),
+        communications: t.comms.len(),
+        hol: summarise(&t, net.topo.as_ref(), HOL_TOP),
+    })
+}
+
+/// The network view's lines of a run's table.
+fn print_view(v: &NetViewOut) {
+    println!(
+        "  network view         {}.prv/.pcf/.row: {} states, {} events, {} communications \
+         (backlog {}, quantum {} words)",
+        v.files,
+        v.states,
+        v.events,
+        v.communications,
+        match v.backlog {
+            Backlog::Input => "input",
+            Backlog::Output => "output",
+        },
+        v.quantum_words
+    );
+    let h = &v.hol;
+    match (h.first_cycle, h.last_cycle) {
+        (Some(f), Some(l)) => println!(
+            "  HOL blocking         {} episodes, {} buffer-cycles, in {} routers, cycles {f} to {l}",
+            h.episodes, h.cycles, h.routers
+        ),
+        _ => println!("  HOL blocking         none"),
+    }
+    for c in &h.by_class {
+        println!(
+            "    input {:<14} {} buffers, {} episodes, {} cycles",
+            c.class, c.buffers, c.episodes, c.cycles
+        );
+    }
+    for c in &h.by_cause {
+        println!(
+            "    head waits for {:<9} behind could take {:<9} {} episodes, {} cycles",
+            c.waits_for, c.could_go, c.episodes, c.cycles
+        );
+    }
+    for p in &h.top {
+        println!(
+            "    {} VC {}: {} episodes, {} cycles, cycles {} to {}",
+            p.port, p.vc, p.episodes, p.cycles, p.first_cycle, p.last_cycle
+        );
+    }
+    if h.credit_stops.is_empty() {
+        println!("  credit stops         none");
+    }
+    for c in &h.credit_stops {
+        println!(
+            "  credit stops {:<9} {} links (port, VC), {} stops, {} cycles",
+            c.class, c.buffers, c.episodes, c.cycles
+        );
+    }
+    for b in &h.backlog {
+        let q = v.quantum_words as u64;
+        println!(
+            "  largest backlog {:<9} state {} ({} to {} words), {} from cycle {}",
+            b.class,
+            b.state,
+            b.state as u64 * q,
+            (b.state as u64 + 1) * q - 1,
+            b.port,
+            b.cycle
+        );
+    }
+}
+
+/// A run's JSON: its row and, with `--paraver`, the network view.
+#[derive(Debug, Serialize)]
+struct AppRowJson<'a> {
+    #[serde(flatten)]
+    row: &'a AppRow,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    network_view: Option<&'a NetViewOut>,
 }
 
 pub struct RunArgs<'a> {
@@ -187,7 +299,7 @@ pub fn run(a: &RunArgs) -> R {
         .place(ranks as usize, endpoints)
         .map_err(CliError::input)?;
     let progress = crate::progress::Progress::new(cfg.app.max_cycles, "app run (cycles)");
-    let (report, _) = run_timed(&cfg, placement, prog, &progress, 0, &a.timeline)?;
+    let (report, _, view) = run_timed(&cfg, placement, prog, &progress, 0, &a.timeline)?;
     progress.finish();
     let row = AppRow {
         program: example_name(a.example),
@@ -201,9 +313,15 @@ pub fn run(a: &RunArgs) -> R {
         write_csv(p, std::slice::from_ref(&row))?;
     }
     if a.json {
-        return json_out(&row);
+        return json_out(&AppRowJson {
+            row: &row,
+            network_view: view.as_ref(),
+        });
     }
     print_row(&cfg, &row);
+    if let Some(v) = &view {
+        print_view(v);
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -312,6 +430,9 @@ pub struct DpsnnOut {
     pub ranks_profile: Vec<RankProfile>,
     pub latency_bin_cycles: u64,
     pub latency: Vec<LatencyPoint>,
+    /// With `--paraver`: the network view's files and HOL summary.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub network_view: Option<NetViewOut>,
 }
 
 fn read_input(opt: &str, p: &Path) -> Result<String, CliError> {
@@ -397,7 +518,7 @@ pub fn dpsnn(a: &DpsnnArgs) -> R {
         prof.clone(),
     );
     let progress = crate::progress::Progress::new(cfg.app.max_cycles, "app dpsnn (cycles)");
-    let (report, bins) = run_timed(
+    let (report, bins, view) = run_timed(
         &cfg,
         placement,
         prog,
@@ -465,6 +586,7 @@ pub fn dpsnn(a: &DpsnnArgs) -> R {
         ranks_profile,
         latency_bin_cycles: a.latency_bin_cycles,
         latency,
+        network_view: view,
     };
     if let Some(p) = a.csv {
         write_csv(p, &out.ranks_profile)?;
@@ -503,6 +625,9 @@ pub fn dpsnn(a: &DpsnnArgs) -> R {
         r.packet_latency_mean_cycles,
         r.packet_latency_max_cycles
     );
+    if let Some(v) = &out.network_view {
+        print_view(v);
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -670,6 +795,9 @@ pub struct ReplayOut {
     #[serde(flatten)]
     pub report: Report,
     pub ranks_times: Vec<RankTimes>,
+    /// With `--paraver`: the network view's files and HOL summary.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub network_view: Option<NetViewOut>,
 }
 
 pub fn replay(a: &ReplayArgs) -> R {
@@ -698,7 +826,7 @@ pub fn replay(a: &ReplayArgs) -> R {
     let times = Times::default();
     let prog = program(std::sync::Arc::new(trace), f, times.clone());
     let progress = crate::progress::Progress::new(cfg.app.max_cycles, "app replay (cycles)");
-    let (report, _) = run_timed(&cfg, placement, prog, &progress, 0, &a.timeline)?;
+    let (report, _, view) = run_timed(&cfg, placement, prog, &progress, 0, &a.timeline)?;
     progress.finish();
     let ranks_times = times
         .ranks()
@@ -723,6 +851,7 @@ pub fn replay(a: &ReplayArgs) -> R {
         traced_bytes,
         report,
         ranks_times,
+        network_view: view,
     };
     if let Some(p) = a.csv {
         write_csv(p, &out.ranks_times)?;
@@ -758,6 +887,9 @@ pub fn replay(a: &ReplayArgs) -> R {
             "  {:>4}   {:>16}   {:>13}   {:>4}",
             t.rank, t.compute_cycles, t.communication_cycles, t.wait_cycles
         );
+    }
+    if let Some(v) = &out.network_view {
+        print_view(v);
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -25,6 +25,7 @@
 use super::adapter::NodeRouting;
 use super::nic::Nic;
 use super::node::{NetNode, NetPort, NodeEnv, NodeEvents};
+use super::observe::NodeObserver;
 use super::packet_log::PacketLog;
 use super::routing::Routing;
 use super::stats::{Stats, Summary, Window};
@@ -91,6 +92,8 @@ pub struct Network {
     wake: Vec<u64>,
     /// The per-packet observer, when one is attached (`log_packets`).
     packet_log: Option<PacketLog>,
+    /// The register observer, when one is attached (`observe`).
+    observer: Option<Box<dyn NodeObserver>>,
 }
 
 /// The router of every node of `t`: one intra-tile port per terminal, its inter-tile ports,
@@ -281,6 +284,7 @@ impl Network {
             idle_skip: s.idle_skip,
             wake: vec![0; n],
             packet_log: None,
+            observer: None,
         })
     }
 
@@ -294,6 +298,22 @@ impl Network {
     /// Detach the packet log.
     pub fn take_packet_log(&mut self) -> Option<PacketLog> {
         self.packet_log.take()
+    }
+
+    /// Attach a register observer (`observe.rs`): from now on it sees every node after every
+    /// cycle the node is stepped. Nothing simulated changes.
+    pub fn observe(&mut self, o: Box<dyn NodeObserver>) {
+        self.observer = Some(o);
+    }
+
+    /// Detach the register observer.
+    pub fn take_observer(&mut self) -> Option<Box<dyn NodeObserver>> {
+        self.observer.take()
+    }
+
+    /// The links' parameters and configuration (every link of the network has the same).
+    pub fn link_params(&self) -> &LinkParams {
+        &self.link
     }
 
     /// Advance `cycles` cycles (whole windows; the last one may be shorter).
@@ -348,6 +368,9 @@ impl Network {
                         }
                     }
                     let mut next = self.nodes[id].step(&env, &link_in, c, &mut self.events);
+                    if let Some(o) = self.observer.as_mut() {
+                        o.stepped(&self.nodes[id], c);
+                    }
                     // and the next beat arriving from a neighbour in the window
                     for (q, inc) in incoming.iter().enumerate() {
                         if let Some(&(at, _)) = inc.get(taken[q]) {

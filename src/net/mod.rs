@@ -14,6 +14,7 @@ pub mod confidence;
 pub mod engine;
 pub mod nic;
 pub mod node;
+pub mod observe;
 pub mod packet_log;
 pub mod routing;
 pub mod setup;

@@ -103,7 +103,20 @@ impl OutSlot {
         let hf_free = fp.hf_depth as i64 - f.hf.usedw() as i64 - r.resv_hf as i64;
         let pay_free = fp.pay_depth as i64 - f.pay.usedw() as i64 - r.resv_pay as i64;
         let local = hf_free >= 2 && pay_free >= words as i64;
-        let remote = match p.slot(index) {
+        local && Self::credit((index, r), p, cfg, i, words)
+    }
+
+    /// The downstream half of the room test: the link's credit covers a packet of `words`
+    /// payload words (always, for an intra-tile output).
+    #[inline]
+    fn credit(
+        (index, r): (u32, &OutRegs),
+        p: &RouterParams,
+        cfg: &RouterCfg,
+        i: &OutIn,
+        words: u32,
+    ) -> bool {
+        match p.slot(index) {
             Slot::Intra(_) => true,
             Slot::Inter(..) => {
                 if cfg.usedword {
@@ -113,8 +126,14 @@ impl OutSlot {
                     !i.credit_stop
                 }
             }
-        };
-        local && remote
+        }
+    }
+
+    /// Whether the link's credit covers a packet of `words` payload words this cycle (the
+    /// downstream half of the arbiter's room test; observers ask, the network view's credit
+    /// stop and go).
+    pub fn credit_covers(&self, p: &RouterParams, cfg: &RouterCfg, i: &OutIn, words: u32) -> bool {
+        Self::credit((self.index, &self.r), p, cfg, i, words)
     }
 
     /// Whether the arbiter would find room for a packet of `words` payload words this cycle

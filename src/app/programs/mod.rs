@@ -6,6 +6,7 @@ pub mod alltoall;
 pub mod halo;
 pub mod pingpong;
 pub mod ring;
+pub mod wrf;
 
 use super::api::Program;
 use std::collections::BTreeMap;
@@ -75,6 +76,13 @@ pub enum Example {
     Halo,
     /// Personalised all-to-all.
     Alltoall,
+    /// Seed 004 §5.4's WRF exchange: rank n sends to n+16, then to n-16 (none past either
+    /// end).
+    Wrf,
+    /// The WRF exchange with partners modulo the rank count.
+    WrfPeriodic,
+    /// Seed 004's WRF exchange with both sends started at once (non-blocking).
+    WrfAtOnce,
 }
 
 impl Example {
@@ -86,10 +94,14 @@ impl Example {
             Example::Ring => ring::program(p, f.clone()),
             Example::Halo => halo::program(p, f.clone()),
             Example::Alltoall => alltoall::program(p, f.clone()),
+            Example::Wrf => wrf::program(p, f.clone(), false, false),
+            Example::WrfPeriodic => wrf::program(p, f.clone(), true, false),
+            Example::WrfAtOnce => wrf::program(p, f.clone(), false, true),
         };
         let min = match self {
             Example::Pingpong | Example::Ring => 2,
             Example::Halo | Example::Alltoall => 1,
+            Example::Wrf | Example::WrfPeriodic | Example::WrfAtOnce => wrf::MIN_RANKS,
         };
         (prog, f, min)
     }
