@@ -44,6 +44,8 @@ pub struct Shared {
     /// The cycle every rank starts at: when the links' lanes are up (`link.phy.lane_up_cycles`),
     /// as the processors of a machine run their programs on a network that has come up.
     pub start_cycle: u64,
+    /// Where every rank's calls are recorded, if anywhere (`record.rs`; an observer).
+    pub log: Option<super::record::CallLog>,
 }
 
 /// Where a rank is.
@@ -132,7 +134,7 @@ impl AppEndpoint {
             .iter()
             .map(|&r| {
                 let io = Arc::new(Mutex::new(Io::default()));
-                let h = Rank::new(io.clone(), r, size, shared.freq_mhz);
+                let h = Rank::new(io.clone(), r, size, shared.freq_mhz, shared.log.clone());
                 RankRun {
                     fut: Some(shared.program.start(h)),
                     io,

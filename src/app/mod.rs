@@ -15,6 +15,7 @@ pub mod mapping;
 pub mod matchq;
 pub mod mpi;
 pub mod programs;
+pub mod record;
 pub mod replay;
 pub mod run;
 

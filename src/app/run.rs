@@ -11,6 +11,7 @@
 use super::endpoint::{AppEndpoint, LatencyBin, Shared};
 use super::envelope::{ENVELOPE_BYTES, MAX_RANKS};
 use super::mpi::Proto;
+use super::record::CallLog;
 use super::Program;
 use crate::config::Config;
 use crate::net::engine::Network;
@@ -131,6 +132,7 @@ pub fn shared(
         freq_mhz: cfg.clock.freq_mhz,
         start_cycle: cfg.link.phy.lane_up_cycles as u64,
         latency_bin_cycles: 0,
+        log: None,
     })
 }
 
@@ -191,9 +193,22 @@ pub fn attach(
     program: Arc<dyn Program>,
     latency_bin_cycles: u64,
 ) -> Result<(), RunError> {
+    attach_recorded(cfg, net, placement, program, latency_bin_cycles, None)
+}
+
+/// [`attach`], recording every rank's calls in `log` when there is one (`record.rs`).
+pub fn attach_recorded(
+    cfg: &Config,
+    net: &mut Network,
+    placement: Vec<usize>,
+    program: Arc<dyn Program>,
+    latency_bin_cycles: u64,
+    log: Option<CallLog>,
+) -> Result<(), RunError> {
     let endpoints = net.topo.endpoints();
     let mut sh = shared(cfg, placement, endpoints, program).map_err(RunError::Input)?;
     sh.latency_bin_cycles = latency_bin_cycles;
+    sh.log = log;
     let shared = Arc::new(sh);
     // no synthetic traffic: only the program's packets
     net.stop_injecting();
