@@ -8,8 +8,8 @@
 //! fails, the build fails with the tool's message. Why and how:
 //! `docs/decisions/0001-verilator-integration.md`.
 //!
-//! With the cargo feature `otf2` it also compiles `src/app/replay/otf2/shim.c` and links the
-//! OTF2 library, found by `pkg-config otf2` or else `otf2-config` (decision 0020); without the
+//! With the cargo feature `otf2` it also compiles `src/app/replay/otf2/shim.c` (the reader)
+//! and `writer.c` next to it, and links the OTF2 library, found by `pkg-config otf2` or else `otf2-config` (decision 0020); without the
 //! library that build fails and says how to install it.
 
 use std::collections::hash_map::DefaultHasher;
@@ -205,8 +205,10 @@ fn main() {
 /// `otf2.pc` names it `open-trace-format2`), else `otf2-config --cflags` and `--ldflags --libs`
 /// (OTF2's own script, also in the package).
 fn build_otf2(root: &Path) {
-    const SHIM: &str = "src/app/replay/otf2/shim.c";
-    println!("cargo::rerun-if-changed={SHIM}");
+    const SOURCES: [&str; 2] = ["src/app/replay/otf2/shim.c", "src/app/replay/otf2/writer.c"];
+    for f in SOURCES {
+        println!("cargo::rerun-if-changed={f}");
+    }
     println!("cargo::rerun-if-env-changed=PKG_CONFIG_PATH");
     let tool = |cmd: &str, args: &[&str]| -> Option<String> {
         let out = Command::new(cmd).args(args).output().ok()?;
@@ -232,7 +234,7 @@ fn build_otf2(root: &Path) {
         },
     };
     let mut cc = cc::Build::new();
-    cc.file(root.join(SHIM)).std("gnu11");
+    cc.files(SOURCES.iter().map(|f| root.join(f))).std("gnu11");
     for f in cflags.split_whitespace() {
         match f.strip_prefix("-I") {
             Some(dir) => {

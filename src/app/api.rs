@@ -128,6 +128,8 @@ pub struct Rank {
     rank: u32,
     size: u32,
     freq_mhz: f64,
+    /// Where the rank's calls are recorded, when they are (`calls.rs`).
+    log: Option<super::calls::CallLog>,
 }
 
 /// A composite call under way ([`Rank::enter`]): leaving it clears the rank's context.
@@ -169,12 +171,19 @@ impl Future for Op {
 }
 
 impl Rank {
-    pub(crate) fn new(io: Arc<Mutex<Io>>, rank: u32, size: u32, freq_mhz: f64) -> Rank {
+    pub(crate) fn new(
+        io: Arc<Mutex<Io>>,
+        rank: u32,
+        size: u32,
+        freq_mhz: f64,
+        log: Option<super::calls::CallLog>,
+    ) -> Rank {
         Rank {
             io,
             rank,
             size,
             freq_mhz,
+            log,
         }
     }
 
@@ -202,11 +211,17 @@ impl Rank {
     }
 
     async fn call(&self, c: Call) -> Ret {
-        Op {
+        // the recording copies the call and its answer; it changes neither
+        let asked = self.log.as_ref().map(|_| super::calls::Asked::of(&c));
+        let ret = Op {
             io: self.io.clone(),
             call: Some(c),
         }
-        .await
+        .await;
+        if let (Some(log), Some(asked)) = (&self.log, asked) {
+            log.push(self.rank, asked, &ret);
+        }
+        ret
     }
 
     /// This rank's number, 0 to `size() - 1`.

@@ -47,6 +47,8 @@ pub struct Shared {
     pub start_cycle: u64,
     /// Record a timeline (`record.rs`): an observer, the run is the same without it.
     pub record: bool,
+    /// Where every rank's calls are recorded, if anywhere (`calls.rs`; an observer).
+    pub log: Option<super::calls::CallLog>,
 }
 
 /// Where a rank is.
@@ -140,7 +142,7 @@ impl AppEndpoint {
             .iter()
             .map(|&r| {
                 let io = Arc::new(Mutex::new(Io::default()));
-                let h = Rank::new(io.clone(), r, size, shared.freq_mhz);
+                let h = Rank::new(io.clone(), r, size, shared.freq_mhz, shared.log.clone());
                 let mut mpi = Mpi::new(r);
                 mpi.log = shared.record.then(Box::default);
                 RankRun {

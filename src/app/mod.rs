@@ -7,6 +7,7 @@
 
 pub mod api;
 pub mod bench;
+pub mod calls;
 pub mod collectives;
 pub mod dpsnn;
 pub mod endpoint;

@@ -8,6 +8,7 @@
 //! passed. The checks happen every [`CHECK_STEP`] cycles; where they happen does not change
 //! what is simulated (the ranks' finishing cycles are their own).
 
+use super::calls::CallLog;
 use super::endpoint::{AppEndpoint, LatencyBin, Shared};
 use super::envelope::{ENVELOPE_BYTES, MAX_RANKS};
 use super::mpi::Proto;
@@ -133,6 +134,7 @@ pub fn shared(
         start_cycle: cfg.link.phy.lane_up_cycles as u64,
         latency_bin_cycles: 0,
         record: false,
+        log: None,
     })
 }
 
@@ -208,7 +210,15 @@ pub fn prepare_recorded(
     latency_bin_cycles: u64,
 ) -> Result<Network, RunError> {
     let mut net = network(cfg).map_err(RunError::Input)?;
-    attach_to(cfg, &mut net, placement, program, latency_bin_cycles, true)?;
+    attach_to(
+        cfg,
+        &mut net,
+        placement,
+        program,
+        latency_bin_cycles,
+        true,
+        None,
+    )?;
     Ok(net)
 }
 
@@ -235,9 +245,30 @@ pub fn attach(
     program: Arc<dyn Program>,
     latency_bin_cycles: u64,
 ) -> Result<(), RunError> {
-    attach_to(cfg, net, placement, program, latency_bin_cycles, false)
+    attach_to(
+        cfg,
+        net,
+        placement,
+        program,
+        latency_bin_cycles,
+        false,
+        None,
+    )
 }
 
+/// [`attach`], recording every rank's calls in `log` when there is one (`calls.rs`).
+pub fn attach_recorded(
+    cfg: &Config,
+    net: &mut Network,
+    placement: Vec<usize>,
+    program: Arc<dyn Program>,
+    latency_bin_cycles: u64,
+    log: Option<CallLog>,
+) -> Result<(), RunError> {
+    attach_to(cfg, net, placement, program, latency_bin_cycles, false, log)
+}
+
+#[allow(clippy::too_many_arguments)]
 fn attach_to(
     cfg: &Config,
     net: &mut Network,
@@ -245,11 +276,13 @@ fn attach_to(
     program: Arc<dyn Program>,
     latency_bin_cycles: u64,
     record: bool,
+    log: Option<CallLog>,
 ) -> Result<(), RunError> {
     let endpoints = net.topo.endpoints();
     let mut sh = shared(cfg, placement, endpoints, program).map_err(RunError::Input)?;
     sh.latency_bin_cycles = latency_bin_cycles;
     sh.record = record;
+    sh.log = log;
     let shared = Arc::new(sh);
     // no synthetic traffic: only the program's packets
     net.stop_injecting();

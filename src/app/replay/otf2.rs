@@ -276,6 +276,35 @@ fn read_archive(name: &str, _path: &Path) -> Result<Raw, String> {
     Err(format!("{name}: {NOT_BUILT}"))
 }
 
+/// Write `ranks[r]`'s events as rank r's of an OTF2 trace in the directory `dir` (its anchor
+/// `dir/traces.otf2`), with the library: Enter/Leave of the MPI regions named `regions` (by
+/// index) and MPI point-to-point events on MPI_COMM_WORLD (communicator 0), timestamps in
+/// ticks of `resolution` a second, and the definitions Score-P writes for one thread a rank
+/// (`otf2/writer.c`). Other events are an error. What it writes, [`read`] reads back.
+pub fn write(
+    dir: &Path,
+    resolution: u64,
+    regions: &[&str],
+    ranks: &[Vec<Event>],
+) -> Result<(), String> {
+    write_archive(dir, resolution, regions, ranks).map_err(|e| format!("{}: {e}", dir.display()))
+}
+
+#[cfg(feature = "otf2")]
+fn write_archive(
+    dir: &Path,
+    resolution: u64,
+    regions: &[&str],
+    ranks: &[Vec<Event>],
+) -> Result<(), String> {
+    ffi::write(dir, resolution, regions, ranks)
+}
+
+#[cfg(not(feature = "otf2"))]
+fn write_archive(_: &Path, _: u64, _: &[&str], _: &[Vec<Event>]) -> Result<(), String> {
+    Err(NOT_BUILT.to_string())
+}
+
 /// Read and convert the OTF2 trace whose anchor file is `path`.
 pub fn load(path: &Path) -> Result<TiTrace, String> {
     let raw = read(path)?;

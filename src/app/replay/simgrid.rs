@@ -152,6 +152,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod write;
+
 /// What SimGrid 3.32 writes for a rank outside MPI_COMM_WORLD (`MPI_UNDEFINED` in its
 /// `smpi.h`): the source of a receive from `MPI_ANY_SOURCE`, the destination of a send to
 /// `MPI_PROC_NULL`.

@@ -1,7 +1,7 @@
-//! The one foreign function of `shim.c`, `exa_otf2_read`, and the Rust function it hands each
-//! record to, which builds a [`Raw`] trace. Hand-written declarations (one function and one
-//! plain struct: no bindgen); `build.rs` compiles the shim and links the OTF2 library when the
-//! feature `otf2` is on.
+//! The foreign functions of `shim.c` (`exa_otf2_read`, with the Rust function it hands each
+//! record to, which builds a [`Raw`] trace) and of `writer.c` (`exa_otf2_write`). Hand-written
+//! declarations (two functions and two plain structs: no bindgen); `build.rs` compiles the C
+//! and links the OTF2 library when the feature `otf2` is on.
 
 use super::{
     Clock, Coll, CommDef, Ev, Event, GroupDef, GroupKind, LocationDef, P2p, Raw, RegionDef,
@@ -25,11 +25,32 @@ struct Rec {
 
 type Sink = unsafe extern "C" fn(user: *mut c_void, rec: *const Rec) -> c_int;
 
+/// `exa_otf2_wev` of `writer.c`.
+#[repr(C)]
+struct WEv {
+    kind: u32,
+    time: u64,
+    a: [u64; 5],
+}
+
 extern "C" {
     fn exa_otf2_read(
         anchor: *const c_char,
         sink: Sink,
         user: *mut c_void,
+        err: *mut c_char,
+        err_len: usize,
+    ) -> c_int;
+
+    #[allow(clippy::too_many_arguments)]
+    fn exa_otf2_write(
+        dir: *const c_char,
+        resolution: u64,
+        ranks: u32,
+        regions: *const *const c_char,
+        n_regions: u32,
+        events: *const *const WEv,
+        n_events: *const u64,
         err: *mut c_char,
         err_len: usize,
     ) -> c_int;
@@ -245,4 +266,77 @@ pub fn read(path: &Path) -> Result<Raw, String> {
         });
     }
     Ok(b.raw)
+}
+
+/// Write `ranks[r]`'s events as rank r's of an OTF2 trace in `dir` (`dir/traces.otf2`): MPI
+/// point-to-point events and Enter/Leave of the regions named `regions` (by index), on
+/// communicator 0, MPI_COMM_WORLD (`writer.c` has the definitions).
+pub fn write(
+    dir: &Path,
+    resolution: u64,
+    regions: &[&str],
+    ranks: &[Vec<Event>],
+) -> Result<(), String> {
+    let c = |s: &[u8], what: &str| CString::new(s).map_err(|_| format!("{what} holds a NUL byte"));
+    let dir_c = c(dir.as_os_str().as_encoded_bytes(), "the directory")?;
+    let names = regions
+        .iter()
+        .map(|r| c(r.as_bytes(), "a region name"))
+        .collect::<Result<Vec<CString>, String>>()?;
+    let name_ptrs: Vec<*const c_char> = names.iter().map(|n| n.as_ptr()).collect();
+    let mut flat: Vec<Vec<WEv>> = Vec::with_capacity(ranks.len());
+    for (r, evs) in ranks.iter().enumerate() {
+        let mut v = Vec::with_capacity(evs.len());
+        for e in evs {
+            let p = |p: &P2p, q: u64| [p.peer as u64, p.comm, p.tag as u64, p.bytes, q];
+            let (kind, a) = match &e.ev {
+                Ev::Enter(x) | Ev::Leave(x) if *x as usize >= regions.len() => {
+                    return Err(format!("rank {r}, event {}: region {x} has no name", e.pos))
+                }
+                Ev::Enter(x) => (EV_ENTER, [*x, 0, 0, 0, 0]),
+                Ev::Leave(x) => (EV_LEAVE, [*x, 0, 0, 0, 0]),
+                Ev::MpiSend(x) => (EV_MPI_SEND, p(x, 0)),
+                Ev::MpiRecv(x) => (EV_MPI_RECV, p(x, 0)),
+                Ev::MpiIsend(x, q) => (EV_MPI_ISEND, p(x, *q)),
+                Ev::MpiIrecv(x, q) => (EV_MPI_IRECV, p(x, *q)),
+                Ev::MpiIsendComplete(q) => (EV_MPI_ISEND_COMPLETE, [*q, 0, 0, 0, 0]),
+                Ev::MpiIrecvRequest(q) => (EV_MPI_IRECV_REQUEST, [*q, 0, 0, 0, 0]),
+                other => {
+                    return Err(format!(
+                        "rank {r}, event {}: {other:?} is not one the writer writes",
+                        e.pos
+                    ))
+                }
+            };
+            v.push(WEv {
+                kind,
+                time: e.time,
+                a,
+            });
+        }
+        flat.push(v);
+    }
+    let ptrs: Vec<*const WEv> = flat.iter().map(|v| v.as_ptr()).collect();
+    let lens: Vec<u64> = flat.iter().map(|v| v.len() as u64).collect();
+    let n = u32::try_from(ranks.len()).map_err(|_| "too many ranks".to_string())?;
+    let mut err = vec![0 as c_char; 1024];
+    // SAFETY: every pointer is valid and unchanged for the call: the strings, the per-rank
+    // arrays (`ptrs[r]` holds `lens[r]` events) and `err` of `err.len()` bytes.
+    let rc = unsafe {
+        exa_otf2_write(
+            dir_c.as_ptr(),
+            resolution,
+            n,
+            name_ptrs.as_ptr(),
+            name_ptrs.len() as u32,
+            ptrs.as_ptr(),
+            lens.as_ptr(),
+            err.as_mut_ptr(),
+            err.len(),
+        )
+    };
+    if rc != 0 {
+        return Err(format!("the OTF2 library: {}", Builder::text(err.as_ptr())));
+    }
+    Ok(())
 }

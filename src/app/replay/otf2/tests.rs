@@ -738,3 +738,46 @@ fn with_the_feature_the_library_reads_and_names_what_it_cannot() {
     let e = read(Path::new(anchor)).unwrap_err();
     assert!(e.contains("the OTF2 library"), "{e}");
 }
+
+#[cfg(feature = "otf2")]
+#[test]
+fn what_the_writer_writes_the_reader_reads_back() {
+    let mut raw = world(2);
+    call(&mut raw, 0, 5, 9, &[Ev::MpiIsend(p2p(1, 4, 100), 7)]);
+    call(&mut raw, 0, 9, 20, &[Ev::MpiIsendComplete(7)]);
+    call(&mut raw, 1, 0, 3, &[Ev::MpiIrecvRequest(2)]);
+    call(&mut raw, 1, 3, 30, &[Ev::MpiIrecv(p2p(0, 4, 100), 2)]);
+    call(&mut raw, 1, 31, 32, &[Ev::MpiSend(p2p(0, 1, 8))]);
+    call(&mut raw, 0, 21, 40, &[Ev::MpiRecv(p2p(1, 1, 8))]);
+    let ranks: Vec<Vec<Event>> = raw.locations.iter().map(|(_, e)| e.clone()).collect();
+    let dir = std::env::temp_dir().join(format!("exanet-otf2-rw-{}", std::process::id()));
+    // region k of the writer is the k-th name
+    write(&dir, RES, &["unused", "main", "MPI_Call"], &ranks).unwrap();
+    let back = read(&dir.join("traces.otf2")).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let got: Vec<Vec<Event>> = back.locations.iter().map(|(_, e)| e.clone()).collect();
+    assert_eq!(got, ranks);
+    assert_eq!(back.defs.clock.map(|c| c.resolution), Some(RES));
+    assert_eq!(
+        conv(&back)
+            .unwrap()
+            .ranks
+            .iter()
+            .map(|r| r.len())
+            .collect::<Vec<_>>(),
+        conv(&raw)
+            .unwrap()
+            .ranks
+            .iter()
+            .map(|r| r.len())
+            .collect::<Vec<_>>()
+    );
+    let mut bad = ranks.clone();
+    bad[0].push(Event {
+        pos: 9,
+        time: 50,
+        ev: Ev::MpiCollectiveBegin,
+    });
+    let e = write(&dir, RES, &["a", "b", "c"], &bad).unwrap_err();
+    assert!(e.contains("rank 0, event 9"), "{e}");
+}

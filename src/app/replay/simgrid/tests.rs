@@ -870,3 +870,61 @@ fn truncated_and_mutated_traces_never_panic() {
     }
     println!("3000 mutated traces, {parsed} still parsed as a rank file");
 }
+
+/// The actions and call sites of every rank (the locations' files and lines differ between
+/// layouts).
+fn without_places(t: &TiTrace) -> Vec<Vec<(Action, Option<CallSite>)>> {
+    t.ranks
+        .iter()
+        .map(|r| r.iter().map(|(a, l)| (a.clone(), l.call.clone())).collect())
+        .collect()
+}
+
+#[test]
+fn a_written_trace_reads_back_as_the_same_actions() {
+    for index in [
+        "ring/ti.txt",
+        "colls/colls.txt",
+        "p2p/p2p.txt",
+        "procnull/procnull.txt",
+        "location/location.txt",
+        "sleep/sleep.txt",
+        "datatypes/datatypes.txt",
+    ] {
+        let t = load_ok(index);
+        let text = write::write(&t).unwrap_or_else(|e| panic!("{index}: {e}"));
+        let back = parse_one_file("written", &text, Some(t.size()))
+            .unwrap_or_else(|e| panic!("{index}: {e}"));
+        assert_eq!(without_places(&back), without_places(&t), "{index}");
+        // and once more: the text is a fixed point
+        assert_eq!(write::write(&back).unwrap(), text, "{index}");
+    }
+    // every size in bytes, whatever datatype it was read with: MPI_BYTE counts
+    let t = parse_one_file(
+        "t",
+        "0 init\n0 isend 0 1 3 0\n0 waitall 1\n0 finalize\n",
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        write::write(&t).unwrap(),
+        "0 init\n0 isend 0 1 24 6\n0 waitall 1\n0 finalize\n"
+    );
+}
+
+#[test]
+fn actions_the_format_has_no_line_for_are_not_written() {
+    let loc = Loc {
+        file: "x".into(),
+        line: 3,
+        call: None,
+    };
+    let t = TiTrace {
+        ranks: vec![vec![(Action::ComputeTime { seconds: 1.0 }, loc)]],
+    };
+    let e = write::write(&t).unwrap_err();
+    assert!(
+        e.contains("rank 0, x:3") && e.contains("ComputeTime"),
+        "{e}"
+    );
+}
