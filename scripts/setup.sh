@@ -101,7 +101,8 @@ need_otf2() {
   command -v otf2-print >/dev/null || missing+=(otf2-tools)
   "$(otf2_python)" -c 'import otf2' >/dev/null 2>&1 || missing+=(python3-otf2)
   if [ "${#missing[@]}" -gt 0 ]; then
-    apt_install libotf2-trace-dev python3-otf2 otf2-tools pkg-config
+    # python3-otf2 imports six without depending on it (Debian 3.0.2-2)
+    apt_install libotf2-trace-dev python3-otf2 python3-six otf2-tools pkg-config
   fi
   pkg-config --exists otf2 ||
     { echo "error: pkg-config does not find the OTF2 library (otf2.pc) after apt-get" >&2; exit 1; }
