@@ -613,6 +613,29 @@ enum BenchCmd {
         #[arg(long, default_value_t = 3)]
         repeat: u32,
     },
+    /// Trace replay: the replay of an all-to-all trace (1,024 ranks) against the SPMD program
+    /// that sends the same messages, in CPU time, and the trace readers' seconds per million
+    /// records (SimGrid TI; OTF2 too in a binary built with the feature `otf2`).
+    Replay {
+        #[command(flatten)]
+        common: Common,
+        /// Topology, a rank on every endpoint (replaces net.topology).
+        #[arg(long, default_value = "torus:32x32")]
+        topology: String,
+        /// Routing algorithm (replaces net.routing).
+        #[arg(long, value_parser = PossibleValuesParser::new(ROUTING_NAMES))]
+        routing: Option<String>,
+        /// Bytes of each all-to-all message, at most 1 MiB.
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(0..=1 << 20))]
+        bytes: u64,
+        /// Runs of each (program, replay), alternately; the fastest counts.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
+        repeat: u32,
+        /// Records (and OTF2 events) each reader is timed on at least (a smaller trace is read
+        /// again until then).
+        #[arg(long, default_value_t = exanet::app::replay::bench::MIN_RECORDS, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+        min_records: u64,
+    },
 }
 
 /// A closed pipe on stdout (`exanet ... | head`) ends the process quietly, as for any Unix
@@ -664,7 +687,8 @@ fn common_of(cmd: &Cmd) -> Option<&Common> {
             BenchCmd::Link { common, .. }
             | BenchCmd::Node { common, .. }
             | BenchCmd::Network { common, .. }
-            | BenchCmd::App { common, .. } => common,
+            | BenchCmd::App { common, .. }
+            | BenchCmd::Replay { common, .. } => common,
         },
         Cmd::WaveDiff { .. }
         | Cmd::WaveFilter { .. }
@@ -998,6 +1022,22 @@ fn main() -> ExitCode {
                 case.as_deref(),
                 repeat,
             ),
+            BenchCmd::Replay {
+                common,
+                topology,
+                routing,
+                bytes,
+                repeat,
+                min_records,
+            } => cli::app::bench_replay(&cli::app::BenchReplayArgs {
+                config: common.config.as_deref(),
+                json: common.json,
+                topology: &topology,
+                routing: routing.as_deref(),
+                bytes,
+                repeat,
+                min_records,
+            }),
         },
     };
     match r {

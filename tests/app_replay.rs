@@ -172,3 +172,54 @@ fn bad_traces_and_options_exit_2_naming_the_problem() {
         assert!(err.contains(&want), "{a:?}: {err}");
     }
 }
+
+#[test]
+fn the_replay_bench_replays_a_recorded_trace_to_the_cycle_and_times_the_readers() {
+    let v = exanet_json(&[
+        "bench",
+        "replay",
+        "--topology",
+        "torus:2x2",
+        "--repeat",
+        "1",
+        "--min-records",
+        "5000",
+        "--json",
+    ]);
+    assert_eq!(v["ranks"], 4);
+    assert!(v["packets"].as_u64().unwrap() > 0, "{v}");
+    // the trace holds the program's calls: its replay is the program's run
+    assert_eq!(v["replay_cycles"], v["program_cycles"], "{v}");
+    let (a, b) = (
+        v["program_cpu_seconds"].as_f64().unwrap(),
+        v["replay_cpu_seconds"].as_f64().unwrap(),
+    );
+    // a run shorter than the CPU clock's hundredth of a second has no ratio
+    if a > 0.0 {
+        assert!((v["ratio"].as_f64().unwrap() - b / a).abs() < 1e-9, "{v}");
+        assert_eq!(
+            v["within_30_percent"].as_bool().unwrap(),
+            v["ratio"].as_f64().unwrap() <= 1.30
+        );
+    } else {
+        assert!(
+            v["ratio"].is_null() && v["within_30_percent"].is_null(),
+            "{v}"
+        );
+    }
+    // each rank: init, 3 irecv, 3 isend, waitall, the barrier's calls, finalize
+    assert!(v["trace_records"].as_u64().unwrap() >= 4 * 9, "{v}");
+    assert!(v["parse_records"].as_u64().unwrap() >= 5000, "{v}");
+    assert!(v["parse_seconds_per_million_records"].as_f64().unwrap() > 0.0);
+    let o = &v["otf2"];
+    if cfg!(feature = "otf2") {
+        assert!(o["events"].as_u64().unwrap() > 0, "{v}");
+        assert!(o["read_events"].as_u64().unwrap() >= 5000, "{v}");
+        assert!(o["read_seconds_per_million_events"].as_f64().unwrap() > 0.0);
+    } else {
+        assert!(
+            o.is_null(),
+            "a binary without the feature has no OTF2 figures: {v}"
+        );
+    }
+}

@@ -736,6 +736,26 @@ const OPTS: &[OptSpec] = &[
     },
     OptSpec {
         base: &[
+            "bench",
+            "replay",
+            "--topology",
+            "torus:2x2",
+            "--repeat",
+            "1",
+            "--min-records",
+            "2000",
+        ],
+        options: &[
+            "--topology",
+            "--routing",
+            "--bytes",
+            "--repeat",
+            "--min-records",
+        ],
+        extra: &["mesh:2x2", "ecube", "65536", "1048577", "100000001"],
+    },
+    OptSpec {
+        base: &[
             "app",
             "run",
             "pingpong",

@@ -739,6 +739,71 @@ pub fn bench_app(config: Option<&Path>, json: bool, case: Option<&str>, repeat: 
     Ok(ExitCode::SUCCESS)
 }
 
+pub struct BenchReplayArgs<'a> {
+    pub config: Option<&'a Path>,
+    pub json: bool,
+    pub topology: &'a str,
+    pub routing: Option<&'a str>,
+    pub bytes: u64,
+    pub repeat: u32,
+    pub min_records: u64,
+}
+
+/// `exanet bench replay` (`src/app/replay/bench.rs`).
+pub fn bench_replay(a: &BenchReplayArgs) -> R {
+    use crate::app::replay::bench::{run, TARGET_RATIO};
+    let mut cfg = load_config(a.config)?;
+    apply_net_options(&mut cfg, Some(a.topology), a.routing)?;
+    endpoints(&cfg)?;
+    if !a.json {
+        eprintln!(
+            "  recording the all-to-all on {} and timing it against its replay ({} runs each)...",
+            cfg.net.topology, a.repeat
+        );
+    }
+    let r = run(&cfg, a.bytes, a.repeat, a.min_records).map_err(CliError::failed)?;
+    if a.json {
+        return json_out(&r);
+    }
+    println!(
+        "all-to-all of {}-byte messages, {} ranks on {} {} ({} packets)",
+        r.message_bytes, r.ranks, r.topology, r.routing, r.packets
+    );
+    println!(
+        "  program              {:.3} CPU s, {} cycles",
+        r.program_cpu_seconds, r.program_cycles
+    );
+    println!(
+        "  replay of its trace  {:.3} CPU s, {} cycles ({} records)",
+        r.replay_cpu_seconds, r.replay_cycles, r.trace_records
+    );
+    match r.ratio {
+        Some(x) => println!(
+            "  replay / program     {x:.3} (target at most {TARGET_RATIO}: {})",
+            if x <= TARGET_RATIO { "met" } else { "missed" }
+        ),
+        None => println!(
+            "  replay / program     not measured: the runs are too short for the CPU clock"
+        ),
+    }
+    println!(
+        "  SimGrid TI parser    {:.3} s a million records ({} records in {:.3} CPU s)",
+        r.parse_seconds_per_million_records, r.parse_records, r.parse_cpu_seconds
+    );
+    match &r.otf2 {
+        Some(o) => println!(
+            "  OTF2 reader          {:.3} s a million events ({} events in {:.3} CPU s); into \
+             actions {:.3} s a million",
+            o.read_seconds_per_million_events,
+            o.read_events,
+            o.read_cpu_seconds,
+            o.convert_seconds_per_million_events
+        ),
+        None => println!("  OTF2 reader          not in this binary (build with --features otf2)"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Trace formats `app replay` reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum TraceFormat {

@@ -1,7 +1,9 @@
 //! Replay of MPI traces written by other tools on the simulated network (seed 004 §3): one
 //! module a trace format (SimGrid's time-independent traces, [`simgrid`]; OTF2, Score-P's,
-//! [`otf2`]) and the program that replays a trace's actions on the SPMD API ([`program`]).
+//! [`otf2`]), the program that replays a trace's actions on the SPMD API ([`program`]), and what
+//! replaying costs ([`bench`]).
 
+pub mod bench;
 pub mod otf2;
 pub mod program;
 pub mod simgrid;
