@@ -194,7 +194,7 @@ fn the_replay_bench_replays_a_recorded_trace_to_the_cycle_and_times_the_readers(
         v["program_cpu_seconds"].as_f64().unwrap(),
         v["replay_cpu_seconds"].as_f64().unwrap(),
     );
-    // a run shorter than the CPU clock's hundredth of a second has no ratio
+    // a run whose CPU time reads 0 has no ratio
     if a > 0.0 {
         assert!((v["ratio"].as_f64().unwrap() - b / a).abs() < 1e-9, "{v}");
         assert_eq!(

@@ -98,25 +98,23 @@ pub struct CaseResult {
     pub accepted_load: f64,
 }
 
-/// CPU time of this process, seconds (`/proc/self/stat` fields 14 and 15, in the kernel's
-/// USER_HZ ticks, 100 a second on Linux).
+/// CPU time of this process, seconds: `clock_gettime(CLOCK_PROCESS_CPUTIME_ID)`, nanosecond
+/// resolution (the kernel's USER_HZ ticks of `/proc/self/stat` are 10 ms, which a short
+/// measurement on a fast machine rounds to zero).
 pub fn cpu_seconds() -> Result<f64, String> {
-    let s = std::fs::read_to_string("/proc/self/stat")
-        .map_err(|e| format!("/proc/self/stat: {e} (the benchmark needs Linux's /proc)"))?;
-    // the command name (field 2) may hold spaces; fields are counted after its ')'
-    let rest = s
-        .rsplit_once(')')
-        .map(|x| x.1)
-        .ok_or("/proc/self/stat: no ')' after the command name")?;
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let tick = |k: usize| -> Result<f64, String> {
-        f.get(k)
-            .and_then(|x| x.parse::<u64>().ok())
-            .map(|t| t as f64 / 100.0)
-            .ok_or_else(|| format!("/proc/self/stat: field {} unreadable", k + 3))
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
     };
-    // utime is field 14, stime 15: indices 11 and 12 after the ')'
-    Ok(tick(11)? + tick(12)?)
+    // SAFETY: `t` is a valid, writable timespec for the duration of the call.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) };
+    if rc != 0 {
+        return Err(format!(
+            "clock_gettime(CLOCK_PROCESS_CPUTIME_ID): {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    Ok(t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
 }
 
 /// Resident set of this process, bytes (`/proc/self/statm`, pages of 4 KiB).

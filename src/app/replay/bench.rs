@@ -55,8 +55,8 @@ pub struct ReplayBench {
     /// The fastest run of each, CPU seconds.
     pub program_cpu_seconds: f64,
     pub replay_cpu_seconds: f64,
-    /// Replay over program; null when the program's run is too short for the CPU clock (its
-    /// time 0: `/proc` counts hundredths of a second).
+    /// Replay over program; null when the program's run took no measurable CPU time (a
+    /// CPU clock coarser than the run reads 0).
     pub ratio: Option<f64>,
     pub within_30_percent: Option<bool>,
     /// Records (action lines) of the trace, and its text's size in bytes.
