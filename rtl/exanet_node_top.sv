@@ -1,6 +1,6 @@
 // exanet_node_top: the node co-simulation top: one node (u_node) and, on each inter-tile port, a
 // neighbour's link end (its per-VC packet FIFOs and TCL, gen_nb[q].u_end) with the neighbour's
-// outgoing lane towards the node (gen_nb[q].u_lane): the node of seed 002 §5.4 with the APElink
+// outgoing lane towards the node (gen_nb[q].u_lane): the node of Biagioni 2017 §5.4 with the APElink
 // peers of §5.3.4 it talks to.
 //
 //   test bench --reg_*, ps_*--> u_node --link_out[q]--> gen_nb[q].u_end --> tb (nb RX FIFOs)

@@ -1,4 +1,4 @@
-// exanet_st_cons: the self-test Consumer of one intra-tile port (seed 002 §5.4.2): it drains the
+// exanet_st_cons: the self-test Consumer of one intra-tile port (Biagioni 2017 §5.4.2): it drains the
 // port's RX packet FIFO (the router's output FIFO) and counts what it receives.
 //
 //   start_i, enabled_i (Target Controller) ----------> +-------------+ --> rd_hf_o, rd_pay_o

@@ -1,4 +1,4 @@
-// exanet_st_gen: the self-test Traffic Generator of one intra-tile port (seed 002 §5.4.2): it
+// exanet_st_gen: the self-test Traffic Generator of one intra-tile port (Biagioni 2017 §5.4.2): it
 // fills the port's TX packet FIFO (the router's input FIFO) with packets configured through the
 // Target Controller (type, size, destination coordinates and port, VC, count).
 //

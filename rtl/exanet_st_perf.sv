@@ -1,4 +1,4 @@
-// exanet_st_perf: the self-test Performance Counter (seed 002 §5.4.2): counts the cycles of a
+// exanet_st_perf: the self-test Performance Counter (Biagioni 2017 §5.4.2): counts the cycles of a
 // transfer, from the start until the consumers have received the expected number of packets.
 //
 //   start_i (Target Controller) ----------------> +-----------+ --> running_o, done_o, cycles_o

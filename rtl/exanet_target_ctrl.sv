@@ -1,5 +1,5 @@
 // exanet_target_ctrl: the Target Controller, the node's register file on an AXI-lite-like
-// interface (seed 002 §5.4). Register map: exanet_base_regs_pkg, docs/registers.md.
+// interface (Biagioni 2017 §5.4). Register map: exanet_base_regs_pkg, docs/registers.md.
 //
 //   reg_wr_i/reg_rd_i, reg_addr_i, reg_wdata_i -->+-------------+--> reg_ack_o, reg_rdata_o,
 //   status_hit_i, status_rdata_i (status mux) ---->| target ctrl |    reg_err_o (next cycle)

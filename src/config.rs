@@ -1,5 +1,5 @@
 //! Configuration: plain serde structs that reject unknown fields. Every field names its unit and
-//! default; the defaults are the thesis's hardware (seed 002 §5.3, seed 000 §2.8.2, PG074 for the
+//! default; the defaults are the thesis's hardware (Biagioni 2017 §5.3, Pisani 2016 §2.8.2, PG074 for the
 //! PHY options). `validate()` turns a bad value into an error naming the field.
 
 use schemars::JsonSchema;
@@ -59,7 +59,7 @@ pub struct Config {
 #[serde(deny_unknown_fields, default)]
 pub struct ClockConfig {
     /// Clock frequency in MHz (router, TCL and PHY user interface), 1 to 10,000 (1 MHz to
-    /// 10 GHz: `MIN_FREQ_MHZ`, `MAX_FREQ_MHZ`). Default 156.25 (seed 002 §5.3.4).
+    /// 10 GHz: `MIN_FREQ_MHZ`, `MAX_FREQ_MHZ`). Default 156.25 (Biagioni 2017 §5.3.4).
     pub freq_mhz: f64,
 }
 
@@ -78,18 +78,18 @@ impl Default for ClockConfig {
 }
 
 /// The emulated processing system of the KARMA test bed: the ARM Cortex-A53 of each Trenz board
-/// reaching its node through AXI, and the costs of the ping-pong software (seed 002 §5.4,
+/// reaching its node through AXI, and the costs of the ping-pong software (Biagioni 2017 §5.4,
 /// §5.4.1; decision 0009 gives the source of every default).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct KarmaConfig {
     /// Cycles of one AXI write of a word (FIFO or register), from the store's issue to the write
-    /// strobe; a store follows every this many cycles. 1 to 1000 cycles. Default 4 (seed 002
+    /// strobe; a store follows every this many cycles. 1 to 1000 cycles. Default 4 (Biagioni 2017
     /// §5.4.1).
     pub axi_write_cycles: u32,
     /// Cycles of one AXI read (FIFO word or register), from the load's issue to the data in the
     /// CPU, when the data is there. At least `axi_request_cycles` + 2 and at most 1000 cycles.
-    /// Default 20 (seed 002 §5.4.1, "about 20 clock cycles per word").
+    /// Default 20 (Biagioni 2017 §5.4.1, "about 20 clock cycles per word").
     pub axi_read_cycles: u32,
     /// Cycles from a load's issue to its request at the slave; the rest of `axi_read_cycles` is the
     /// way back. 2 to 1000 cycles. Default 10 (decision 0009).
@@ -266,7 +266,7 @@ pub struct NetConfig {
     /// The links' TCLs check the credit only before a packet and send a started packet to its
     /// footer (`link.credit.whole_packet`, replaced there), so that a VC out of credit never
     /// holds a link inside a packet and the VCs stay independent, as the routing algorithms'
-    /// deadlock arguments need; false: before every word, as seed 002's TCL (star-channel can
+    /// deadlock arguments need; false: before every word, as Biagioni 2017's TCL (star-channel can
     /// then deadlock past saturation). Default true (docs/decisions/0013).
     pub whole_packet_credit: bool,
 }
@@ -353,7 +353,7 @@ pub struct SimConfig {
 pub struct AppConfig {
     /// Largest packet payload a message is cut into, bytes, 32 to 4096 (the APElink's limit);
     /// its first 16 bytes are the message envelope. Default 512 (ExaNet's 256-512 B packets; the
-    /// APElink's measured efficiency point, seed 002 §5.4).
+    /// APElink's measured efficiency point, Biagioni 2017 §5.4).
     pub max_payload_bytes: u32,
     /// Messages of this many bytes or more go by rendezvous (request, acknowledge, data), smaller
     /// ones eagerly, bytes, 0 to 4294967295 (0: every message by rendezvous). Default 4096.
@@ -423,7 +423,7 @@ impl Default for SimConfig {
     }
 }
 
-/// Credit flavour of the APElink protocol (seed 002 §5.3.4).
+/// Credit flavour of the APElink protocol (Biagioni 2017 §5.3.4).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum, JsonSchema,
 )]
@@ -466,11 +466,11 @@ pub struct CreditConfig {
     pub flavour: CreditFlavour,
     /// Cycles between credits on an otherwise idle link, and the age after which a credit is sent
     /// inside a suspended packet; more than a credit's beats (1 with start-stop, `usedword_beats`
-    /// with usedword) and at most 65535 cycles. Default 35 (seed 000 §2.8.2, C = 35).
+    /// with usedword) and at most 65535 cycles. Default 35 (Pisani 2016 §2.8.2, C = 35).
     pub period_cycles: u32,
     /// Cycles after the last credit beyond which a credit no longer waits for the end of the packet
     /// being sent and goes inside it, behind a Magic; at least `period_cycles` and at most 65535
-    /// cycles. Default 110, the full credit round trip L_T = 2 (L_L + L_R) of seed 000 §2.8.2 (see
+    /// cycles. Default 110, the full credit round trip L_T = 2 (L_L + L_R) of Pisani 2016 §2.8.2 (see
     /// docs/decisions/0002-credit-schedule.md).
     pub max_interval_cycles: u32,
     /// Credit threshold TRED in credit units (payload words) of the remote RX buffer: a VC stops
@@ -478,10 +478,10 @@ pub struct CreditConfig {
     /// (with `whole_packet`, at least a 4 KB packet after the credit round trip). Default 128
     /// (docs/decisions/0002-credit-schedule.md).
     pub tred_words: u32,
-    /// Send a whole credit between every two packets (seed 002 §5.3.4). Default true.
+    /// Send a whole credit between every two packets (Biagioni 2017 §5.3.4). Default true.
     pub after_every_packet: bool,
     /// Check the credit only before a packet starts and send a started packet to its footer
-    /// (true), or before every word as seed 002's TCL does (false). Network runs set it from
+    /// (true), or before every word as Biagioni 2017's TCL does (false). Network runs set it from
     /// `net.whole_packet_credit` (docs/decisions/0013). Default false.
     pub whole_packet: bool,
     /// Beats of a usedword credit (two VCs per beat), 1 to 4 beats; 4 beats = 32 bytes for 8 VCs
@@ -508,7 +508,7 @@ impl Default for CreditConfig {
 #[serde(deny_unknown_fields, default)]
 pub struct PhyConfig {
     /// Cycles from a beat accepted at TX to the same beat valid at RX, 1 to 4096 cycles. Default 42
-    /// (seed 002 §5.3.4).
+    /// (Biagioni 2017 §5.3.4).
     pub latency_cycles: u32,
     /// Gearbox pause: TX ready low one cycle in every `gearbox_period_cycles`. Default off.
     pub gearbox_pause: bool,
@@ -547,21 +547,21 @@ impl Default for PhyConfig {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct LinkConfig {
-    /// Virtual channels per physical channel, 1..=8 VCs. Default 2 (seed 002 §5.3.3).
+    /// Virtual channels per physical channel, 1..=8 VCs. Default 2 (Biagioni 2017 §5.3.3).
     pub num_vcs: u32,
     /// Inter-tile TX payload FIFO depth per VC, 128-bit words, a power of two from 4 to 32768.
-    /// Default 1024 (seed 002 §5.3.3).
+    /// Default 1024 (Biagioni 2017 §5.3.3).
     pub tx_fifo_depth_words: u32,
     /// Inter-tile TX header/footer FIFO depth per VC, words, a power of two from 4 to
-    /// `tx_fifo_depth_words`. Default 128 (seed 002 §5.3.3).
+    /// `tx_fifo_depth_words`. Default 128 (Biagioni 2017 §5.3.3).
     pub tx_hf_fifo_depth_words: u32,
     /// Inter-tile RX payload FIFO depth per VC, 128-bit words, a power of two from 4 to 32768; also
-    /// the capacity credits count, in payload words. Default 1024 (seed 002 §5.3.3).
+    /// the capacity credits count, in payload words. Default 1024 (Biagioni 2017 §5.3.3).
     pub rx_fifo_depth_words: u32,
     /// Inter-tile RX header/footer FIFO depth per VC, words, a power of two from 4 to
-    /// `rx_fifo_depth_words`. Default 128 (seed 002 §5.3.3).
+    /// `rx_fifo_depth_words`. Default 128 (Biagioni 2017 §5.3.3).
     pub rx_hf_fifo_depth_words: u32,
-    /// FIFO write-to-not-empty delay L_F, 2..=16 cycles. Default 3 (seed 002 §5.3.4).
+    /// FIFO write-to-not-empty delay L_F, 2..=16 cycles. Default 3 (Biagioni 2017 §5.3.4).
     pub fifo_latency_cycles: u32,
     /// Header size field counts 128-bit words instead of bytes (a synthesis option). Default false.
     pub size_in_words: bool,
@@ -601,7 +601,7 @@ pub struct InterPortConfig {
     pub dir: Dir,
 }
 
-/// The APErouter's structure (synthesis parameters; seed 002 §5.3.3).
+/// The APErouter's structure (synthesis parameters; Biagioni 2017 §5.3.3).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct RouterConfig {
@@ -617,10 +617,10 @@ pub struct RouterConfig {
     /// Dimensions (coordinates), 1..=3 dimensions. Default 2.
     pub dims: u32,
     /// Intra-tile payload FIFO depth, 128-bit words, a power of two from 4 to 32768. Default 4096
-    /// (seed 002 §5.3.3).
+    /// (Biagioni 2017 §5.3.3).
     pub intra_fifo_depth_words: u32,
     /// Intra-tile header/footer FIFO depth, words, a power of two from 4 to
-    /// `intra_fifo_depth_words`. Default 128 (seed 002 §5.3.3).
+    /// `intra_fifo_depth_words`. Default 128 (Biagioni 2017 §5.3.3).
     pub intra_hf_fifo_depth_words: u32,
 }
 
@@ -687,7 +687,7 @@ impl Default for NodeConfig {
     }
 }
 
-/// Largest payload the APElink protocol carries, in bytes (seed 002 §5.3.2).
+/// Largest payload the APElink protocol carries, in bytes (Biagioni 2017 §5.3.2).
 pub const MAX_PAYLOAD_BYTES: u32 = 4096;
 
 /// A packet FIFO's two depth fields, checked exactly as [`crate::pktfifo::PktFifo::new`]

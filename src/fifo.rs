@@ -1,5 +1,5 @@
 //! Show-ahead (first-word-fall-through) FIFO of 128-bit words, as used by the APErouter switch
-//! ports and the APElink RX buffers (seed 002 §5.3.3, "the FIFOs are in show-ahead mode").
+//! ports and the APElink RX buffers (Biagioni 2017 §5.3.3, "the FIFOs are in show-ahead mode").
 //!
 //! ```text
 //!            +---------------------------------------------+
@@ -9,7 +9,7 @@
 //!            +---------------------------------------------+
 //! ```
 //!
-//! Cycle contract (L_F = `latency`, 3 by default, seed 002 §5.3.4 "FIFO delay L_F"):
+//! Cycle contract (L_F = `latency`, 3 by default, Biagioni 2017 §5.3.4 "FIFO delay L_F"):
 //! - `wr_i` high during cycle `c` writes at the end of `c`; `empty_o` is low from cycle
 //!   `c + L_F` on. The delay is the write pointer travelling through `L_F - 1` visibility
 //!   registers (`wr_ptr_vis_q`) towards the read side, as in a BRAM FIFO whose empty flag is

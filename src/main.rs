@@ -423,7 +423,7 @@ enum NetworkCmd {
         #[arg(long, value_name = "FILE.csv")]
         packets: Option<PathBuf>,
     },
-    /// Co-simulation server (seed 004 §4.1): task simulators connect over TCP and hand it their
+    /// Co-simulation server (Minkenberg and Rodriguez 2008 §4.1): task simulators connect over TCP and hand it their
     /// messages (the line protocol: docs/applications.md); one session, then it exits.
     Serve {
         #[command(flatten)]
@@ -516,7 +516,7 @@ enum AppCmd {
         #[arg(long, default_value_t = 20000.0)]
         flops_per_second: f64,
     },
-    /// The DPSNN cortical simulation (seed 000 Ch. 3) on the network: from a spike trace file, or
+    /// The DPSNN cortical simulation (Pisani 2016 Ch. 3) on the network: from a spike trace file, or
     /// a trace generated from the connectivity model.
     Dpsnn {
         #[command(flatten)]

@@ -1,5 +1,5 @@
 //! Packet FIFO: the pair of show-ahead FIFOs every APErouter switch port buffer is made of, a
-//! header/footer FIFO and a payload FIFO (seed 002 §5.3.3: "the header/footer FIFOs are
+//! header/footer FIFO and a payload FIFO (Biagioni 2017 §5.3.3: "the header/footer FIFOs are
 //! 128x128 bit, while the intra-tile and inter-tile payload FIFO are 4096x128 bit and 1024x128
 //! bit"; Table 5.2's 16 BRAM per inter-tile port are exactly four such pairs of 1024 + 128 words).
 //!

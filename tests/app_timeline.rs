@@ -1,4 +1,4 @@
-//! The ranks' timeline end to end (seed 004 §3.2, §4.2 and Table 1; docs/decisions/0021):
+//! The ranks' timeline end to end (Minkenberg and Rodriguez 2008 §3.2, §4.2 and Table 1; docs/decisions/0021):
 //! programs run recorded and unrecorded, their timelines written as Paraver and Perfetto
 //! traces and parsed back (the Paraver reader; serde_json), and checked: each rank's states
 //! tile its time from start to finish, every communication record is a delivered message of

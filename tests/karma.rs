@@ -1,4 +1,4 @@
-//! The KARMA test bed: the ping-pong figures of seed 002 §5.4.1 as ranges, the structure behind
+//! The KARMA test bed: the ping-pong figures of Biagioni 2017 §5.4.1 as ranges, the structure behind
 //! them (the breakdown adds up, per-word ARM costs, one extra router and link per extra hop),
 //! the RTL backend giving the model's cycle counts, losses under bit errors, the self-test
 //! bandwidths, and bad input.
@@ -36,7 +36,7 @@ fn user_space_ping_pong_matches_the_thesis() {
     assert_eq!(r.rows.len(), 18);
     let small = &r.rows[0];
     assert_eq!((small.hops, small.payload_bytes), (1, 16));
-    // seed 002: 1.1 us (Table 5.1), 1.3 us (conclusions)
+    // Biagioni 2017: 1.1 us (Table 5.1), 1.3 us (conclusions)
     assert!(
         (1.0..=1.4).contains(&small.one_way_us),
         "half round trip at 16 B: {} us",
@@ -55,7 +55,7 @@ fn user_space_ping_pong_matches_the_thesis() {
     }
     for x in &r.rows {
         assert_eq!((x.iterations, x.lost), (16, 0), "{x:?}");
-        // the ARM: 4 cycles a word written, 20 read (seed 002 §5.4.1)
+        // the ARM: 4 cycles a word written, 20 read (Biagioni 2017 §5.4.1)
         assert!((x.write_cycles_per_word - 4.0).abs() < 1e-9, "{x:?}");
         assert!((x.read_cycles_per_word - 20.0).abs() < 1e-9, "{x:?}");
         // the parts partition a way by construction; their mean over both directions is half
@@ -215,7 +215,7 @@ fn self_test_bandwidth_on_the_mesh() {
     let one = measure(&cfg, Backend::Model, StPath::Router, 512, 1).unwrap();
     let two = measure(&cfg, Backend::Model, StPath::Router, 512, 2).unwrap();
     let link = measure(&cfg, Backend::Model, StPath::Link, 512, 1).unwrap();
-    // seed 002 §5.4.2: 76 %, 89.5 %, 90 %
+    // Biagioni 2017 §5.4.2: 76 %, 89.5 %, 90 %
     assert!((one.efficiency - 0.76).abs() <= 0.03, "{one:?}");
     assert!((two.efficiency - 0.895).abs() <= 0.03, "{two:?}");
     assert!((link.efficiency - 0.90).abs() <= 0.01, "{link:?}");

@@ -625,7 +625,7 @@ fn beats_after_a_stop_inside_a_packet(whole_pkt: bool) -> usize {
 
 #[test]
 fn a_stop_inside_a_packet_holds_it_word_by_word_but_not_with_whole_packet_credit() {
-    // seed 002's TCL: the rest of the packet waits for the credit (a beat or two already
+    // Biagioni 2017's TCL: the rest of the packet waits for the credit (a beat or two already
     // loaded may still go)
     let word = beats_after_a_stop_inside_a_packet(false);
     assert!(word <= 2, "{word} payload beats after the stop");

@@ -576,7 +576,7 @@ fn bench_network_runs_a_case_and_refuses_bad_values() {
 #[test]
 fn every_routing_drains_completely_after_an_overload() {
     use exanet::net::setup::build;
-    // seed 000 §2.6.2: stop the injection and wait; a packet that never arrives is deadlocked
+    // Pisani 2016 §2.6.2: stop the injection and wait; a packet that never arrives is deadlocked
     for (topo, routing) in [
         ("torus:8x8", "ecube"),
         ("torus:8x8", "star-channel"),

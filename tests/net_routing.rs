@@ -41,7 +41,7 @@ fn distances(t: &dyn Topology, src: usize) -> Vec<usize> {
     dist
 }
 
-/// Dragonfly hops from `src` to `dst` over the paths minimal routing may take (seed 000 §2.7.4):
+/// Dragonfly hops from `src` to `dst` over the paths minimal routing may take (Pisani 2016 §2.7.4):
 /// local links of the source group, global links from it to the destination group, local
 /// links of the destination group (breadth first over those).
 fn group_distance(t: &dyn Topology, src: usize, dst: usize) -> usize {

@@ -1,5 +1,5 @@
 //! Topologies end to end, through `parse` as the command line reaches them: the thesis's and
-//! ExaNeSt's configurations (seed 000 §4, seed 002 §2.4.1, SPEC.md "Network level"), every
+//! ExaNeSt's configurations (Pisani 2016 §4, Biagioni 2017 §2.4.1, SPEC.md "Network level"), every
 //! link symmetric and classed right (`verify`), every address and endpoint index round-tripping,
 //! the hop distances the sources quote, and the names that must be refused.
 
@@ -78,7 +78,7 @@ fn addresses_and_endpoints_round_trip() {
             assert_eq!(t.endpoint_index(n, p), i, "{name} endpoint {i}");
         }
     }
-    // Torus: node = x + y X + z X Y (seed 000 eq. 3.4).
+    // Torus: node = x + y X + z X Y (Pisani 2016 eq. 3.4).
     let t = topo("torus:10x10x10");
     assert_eq!(t.addr(456), [6, 5, 4]);
     assert_eq!(t.node_at([10, 0, 0]), None);

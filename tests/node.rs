@@ -332,7 +332,7 @@ fn link_counters_with_a_neighbour() {
 
 #[test]
 fn self_test_bandwidth_matches_the_thesis_at_512_bytes() {
-    // seed 002 §5.4.2, Figure 5.19: 76 % with one sender, 89.5 % with two (within 3 points)
+    // Biagioni 2017 §5.4.2, Figure 5.19: 76 % with one sender, 89.5 % with two (within 3 points)
     let cfg = Config::default();
     let one = selftest_bandwidth(&cfg, 512, 1).unwrap();
     let two = selftest_bandwidth(&cfg, 512, 2).unwrap();

@@ -1,4 +1,4 @@
-//! The co-simulation server (issue 12 §3, seed 004 §4.1): clients replay traces through
+//! The co-simulation server (issue 12 §3, Minkenberg and Rodriguez 2008 §4.1): clients replay traces through
 //! `exanet network serve`'s protocol and get exactly what the in-process replay gets; clients
 //! that break the protocol get an error, and the server neither hangs nor panics. Everything on
 //! the loopback interface, with time-outs of seconds.

@@ -1,4 +1,4 @@
-//! The SPMD programming interface (seed 003 Table 1: Init, Finish, Size, Rank, Time,
+//! The SPMD programming interface (Nüssle et al. Table 1: Init, Finish, Size, Rank, Time,
 //! ConsumeTime, Send, Recv, Probe; plus what MPI users expect: non-blocking calls, wildcards and
 //! the collectives of `collectives/`).
 //!
@@ -239,10 +239,10 @@ impl Rank {
         self.freq_mhz
     }
 
-    /// Start of the program (seed 003's `Init`): nothing to set up, the run placed the ranks.
+    /// Start of the program (Nüssle et al.'s `Init`): nothing to set up, the run placed the ranks.
     pub async fn init(&self) {}
 
-    /// End of the program (seed 003's `Finish`): the rank is done when its program returns;
+    /// End of the program (Nüssle et al.'s `Finish`): the rank is done when its program returns;
     /// this only marks the place.
     pub async fn finish(&self) {}
 
@@ -370,13 +370,13 @@ impl Rank {
         self.probe_match(None, Some(tag)).await
     }
 
-    /// Root-based barrier (seed 000 §3: every rank tells rank 0, which then releases them).
+    /// Root-based barrier (Pisani 2016 §3: every rank tells rank 0, which then releases them).
     pub async fn barrier(&self) {
         let _in = self.enter(Ctx::Collective(Collective::Barrier, 0));
         collectives::barrier::root(self).await
     }
 
-    /// Hierarchical barrier (seed 000 §3): local roots of `group` consecutive ranks, then rank 0.
+    /// Hierarchical barrier (Pisani 2016 §3): local roots of `group` consecutive ranks, then rank 0.
     pub async fn barrier_hierarchical(&self, group: u32) {
         let _in = self.enter(Ctx::Collective(Collective::BarrierHierarchical, 0));
         collectives::barrier::hierarchical(self, group).await
@@ -448,7 +448,7 @@ impl Rank {
 
     /// Personalised all-to-all with a length per destination: `out[d]` to rank `d`, and
     /// `recv_lens[s]` bytes expected from rank `s`; a length of 0 sends or receives nothing
-    /// (seed 000 §3). Returns what each rank sent to this one.
+    /// (Pisani 2016 §3). Returns what each rank sent to this one.
     pub async fn alltoallv(&self, out: Vec<Payload>, recv_lens: &[u64]) -> Vec<Payload> {
         let _in = self.enter(Ctx::Collective(Collective::Alltoallv, 0));
         collectives::alltoallv::linear(self, out, recv_lens).await

@@ -12,7 +12,7 @@
 //! queue (and before the rank goes on); posting a receive costs nothing; a wait returns in the
 //! cycle its last request completed (the NIC wrote a send's last footer; a receive's last
 //! packet's footer was popped), or at once when they already had, plus `recv_cycles` for each
-//! message it received (seed 003 Table 1; the defaults' reading: docs/decisions/0019).
+//! message it received (Nüssle et al. Table 1; the defaults' reading: docs/decisions/0019).
 //! `consume_cycles` returns that many cycles later. A packet to a rank on the same endpoint
 //! goes through memory, not the NIC: it arrives in the cycle it is handed over. Ranks on one
 //! endpoint are independent processors sharing the NIC; they run in rank order within a cycle.

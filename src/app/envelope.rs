@@ -2,7 +2,7 @@
 //! layer sends, written by the NIC's writer and read back by the destination NIC's reader, so
 //! that a packet carries everything the receiving rank needs to match and reassemble it (the
 //! network's header and footer are the hardware's and carry only the route and the link
-//! check, seed 002 §5.3.2).
+//! check, Biagioni 2017 §5.3.2).
 //!
 //! ```text
 //!  bits   1:0  kind       EAGER (first packet of an eager message), RTS (rendezvous request),

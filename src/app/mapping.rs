@@ -1,4 +1,4 @@
-//! Ranks (the processes of an SPMD program) placed on the network's endpoints (seed 004 §4.9
+//! Ranks (the processes of an SPMD program) placed on the network's endpoints (Minkenberg and Rodriguez 2008 §4.9
 //! "Task mapping": "task n is mapped to the host corresponding to the hostname specified on
 //! line n. In principle, multiple tasks can be mapped to the same host").
 //!
@@ -11,7 +11,7 @@
 //! - `random:SEED`: a Fisher-Yates shuffle of the linear placement, drawn from a `Mt64` seeded
 //!   with SEED, so every endpoint keeps the load the linear placement gave it and only which
 //!   ranks share or neighbour changes.
-//! - `file:PATH`: seed 004's configuration file with endpoint indices for host names: line i
+//! - `file:PATH`: Minkenberg and Rodriguez 2008's configuration file with endpoint indices for host names: line i
 //!   (blank lines and `#` comments not counted) holds the endpoint of rank i.
 //!
 //! Every placement is deterministic; every error is a message, never a panic.

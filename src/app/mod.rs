@@ -2,7 +2,7 @@
 //! endpoints, messages cut into packets that travel through the same NIC, router and link blocks
 //! as every network run, MPI point-to-point semantics, an SPMD programming interface with
 //! collectives built from point-to-point messages, and the DPSNN cortical-simulation workload
-//! (seed 000 Ch. 3 "DPSNN traffic injector"; seed 003 §2 "Traffic Controller", Table 1; seed 004
+//! (Pisani 2016 Ch. 3 "DPSNN traffic injector"; Nüssle et al. §2 "Traffic Controller", Table 1; Minkenberg and Rodriguez 2008
 //! §4.9 and §5).
 
 pub mod api;

@@ -1,4 +1,4 @@
-//! One rank's message-passing state: MPI point-to-point semantics over packets (seed 004 §5;
+//! One rank's message-passing state: MPI point-to-point semantics over packets (Minkenberg and Rodriguez 2008 §5;
 //! the MPI standard's matching rules).
 //!
 //! - **Matching** by source and tag, either a wildcard (`None`), in a matching space per context

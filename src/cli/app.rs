@@ -165,7 +165,7 @@ pub struct NetViewOut {
     pub hol: HolSummary,
 }
 
-/// The network's view of the run (seed 004 §4.2: a task an adapter or switch, a thread a port,
+/// The network's view of the run (Minkenberg and Rodriguez 2008 §4.2: a task an adapter or switch, a thread a port,
 /// `timeline/network.rs`), attached before the run by [`run_timed`]: DIR/network.prv, .pcf,
 /// .row, and the HOL summary read from its records.
 fn network_view(net: &mut Network, dir: &Path) -> Result<NetViewOut, String> {
@@ -388,7 +388,7 @@ pub struct RankProfile {
     pub barrier_cycles: u64,
     pub counts_cycles: u64,
     pub spikes_cycles: u64,
-    /// The two alltoallv: the spike send/receive time of seed 000 Table 4.3.
+    /// The two alltoallv: the spike send/receive time of Pisani 2016 Table 4.3.
     pub send_receive_cycles: u64,
 }
 
@@ -423,7 +423,7 @@ pub struct DpsnnOut {
     pub calc_ns_per_spike: f64,
     #[serde(flatten)]
     pub report: Report,
-    /// Mean over the ranks of the two alltoallv's cycles (seed 000 Table 4.3's send/receive).
+    /// Mean over the ranks of the two alltoallv's cycles (Pisani 2016 Table 4.3's send/receive).
     pub send_receive_mean_cycles: f64,
     pub send_receive_mean_us: f64,
     pub states: Vec<StateTime>,
@@ -631,7 +631,7 @@ pub fn dpsnn(a: &DpsnnArgs) -> R {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Packet latency against arrival time (seed 000 Figures 4.4-4.5): the mean and the largest of
+/// Packet latency against arrival time (Pisani 2016 Figures 4.4-4.5): the mean and the largest of
 /// each bin.
 fn plot_latency(path: &Path, out: &DpsnnOut, cfg: &Config) -> Result<(), CliError> {
     use crate::plot::{write_svg, Axis, Figure, Panel, Scale, Series};

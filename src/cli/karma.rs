@@ -116,7 +116,7 @@ pub fn pingpong(a: &PingPongArgs) -> R {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Round-trip time against payload size, one curve per hop count, in the manner of seed 002
+/// Round-trip time against payload size, one curve per hop count, in the manner of Biagioni 2017
 /// Figures 5.16-5.18: every size, and a zoom on the small packets (up to 128 bytes) when the run
 /// has two or more of them.
 fn latency_figure(r: &Report) -> crate::plot::Figure {

@@ -596,7 +596,9 @@ pub fn router_cdg(config: Option<&Path>, json: bool, topology: &str, no_vc_rule:
     );
     match &r.cycle {
         None => {
-            println!("acyclic: the routing function is deadlock-free (seed 000 §2.6.2, Theorem 1)")
+            println!(
+                "acyclic: the routing function is deadlock-free (Pisani 2016 §2.6.2, Theorem 1)"
+            )
         }
         Some(c) => {
             println!("cyclic: a cycle of {} channels:", c.len() - 1);

@@ -573,7 +573,7 @@ fn load_axis_label(curves: &[Curve]) -> String {
     }
 }
 
-/// The CNF pair (seed 000 §4.2): accepted traffic and mean latency against offered load, one
+/// The CNF pair (Pisani 2016 §4.2): accepted traffic and mean latency against offered load, one
 /// series per curve (over several seeds, their means); an unstable point is drawn hollow.
 pub fn cnf_figure(curves: &[Curve]) -> crate::plot::Figure {
     use crate::plot::{Axis, Figure, Panel, Scale, Series};

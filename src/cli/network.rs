@@ -36,7 +36,7 @@ pub fn cdg(topology: &str, routing: &str, no_extra_vc: bool, json: bool) -> R {
     );
     match &rep.cycle {
         None => println!(
-            "acyclic: deadlock-free (seed 000 §2.6.2, Theorem 1{})",
+            "acyclic: deadlock-free (Pisani 2016 §2.6.2, Theorem 1{})",
             if rep.relation == "all hops" {
                 ""
             } else {

@@ -1,6 +1,6 @@
 //! The emulated ARM Cortex-A53 of a KARMA board as the node sees it: a processor that reaches
 //! the ExaNet Network IP through the AXI HPM port and an AXI-to-stream adapter, one access at a
-//! time, in program order (seed 002 §5.4: "ARM must issue a write for every single word into
+//! time, in program order (Biagioni 2017 §5.4: "ARM must issue a write for every single word into
 //! header/data ... FIFOs"; §5.4.1: writing takes 4 clock cycles a word, reading about 20).
 //!
 //! The software (`src/karma/software.rs`) hands it one operation at a time; it drives the node's

@@ -1,4 +1,4 @@
-//! The KARMA test bed's hardware (seed 002 §5.3.1, §5.4, Figure 5.13): four ExaNet Network IP
+//! The KARMA test bed's hardware (Biagioni 2017 §5.3.1, §5.4, Figure 5.13): four ExaNet Network IP
 //! nodes (`src/node/`) on Trenz boards, wired as a 2x2 mesh by their APElinks, one SFP+ link per
 //! neighbour.
 //!

@@ -1,4 +1,4 @@
-//! KARMA (seed 002 §5.4): the test framework that validated the ExaNet Network IP on four Trenz
+//! KARMA (Biagioni 2017 §5.4): the test framework that validated the ExaNet Network IP on four Trenz
 //! boards in a 2x2 mesh, with the ARM Cortex-A53 of each board emulating the network interface
 //! in software. Here the boards' hardware is simulated (the Rust node model or the Verilated
 //! RTL) and their ARMs and software are emulated cycle by cycle with documented costs

@@ -1,4 +1,4 @@
-//! The KARMA ping-pong latency test (seed 002 §5.4.1, Figures 5.16-5.18), on the simulated test
+//! The KARMA ping-pong latency test (Biagioni 2017 §5.4.1, Figures 5.16-5.18), on the simulated test
 //! bed: node (0,0) sends a message to node (1,0) (one hop) or (1,1) (two hops), which sends it
 //! back as soon as it has read it; the round-trip time is measured by node (0,0)'s software, from
 //! the first cycle of its send to the last cycle of its receive of the reply, as the thesis's

@@ -1,4 +1,4 @@
-//! Bandwidth on the KARMA test bed with the nodes' self-test IPs (seed 002 §5.4.2, Figures 5.19
+//! Bandwidth on the KARMA test bed with the nodes' self-test IPs (Biagioni 2017 §5.4.2, Figures 5.19
 //! and 5.20), programmed by the boards' emulated ARMs through the Target Controllers:
 //!
 //! - **router**: on node (0,0), the Traffic Generators of intra-tile ports 1 (and 2) send to

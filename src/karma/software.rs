@@ -1,4 +1,4 @@
-//! The ping-pong software of a KARMA board (seed 002 §5.4.1, Figure 5.15), as the sequence of
+//! The ping-pong software of a KARMA board (Biagioni 2017 §5.4.1, Figure 5.15), as the sequence of
 //! operations its ARM (`src/karma/arm.rs`) performs, in the two variants the thesis measured:
 //!
 //! - **user space** (`/dev/mem`, no interrupts): to send, build header and footer (with the

@@ -1,4 +1,4 @@
-//! APElink credit beats (seed 002 §5.3.4): formats, and the majority vote over the three copies.
+//! APElink credit beats (Biagioni 2017 §5.3.4): formats, and the majority vote over the three copies.
 //!
 //! Start/stop credit, one beat:
 //! `[63:48]` tag `0xCCCC`, `[47:24]` zero, `[23:16]` copy 2, `[15:8]` copy 1, `[7:0]` copy 0

@@ -13,7 +13,7 @@
 //! a footer whose CRC failed, if the packet's header arrived clean and the gap is small
 //! ([`LSEQ_NEAR`]): with long packets most packets take a payload error at a high bit error
 //! rate, and their numbers are still good. The
-//! numbering is what makes the loss counters exact; the thesis's TCL (seed 002 §5.3.4) says
+//! numbering is what makes the loss counters exact; the thesis's TCL (Biagioni 2017 §5.3.4) says
 //! only that a faulty packet is discarded and lost, not how the loss is counted.
 //!
 //! CRC-15 (polynomial 0x4599, the CAN bus's, initial value 0, MSB first) has Hamming distance

@@ -1,6 +1,6 @@
 //! The APElink: transmission control logic (TX CTRL and RX CTRL), the Aurora-like PHY lane,
 //! the credit formats, and the full-duplex link used by the measurements and the
-//! co-simulation (seed 002 §5.3.4, seed 000 §2.8.2). See `docs/link.md`.
+//! co-simulation (Biagioni 2017 §5.3.4, Pisani 2016 §2.8.2). See `docs/link.md`.
 
 pub mod account;
 pub mod bench;

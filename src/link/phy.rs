@@ -9,7 +9,7 @@
 //!
 //! Cycle contract: a beat accepted in cycle `c` (`tx_valid_i && tx_ready_o`) is presented at
 //! `rx_valid_o` in cycle `c + LATENCY` (default 42, the Aurora latency the thesis measured,
-//! seed 002 §5.3.4). The RX side has no back-pressure (as Aurora's RX user interface); cycles
+//! Biagioni 2017 §5.3.4). The RX side has no back-pressure (as Aurora's RX user interface); cycles
 //! with nothing accepted come out as idles (`rx_valid_o` low, data zero). Clock compensation
 //! and gearbox pauses only lower TX ready; nothing else of the 64B/66B coding is modelled
 //! (the coding's 3 % lives in the line rate, not in the user interface).

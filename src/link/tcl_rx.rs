@@ -1,4 +1,4 @@
-//! APElink TCL, RX CTRL (seed 002 §5.3.4, Figure 5.9).
+//! APElink TCL, RX CTRL (Biagioni 2017 §5.3.4, Figure 5.9).
 //!
 //! ```text
 //!   PHY lane --rx_valid_i/rx_data_i--> [in_q] --> parser --> wr_valid_o/wr_hf_o/wr_vc_o/wr_data_o --> RX packet FIFO[vc]
@@ -333,7 +333,7 @@ impl TclRx {
             n.magic = false;
             if in_packet(self.mode) {
                 // Inside a packet a MAGIC announces an escaped MAGIC or a credit, nothing else:
-                // the packet keeps its length whatever the beat says (seed 002 §5.3.4,
+                // the packet keeps its length whatever the beat says (Biagioni 2017 §5.3.4,
                 // "trusting the Size field stored in the header").
                 if beat == MAGIC {
                     self.data_beat(n, p, beat, &mut ev);

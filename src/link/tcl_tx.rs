@@ -1,4 +1,4 @@
-//! APElink TCL, TX CTRL (seed 002 §5.3.4, Figure 5.9; seed 000 §2.8.2).
+//! APElink TCL, TX CTRL (Biagioni 2017 §5.3.4, Figure 5.9; Pisani 2016 §2.8.2).
 //!
 //! ```text
 //!   inter-tile TX packet FIFOs, one per VC --hf_*/pay_* --> +---------+ --tx_valid_o/tx_data_o--> PHY lane
@@ -13,10 +13,10 @@
 //! `MAGIC START H.lo H.hi P0.lo P0.hi ... F.lo F.hi`. A data beat equal to MAGIC is escaped by a
 //! MAGIC in front of it. Between packets the next VC is chosen round robin among the VCs whose
 //! header is at the head of their FIFO and whose credit lets it go, so a VC out of credit never
-//! holds back another (the VCs of seed 002 §5.3.3 stay independent on the link).
+//! holds back another (the VCs of Biagioni 2017 §5.3.3 stay independent on the link).
 //!
 //! Credits (the status of *our* RX FIFOs, for the peer's TX):
-//! - after every footer, a whole credit (no Magic) when `cfg.after_pkt` (seed 002 §5.3.4);
+//! - after every footer, a whole credit (no Magic) when `cfg.after_pkt` (Biagioni 2017 §5.3.4);
 //! - between packets, whenever `credit_age_q >= cfg.credit_period` (default 35);
 //! - inside a packet, at a 128-bit word boundary, behind a MAGIC, when the credit is older than
 //!   `cfg.max_interval` (default 110 = L_T), or when the packet is suspended (next word missing
@@ -31,7 +31,7 @@
 //! - start/stop: `credit_stop_q[v]` mirrors the stop bit of the last credit received (the peer
 //!   sets it when its free space is at or below TRED); a word may go when it is clear.
 //!   The check for a header is made at its MAGIC, which starts the packet.
-//! - `cfg.whole_pkt` (0 at reset, as seed 002): credit is checked only at a packet's MAGIC, and a
+//! - `cfg.whole_pkt` (0 at reset, as Biagioni 2017): credit is checked only at a packet's MAGIC, and a
 //!   started packet is sent to its footer whatever credits arrive (only a missing word suspends
 //!   it), so that a VC out of credit never holds the link inside a packet either. The peer's TRED
 //!   must then also cover one whole packet (docs/decisions/0013).

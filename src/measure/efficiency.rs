@@ -1,4 +1,4 @@
-//! APElink protocol efficiency and bandwidth under saturating traffic (seed 002 §5.3.4,
+//! APElink protocol efficiency and bandwidth under saturating traffic (Biagioni 2017 §5.3.4,
 //! Table 5.4; §5.4.2, Figure 5.20).
 //!
 //! End A sends packets of one payload size back to back (its TX FIFO never runs dry), end B
@@ -19,7 +19,7 @@ use crate::link::LinkParams;
 use crate::stimulus::{BackPressure, SizeDist, SourceMode, TrafficSpec};
 use serde::Serialize;
 
-/// Table 5.4 of seed 002 (W = 8 bytes): the thesis's estimate, shown next to the simulation.
+/// Table 5.4 of Biagioni 2017 (W = 8 bytes): the thesis's estimate, shown next to the simulation.
 pub const TABLE_5_4: [(u32, f64, f64); 9] = [
     (16, 0.22, 0.17),
     (32, 0.36, 0.29),
@@ -91,7 +91,7 @@ pub struct EfficiencyRow {
     pub beats: BeatCounts,
 }
 
-/// The formula of seed 002 §5.3.4 with W = 8 bytes; `credit_beats` = C/W.
+/// The formula of Biagioni 2017 §5.3.4 with W = 8 bytes; `credit_beats` = C/W.
 pub fn formula(payload_bytes: u32, credit_beats: f64, n: f64, k: f64) -> f64 {
     let d = payload_bytes.div_ceil(8) as f64;
     let p = 1.0 + 1.0 + 2.0 + 2.0 + n * credit_beats + k * (credit_beats + 1.0);

@@ -1,4 +1,4 @@
-//! Hop latency of the APElink (seed 002 §5.3.4, Figure 5.12): from the cycle the header is
+//! Hop latency of the APElink (Biagioni 2017 §5.3.4, Figure 5.12): from the cycle the header is
 //! written into the sender's inter-tile TX FIFO (`wr_i` high) to the cycle it is written into
 //! the receiver's inter-tile RX FIFO (`wr_i` high at that FIFO), split at the stage boundaries
 //! observed in the simulated registers:

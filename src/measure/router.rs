@@ -1,4 +1,4 @@
-//! APErouter measurements (seed 002 §5.3.3, Figure 5.8; §5.4.2, Figure 5.19).
+//! APErouter measurements (Biagioni 2017 §5.3.3, Figure 5.8; §5.4.2, Figure 5.19).
 //!
 //! - Latency: one packet on each of the four paths of an idle router, from the cycle its header
 //!   is written into the input FIFO (`wr_i` of the header/footer FIFO) to the cycle it is written
@@ -19,7 +19,7 @@ use crate::router::route::Route;
 use crate::stimulus::{BackPressure, SizeDist, SourceMode, TrafficSpec};
 use serde::Serialize;
 
-/// The four paths of seed 002 §5.3.3.
+/// The four paths of Biagioni 2017 §5.3.3.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Path {

@@ -480,7 +480,7 @@ impl Network {
 
     /// Stop injecting at every endpoint (`Nic::stop_injecting`; returns the packets discarded
     /// from the software queues, which never entered the network). A network that then does not
-    /// deliver every packet it holds is deadlocked (seed 000 §2.6.2: stop the injection and
+    /// deliver every packet it holds is deadlocked (Pisani 2016 §2.6.2: stop the injection and
     /// wait for the delivery of all the non-blocked packets).
     pub fn stop_injecting(&mut self) -> usize {
         let mut n = 0;

@@ -1,4 +1,4 @@
-//! Network-scale simulation (seed 000 Ch. 2-4, seed 002 §5.5): networks of ExaNet Network IP
+//! Network-scale simulation (Pisani 2016 Ch. 2-4, Biagioni 2017 §5.5): networks of ExaNet Network IP
 //! nodes (the APErouter of `src/router/` with its APElinks, `src/link/`), wired by a topology
 //! (`topology/`), routed by a routing algorithm (`routing/`), loaded by synthetic traffic
 //! (`traffic/`). Every node and link is the cycle-accurate block the router and link issues
@@ -6,7 +6,7 @@
 //!
 //! Addressing: a node's address is the header's destination coordinates (X, Y, Z) and an
 //! endpoint is a node plus an intra-tile port (the header's `dst_port`). Endpoints are also
-//! numbered with a single index (seed 000 §3.4.3-3.4.4), which traffic patterns use.
+//! numbered with a single index (Pisani 2016 §3.4.3-3.4.4), which traffic patterns use.
 
 pub mod adapter;
 pub mod bench;

@@ -1,5 +1,5 @@
 //! An endpoint's network interface in network-scale runs: the traffic source and sink on one
-//! intra-tile port of a node (seed 000 §3.4.2, "Consumer": a software queue in front of the
+//! intra-tile port of a node (Pisani 2016 §3.4.2, "Consumer": a software queue in front of the
 //! NIC's FIFOs, packets popped as soon as they show).
 //!
 //! ```text
@@ -12,7 +12,7 @@
 //! the write in flight, has room; a packet is *injected* in the cycle its header is written
 //! (that cycle is in the header's `dst_addr`). The reader pops one word a cycle from each FIFO
 //! while words show; a packet *arrives* in the cycle its footer is popped. Latency = arrival -
-//! injection: network time only, not the software queue (seed 000 §4.1).
+//! injection: network time only, not the software queue (Pisani 2016 §4.1).
 //!
 //! What a packet carries (so a sink needs nothing from its source): header `dst_addr` = the
 //! injection cycle; footer `src_x/y/z` = the source node's address, `chan_id` = sequence number

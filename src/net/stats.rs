@@ -1,4 +1,4 @@
-//! Statistics of a network-scale run (seed 000 §4.1), fed by the NICs' events: injections
+//! Statistics of a network-scale run (Pisani 2016 §4.1), fed by the NICs' events: injections
 //! (headers written into a TX FIFO) and arrivals (footers popped at the destination).
 //!
 //! Phases: warm-up, then a measurement window of `measure` cycles, then a drain. The packets

@@ -1,4 +1,4 @@
-//! The ExaNet Network IP node (seed 002 §5.3, §5.4, Figure 5.13, Table 5.5): the APErouter, one
+//! The ExaNet Network IP node (Biagioni 2017 §5.3, §5.4, Figure 5.13, Table 5.5): the APErouter, one
 //! APElink (TCL + outgoing PHY lane) per inter-tile port, the Target Controller, and the
 //! self-test IPs (a Traffic Generator and a Consumer per intra-tile port, the Performance
 //! Counter).

@@ -1,4 +1,4 @@
-//! The self-test IPs of the ExaNet Network IP (seed 002 §5.4.2): a Traffic Generator per
+//! The self-test IPs of the ExaNet Network IP (Biagioni 2017 §5.4.2): a Traffic Generator per
 //! intra-tile port that fills its TX FIFOs with packets configured through the Target Controller
 //! (type, size, destination coordinates and port, VC, count), a Consumer per intra-tile port that
 //! drains its RX FIFOs, and the Performance Counter that counts the cycles of a transfer.

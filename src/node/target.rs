@@ -1,5 +1,5 @@
 //! The Target Controller: the node's register file, reached through an AXI-lite-like interface
-//! (seed 002 §5.4). Register map: `src/node/regs.rs`, `docs/registers.md`.
+//! (Biagioni 2017 §5.4). Register map: `src/node/regs.rs`, `docs/registers.md`.
 //!
 //! ```text
 //!   reg_wr_i/reg_rd_i, reg_addr_i, reg_wdata_i --> +--------------+ --> reg_ack_o, reg_rdata_o, reg_err_o (next cycle)

@@ -1,5 +1,5 @@
 //! APErouter switch gate: one per crossbar input (an intra-tile port, or an inter-tile port's
-//! VC), with the packet FIFO it reads (seed 002 §5.3.3, "Switch Gate ... manages the data flow
+//! VC), with the packet FIFO it reads (Biagioni 2017 §5.3.3, "Switch Gate ... manages the data flow
 //! preventing FIFOs overflow and guarantees proper transmission of the packet").
 //!
 //! ```text
@@ -23,7 +23,7 @@
 //!   payload FIFO as it arrives, then the footer) until the footer;
 //! - EOP: the gate waits until its footer has been written into the output FIFO (it sees the
 //!   output's write register) before it looks at the next header: the APErouter's pipeline is not
-//!   overlapped across packets of one gate (seed 002 §5.4.2, "the not optimized pipeline").
+//!   overlapped across packets of one gate (Biagioni 2017 §5.4.2, "the not optimized pipeline").
 //!
 //! A packet that cannot be routed is read out of the FIFO and discarded, counted in
 //! `stat_drops_q` with its reason in `drop_reason_q`. The FIFO's read strobes are driven by the

@@ -1,4 +1,4 @@
-//! The APErouter (seed 002 §5.3.3, Figure 5.6; seed 000 §2.3, §3.4.2): switch ports with packet
+//! The APErouter (Biagioni 2017 §5.3.3, Figure 5.6; Pisani 2016 §2.3, §3.4.2): switch ports with packet
 //! FIFOs, one switch gate per crossbar input, routing logic, one arbiter per crossbar output, the
 //! crossbar. See `docs/router.md` for the pipeline, stage by stage.
 //!

@@ -1,5 +1,5 @@
 //! APErouter output slot: the arbiter of one crossbar output (an intra-tile port's RX side, or an
-//! inter-tile port's VC), the crossbar and write stages, and the output packet FIFO (seed 002
+//! inter-tile port's VC), the crossbar and write stages, and the output packet FIFO (Biagioni 2017
 //! §5.3.3: "Arbiter ... Round Robin or Fixed Priority"; virtual cut-through).
 //!
 //! ```text

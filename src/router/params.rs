@@ -28,7 +28,7 @@ pub const MAX_DIMS: usize = 3;
 /// Maximum number of intra-tile ports.
 pub const MAX_INTRA: usize = 8;
 /// Maximum number of inter-tile ports of the router model: network-scale runs need up to 11 (the
-/// 1056-node dragonfly, seed 000 §4.4.5). The node (its register map) and the RTL take at most 6,
+/// 1056-node dragonfly, Pisani 2016 §4.4.5). The node (its register map) and the RTL take at most 6,
 /// which the configuration enforces (`router.inter_ports`).
 pub const MAX_INTER: usize = 16;
 

@@ -1,5 +1,5 @@
 //! The APErouter's routing function: dimension-order routing with run-time priority registers
-//! and the thesis's VC rule (seed 002 §5.3.3, seed 000 §2.7.1).
+//! and the thesis's VC rule (Biagioni 2017 §5.3.3, Pisani 2016 §2.7.1).
 //!
 //! For the dimensions in the order of `cfg.order`, the first one whose destination coordinate
 //! differs from this node's decides the output: on a mesh the direction towards the destination,
@@ -10,7 +10,7 @@
 //! changes VC right after the wrap-around link: going up it travels on VC 0 up to and across the
 //! wrap link and on VC 1 after it; going down, on VC 1 up to and across the wrap link and on VC 0
 //! after it. No chain of channel dependencies closes around a ring on one VC, so the channel
-//! dependency graph is acyclic (seed 000 §2.7.1; `src/router/cdg.rs` checks it). When all coordinates match, the packet goes to the
+//! dependency graph is acyclic (Pisani 2016 §2.7.1; `src/router/cdg.rs` checks it). When all coordinates match, the packet goes to the
 //! intra-tile port its header names (`dst_port`).
 //!
 //! A packet that cannot be routed is dropped by its gate and counted, with the reason.

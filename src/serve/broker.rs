@@ -59,7 +59,7 @@ impl Conn {
     pub fn new(stream: TcpStream, timeout: Duration) -> std::io::Result<Conn> {
         stream.set_read_timeout(Some(timeout))?;
         stream.set_write_timeout(Some(timeout))?;
-        // seed 004 §4.1: Nagle's algorithm delays every synchronisation point
+        // Minkenberg and Rodriguez 2008 §4.1: Nagle's algorithm delays every synchronisation point
         stream.set_nodelay(true)?;
         Ok(Conn {
             reader: BufReader::new(stream.try_clone()?),

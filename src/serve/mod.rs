@@ -1,4 +1,4 @@
-//! The co-simulation server (seed 004 §4.1): `exanet network serve` simulates the network for
+//! The co-simulation server (Minkenberg and Rodriguez 2008 §4.1): `exanet network serve` simulates the network for
 //! task simulators that connect over TCP and hand it their messages, as Venus did for Dimemas.
 //! A client owns a set of ranks and simulates their programs; the server carries their messages
 //! through the network of `[net]` (the same nodes, links and NICs as every run) and tells each
@@ -37,7 +37,7 @@
 //! hands over one packet's worth at a time (`client.rs`) gets exactly the packets of an
 //! in-process run.
 //!
-//! # Synchronisation (seed 004 §4.1's conservative null-message scheme, in integer cycles)
+//! # Synchronisation (Minkenberg and Rodriguez 2008 §4.1's conservative null-message scheme, in integer cycles)
 //! A client's `STOP t` says it will not send before `t` unless the server tells it of an event
 //! first. The network runs freely while no event concerns a client; it stops on an endpoint
 //! (inside its NIC's cycle, after the NIC has read its arrivals and before it queues packets, the

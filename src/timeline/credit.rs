@@ -1,5 +1,5 @@
-//! Credit stop and go of a link, as the network view flags them (seed 004 §4.2: events "to
-//! flag the issuance of stop and go flow-control signals"; seed 002 §5.3.4 for the APElink's
+//! Credit stop and go of a link, as the network view flags them (Minkenberg and Rodriguez 2008 §4.2: events "to
+//! flag the issuance of stop and go flow-control signals"; Biagioni 2017 §5.3.4 for the APElink's
 //! credits).
 //!
 //! The APErouter reserves the downstream room of a whole packet when its arbiter grants it

@@ -1,4 +1,4 @@
-//! Head-of-line blocking in an APErouter input buffer, as the network view detects it (seed 004
+//! Head-of-line blocking in an APErouter input buffer, as the network view detects it (Minkenberg and Rodriguez 2008
 //! §4.2: events "to flag ... the start and end of head-of-line blocking"; §5.4: "this second
 //! message was HOL blocked").
 //!

@@ -1,4 +1,4 @@
-//! The Paraver network view (seed 004 §4.2 and Table 1): the network's routers and NICs as
+//! The Paraver network view (Minkenberg and Rodriguez 2008 §4.2 and Table 1): the network's routers and NICs as
 //! Paraver tasks, their ports as threads, the ports' buffer backlog as states, and events for
 //! link credit stop and go, head-of-line blocking and packet transmission; one communication
 //! record per packet and link crossed. An observer of the engine (`net::observe`): it reads the
@@ -13,7 +13,7 @@
 //!   resource model: one Paraver node per network node (its router and NICs), one CPU each
 //! ```
 //!
-//! Times are cycles of the network clock, integers (seed 004 §4.1's float round-off cannot
+//! Times are cycles of the network clock, integers (Minkenberg and Rodriguez 2008 §4.1's float round-off cannot
 //! arise); a value observed after cycle `c` holds from `c + 1` (`observe.rs`).
 //!
 //! **States**: a port's backlog in words (header, payload and footer words of every packet
@@ -82,7 +82,7 @@ pub const EV_HOL_WAITS_FOR: u32 = 70_000_007;
 /// With a HOL start: the port (router thread + 1) the packet behind the head could take.
 pub const EV_HOL_COULD_GO: u32 = 70_000_008;
 
-/// Where a port's backlog is counted (seed 004 §4.2: "configurable is whether the backlog
+/// Where a port's backlog is counted (Minkenberg and Rodriguez 2008 §4.2: "configurable is whether the backlog
 /// should be counted per input or per output port").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]

@@ -1,5 +1,5 @@
 //! Paraver traces: a writer and a reader of the three files Paraver opens, independent of what
-//! is traced (seed 004 §3.2, §4.2 and Table 1; the syntax is BSC paraver-kernel's
+//! is traced (Minkenberg and Rodriguez 2008 §3.2, §4.2 and Table 1; the syntax is BSC paraver-kernel's
 //! `utils/traceparser`: `traceheader.h`, `tracebodyio_v1.cpp`, `pcffileparser.cpp`,
 //! `rowfileparser.cpp`).
 //!
@@ -17,7 +17,7 @@
 //! optionally on a CPU of its task's node). The API numbers every object from 0; the files from
 //! 1, as Paraver writes them (CPU 0 in a record: no CPU).
 //!
-//! Time: integer units only (seed 004 §4.1 reports the trouble floating-point times make).
+//! Time: integer units only (Minkenberg and Rodriguez 2008 §4.1 reports the trouble floating-point times make).
 //! Paraver's header knows ns, us and ms; a trace in clock cycles is written with the `_ns`
 //! suffix (the smallest unit, so nothing is scaled), and its `.pcf` and `.row` say in a comment
 //! line that the numbers are cycles of a named clock (decision 0021); [`read`] gives the unit
@@ -98,7 +98,7 @@ pub struct Event {
     pub events: Vec<(u32, i64)>,
 }
 
-/// A communication (seed 004 Table 1): logical send (the send posted), physical send (it
+/// A communication (Minkenberg and Rodriguez 2008 Table 1): logical send (the send posted), physical send (it
 /// left), logical receive (the receive posted), physical receive (it arrived), size in bytes
 /// and tag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

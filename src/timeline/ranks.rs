@@ -1,7 +1,7 @@
 //! The ranks' timeline of an application run (`app/record.rs`) as a Paraver trace and as a
-//! Chrome/Perfetto trace (seed 004 §4.2 and Table 1, MPI level; docs/decisions/0021).
+//! Chrome/Perfetto trace (Minkenberg and Rodriguez 2008 §4.2 and Table 1, MPI level; docs/decisions/0021).
 //!
-//! Paraver objects follow the MPI-level mapping of seed 004 Table 1 (the records of "the
+//! Paraver objects follow the MPI-level mapping of Minkenberg and Rodriguez 2008 Table 1 (the records of "the
 //! sending thread"), as Dimemas and Extrae write them: one application; one task a rank with
 //! one thread; the resource model's nodes are the endpoints that hold ranks, their CPUs the
 //! ranks placed there (rank order). State values are Paraver's default ones for the same

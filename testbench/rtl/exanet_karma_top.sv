@@ -1,4 +1,4 @@
-// exanet_karma_top: the KARMA test bed (seed 002 §5.3.1, §5.4, Figure 5.13), testbench only: four
+// exanet_karma_top: the KARMA test bed (Biagioni 2017 §5.3.1, §5.4, Figure 5.13), testbench only: four
 // ExaNet Network IP nodes, one per Trenz board, wired as a 2x2 mesh by their APElinks (one SFP+
 // link per neighbour). Node k sits at (x, y) = (k mod 2, k div 2); its inter-tile port 0 leads to
 // the X neighbour (node k ^ 1), port 1 to the Y neighbour (node k ^ 2).

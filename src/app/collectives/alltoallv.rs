@@ -1,7 +1,7 @@
 //! Personalised all-to-all, linear (OpenMPI's basic algorithm): post a receive from every rank
 //! that sends something, send to every rank in turn starting with the next one (so that not
 //! every rank sends to rank 0 first), wait for all. A length of 0 is neither sent nor received
-//! (seed 000 §3: "if the number of packets is zero the send or the receive is skipped").
+//! (Pisani 2016 §3: "if the number of packets is zero the send or the receive is skipped").
 
 use super::{payload_of, TAG_ALLTOALL};
 use crate::app::api::{Payload, Rank};

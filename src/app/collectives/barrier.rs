@@ -1,4 +1,4 @@
-//! Barriers (seed 000 §3, "MPI functions": OpenMPI's root-based barrier, and the hierarchical
+//! Barriers (Pisani 2016 §3, "MPI functions": OpenMPI's root-based barrier, and the hierarchical
 //! variant of local and global roots). Every message is an empty one (a packet of one envelope).
 
 use super::{TAG_BARRIER, TAG_BARRIER_ACK};

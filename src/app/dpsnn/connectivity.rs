@@ -22,7 +22,7 @@
 //! stencil (so `A` matters only through the cut-off). A synapse aimed beyond the edge of the
 //! grid is not made (the grid does not wrap), so a neuron near an edge projects fewer lateral
 //! synapses. DPSNN sends an axonal spike once to every process holding at least one of its
-//! targets (seed 000 §1.3.1: "Axonal spikes are only sent to processes having at least a
+//! targets (Pisani 2016 §1.3.1: "Axonal spikes are only sent to processes having at least a
 //! target synapse for the axon"), so with `F` the share of a neuron's synapse draws that land
 //! on process `q`'s columns the spike reaches `q` with probability `1 - (1 - F)^synapses`. For
 //! its own process `F` is at least `local_fraction`, and with the defaults `(1 - 0.8)^1120`
@@ -53,13 +53,13 @@ pub struct Stencil {
 }
 
 impl Stencil {
-    /// The side of the bounding square, in columns (21 for seed 000's law).
+    /// The side of the bounding square, in columns (21 for Pisani 2016's law).
     pub fn side(&self) -> usize {
         2 * self.half + 1
     }
 }
 
-/// The exponential lateral law of seed 000 §1.3.3, `peak e^(-r / lambda_um)`, `r` in um.
+/// The exponential lateral law of Pisani 2016 §1.3.3, `peak e^(-r / lambda_um)`, `r` in um.
 pub fn exponential(peak: f64, lambda_um: f64) -> impl Fn(f64) -> f64 {
     move |r_um| peak * (-r_um / lambda_um).exp()
 }
@@ -196,7 +196,7 @@ mod tests {
 
     #[test]
     fn the_same_distance_gives_seed_002s_gaussian_7x7() {
-        // seed 002 §3.3.2: A e^(-r^2 / 2 sigma^2), A = 0.05, sigma = 100 um, cut-off 1/1000
+        // Biagioni 2017 §3.3.2: A e^(-r^2 / 2 sigma^2), A = 0.05, sigma = 100 um, cut-off 1/1000
         let gauss = |r: f64| 0.05 * (-(r * r) / (2.0 * 100.0 * 100.0)).exp();
         assert_eq!(stencil(gauss, 100.0, 1e-3, 1000).unwrap().side(), 7);
         // centre to centre, the column 3 away (300 um) would be out: 5x5

@@ -32,7 +32,7 @@ use rand_mt::Mt64;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// One iteration of DPSNN, in seconds (seed 000 §4.5: 10 s are 10000 iterations).
+/// One iteration of DPSNN, in seconds (Pisani 2016 §4.5: 10 s are 10000 iterations).
 pub const ITERATION_S: f64 = 1e-3;
 
 /// The widest lateral stencil accepted, in columns from its centre.
@@ -42,38 +42,38 @@ const MAX_STENCIL_HALF: usize = 1000;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct GenParams {
-    /// Grid of cortical columns, width (x) by height (y), in columns. Default 16x18 (seed 000
+    /// Grid of cortical columns, width (x) by height (y), in columns. Default 16x18 (Pisani 2016
     /// §4.5 Table 4.2, first row).
     pub columns: (usize, usize),
     /// Columns a process hosts, in columns; at least 1, dividing the grid's column count.
     /// Default 4 (Table 4.2: 16x18 columns on 72 processes).
     pub per_process: usize,
     /// Neurons in a column, in neurons; at least 1. Default 1240 (Table 4.2: 357120 neurons
-    /// in 288 columns; seed 002 §3.3.2).
+    /// in 288 columns; Biagioni 2017 §3.3.2).
     pub neurons_per_column: u32,
-    /// Recurrent synapses a neuron projects, in synapses; at least 1. Default 1120 (seed 002
+    /// Recurrent synapses a neuron projects, in synapses; at least 1. Default 1120 (Biagioni 2017
     /// §4.3.1 Table 4.2, 80 % local).
     pub synapses_per_neuron: u32,
     /// Mean firing rate of a neuron, in Hz; 0 to 1000 (at most one spike an iteration).
-    /// Default 7.5 (seed 002 §3.3.3).
+    /// Default 7.5 (Biagioni 2017 §3.3.3).
     pub rate_hz: f64,
     /// Iterations to generate, in iterations of 1 ms. Default 100.
     pub iterations: usize,
     /// Seed of the generator (`Mt64`). Default 1.
     pub seed: u64,
-    /// Distance between neighbouring columns, in um; above 0. Default 100 (seed 000 §1.3.3).
+    /// Distance between neighbouring columns, in um; above 0. Default 100 (Pisani 2016 §1.3.3).
     pub spacing_um: f64,
     /// Decay length of the lateral connection probability, in um; above 0. Default 290
-    /// (seed 000 §1.3.3).
+    /// (Pisani 2016 §1.3.3).
     pub lambda_um: f64,
     /// Peak lateral connection probability `A`, a probability in (0, 1]; with `cutoff` it
-    /// sets the stencil. Default 0.03 (seed 000 §1.3.3).
+    /// sets the stencil. Default 0.03 (Pisani 2016 §1.3.3).
     pub peak_probability: f64,
     /// Lateral connection probability at or below which no synapse is made, a probability in
-    /// (0, 1). Default 0.001 (seed 000 §1.3.3), which gives the 21x21 stencil.
+    /// (0, 1). Default 0.001 (Pisani 2016 §1.3.3), which gives the 21x21 stencil.
     pub cutoff: f64,
     /// Fraction of a neuron's synapses in its own column, a fraction in [0, 1]. Default 0.8
-    /// (seed 000 §1.3.3).
+    /// (Pisani 2016 §1.3.3).
     pub local_fraction: f64,
 }
 

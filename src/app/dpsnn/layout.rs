@@ -1,5 +1,5 @@
 //! Cortical columns placed on DPSNN processes: the grid of columns cut into equal rectangular
-//! blocks, one block a process (seed 000 §1.3.3: "the columns are then mapped onto the
+//! blocks, one block a process (Pisani 2016 §1.3.3: "the columns are then mapped onto the
 //! processes optimizing calculation and communication time"; §4.5 Table 4.2: 16x18 columns at
 //! 4 a process, 32x18 and 16x36 at 8 a process, all on 72 processes).
 //!

@@ -1,4 +1,4 @@
-//! The DPSNN program (seed 000 Ch. 3, "DPSNN traffic injector"), on the SPMD API: every process
+//! The DPSNN program (Pisani 2016 Ch. 3, "DPSNN traffic injector"), on the SPMD API: every process
 //! runs, per iteration of a spike trace,
 //!
 //! ```text
@@ -57,7 +57,7 @@ impl std::str::FromStr for Barrier {
 pub struct Params {
     /// CALC's time for each spike a process receives, ns.
     pub calc_ns_per_spike: f64,
-    /// Bytes of a spike (seed 000 §3: 12).
+    /// Bytes of a spike (Pisani 2016 §3: 12).
     pub spike_bytes: u64,
     pub barrier: Barrier,
 }

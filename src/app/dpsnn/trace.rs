@@ -1,11 +1,11 @@
 //! DPSNN spike traces: how many axonal spikes every process sends to every process in every
-//! iteration, the input of the DPSNN traffic injector (seed 000 Ch. 3, "DPSNN traffic injector":
+//! iteration, the input of the DPSNN traffic injector (Pisani 2016 Ch. 3, "DPSNN traffic injector":
 //! "a *trace file* containing the number of spikes sent by the MPI processes at every
-//! simulation iteration"). An iteration is one simulated millisecond (seed 000 §4.5: "10
+//! simulation iteration"). An iteration is one simulated millisecond (Pisani 2016 §4.5: "10
 //! seconds of neural simulation, i. e. 10000 cycles of the DPSNN algorithm"). In each one a
 //! process computes (CALC, for a time proportional to the spikes it received), meets the
 //! others at a barrier, sends every destination its spike count in one alltoallv and the
-//! 12-byte spikes themselves in a second one (seed 000 Ch. 3 and §4.5).
+//! 12-byte spikes themselves in a second one (Pisani 2016 Ch. 3 and §4.5).
 //!
 //! # Format (version 1)
 //!

@@ -68,9 +68,9 @@ pub struct Params {
 /// The example programs by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Example {
-    /// Ping-pong between ranks 0 and 1 (seed 003 §3).
+    /// Ping-pong between ranks 0 and 1 (Nüssle et al. §3).
     Pingpong,
-    /// A message around a ring of every rank and back to rank 0 (seed 003 §3, 4 ranks).
+    /// A message around a ring of every rank and back to rank 0 (Nüssle et al. §3, 4 ranks).
     Ring,
     /// 2-D halo exchange with the four neighbours on a periodic grid of ranks.
     Halo,

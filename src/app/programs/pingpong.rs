@@ -1,4 +1,4 @@
-//! Ping-pong between ranks 0 and 1 (seed 003 §3, the validation against real hardware): rank 0
+//! Ping-pong between ranks 0 and 1 (Nüssle et al. §3, the validation against real hardware): rank 0
 //! sends a message, rank 1 returns it; the half round trip, averaged over the iterations, is the
 //! one-way latency. Other ranks do nothing.
 

@@ -1,4 +1,4 @@
-//! Ring round trip (seed 003 §3's validation program, on 4 ranks): rank 0 sends a message to
+//! Ring round trip (Nüssle et al. §3's validation program, on 4 ranks): rank 0 sends a message to
 //! rank 1, each rank passes it on to the next, the last returns it to rank 0; the mean time of a
 //! trip around the ring.
 

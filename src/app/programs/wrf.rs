@@ -1,4 +1,4 @@
-//! The WRF (weather research and forecast) exchange of seed 004 §5.4: each rank n sends one
+//! The WRF (weather research and forecast) exchange of Minkenberg and Rodriguez 2008 §5.4: each rank n sends one
 //! message to rank n + 16, then one to rank n - 16, and receives the matching two. Seed 004
 //! ran it on 256 nodes of a two-level fat tree and found, in the Paraver traces of the network,
 //! head-of-line blocking: two messages contending for one destination held up a third that
@@ -6,7 +6,7 @@
 //! the WRF pattern").
 //!
 //! Two ways at the edges:
-//! - `wrf` (seed 004's): ranks 0-15 only send to n + 16 and the last 16 ranks only to
+//! - `wrf` (Minkenberg and Rodriguez 2008's): ranks 0-15 only send to n + 16 and the last 16 ranks only to
 //!   n - 16 (no rank past either end), so in the first phase the ranks n and n + 32 of the
 //!   last 32 both send to n + 16;
 //! - `wrf-periodic` (the issue's wording): every rank sends to (n + 16) mod N and
@@ -14,29 +14,29 @@
 //!
 //! Each iteration a rank posts its receives, then sends the message to n + 16 and waits until
 //! it has left the rank's buffer (a blocking send: the second message goes after the first,
-//! as in seed 004), then the message to n - 16, then waits for its receives. `wrf-at-once`
-//! (seed 004's edges) starts both sends together and waits for all four requests, the
-//! non-blocking form seed 004 §5.1 compares with blocking exchanges. No barrier: the ranks
+//! as in Minkenberg and Rodriguez 2008), then the message to n - 16, then waits for its receives. `wrf-at-once`
+//! (Minkenberg and Rodriguez 2008's edges) starts both sends together and waits for all four requests, the
+//! non-blocking form Minkenberg and Rodriguez 2008 §5.1 compares with blocking exchanges. No barrier: the ranks
 //! keep each other in step only through their messages. A message carries tag 0 going
 //! up (to n + 16) and tag 1 going down, so a rank that has the same partner both ways (32
 //! ranks, periodic) tells them apart.
 //!
 //! Figures: each rank's mean time an iteration, cycles; the fastest, the mean and the slowest
-//! rank's (seed 004 Figure 4's "most nodes completed after about 63 us, whereas three nodes
+//! rank's (Minkenberg and Rodriguez 2008 Figure 4's "most nodes completed after about 63 us, whereas three nodes
 //! took 24 us longer").
 
 use super::{Figures, Params};
 use crate::app::api::{program as prog, Payload, Program};
 use std::sync::{Arc, Mutex};
 
-/// The distance between partners, ranks (seed 004 §5.4).
+/// The distance between partners, ranks (Minkenberg and Rodriguez 2008 §5.4).
 pub const STRIDE: u32 = 16;
 
 /// The fewest ranks for which some rank has a partner (rank 16 and rank 0).
 pub const MIN_RANKS: u32 = STRIDE + 1;
 
 /// The partners of rank `me` of `n`: (up, down), each None when the rank sends nothing that
-/// way. `periodic`: modulo `n`; else none past either end (seed 004).
+/// way. `periodic`: modulo `n`; else none past either end (Minkenberg and Rodriguez 2008).
 pub fn partners(me: u32, n: u32, periodic: bool) -> (Option<u32>, Option<u32>) {
     if periodic {
         (Some((me + STRIDE) % n), Some((me + n - STRIDE % n) % n))

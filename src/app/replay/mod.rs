@@ -1,4 +1,4 @@
-//! Replay of MPI traces written by other tools on the simulated network (seed 004 §3): one
+//! Replay of MPI traces written by other tools on the simulated network (Minkenberg and Rodriguez 2008 §3): one
 //! module a trace format (SimGrid's time-independent traces, [`simgrid`]; OTF2, Score-P's,
 //! [`otf2`]), the program that replays a trace's actions on the SPMD API ([`program`]), and what
 //! replaying costs ([`bench`]).

@@ -1,4 +1,4 @@
-//! OTF2 traces (the Open Trace Format 2, which Score-P writes; seed 004 §3 replays such
+//! OTF2 traces (the Open Trace Format 2, which Score-P writes; Minkenberg and Rodriguez 2008 §3 replays such
 //! computation and communication records on a network model) read into the same per-rank
 //! [`Action`] lists as SimGrid's time-independent traces, so that `exanet app replay --format
 //! otf2` replays them with the same program (`program.rs`) and reports.

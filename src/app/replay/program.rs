@@ -1,4 +1,4 @@
-//! A traced program replayed on the SPMD API (seed 004 §3: a trace's computation and
+//! A traced program replayed on the SPMD API (Minkenberg and Rodriguez 2008 §3: a trace's computation and
 //! communication records replayed over a detailed network): every rank runs its own actions in
 //! order; computing takes the traced amount at `flops_per_s`; every message goes through the
 //! network as a message of the traced length (its contents are not in the trace); collectives are

@@ -1,4 +1,4 @@
-//! Channel dependency graph of a routing algorithm on a topology (seed 000 §2.6.2, Theorem 1:
+//! Channel dependency graph of a routing algorithm on a topology (Pisani 2016 §2.6.2, Theorem 1:
 //! a routing function is deadlock-free if it has a connected routing sub-function whose channel
 //! dependency graph is acyclic; for a deterministic one, the function itself).
 //!

@@ -1,4 +1,4 @@
-//! Minimal routing on a fully connected dragonfly (seed 000 §2.7.4 pseudo code, §3.4.4):
+//! Minimal routing on a fully connected dragonfly (Pisani 2016 §2.7.4 pseudo code, §3.4.4):
 //! deterministic, at most local - global - local hops.
 //!
 //! ```text
@@ -14,7 +14,7 @@
 //! without one goes to the lowest-indexed router of its group that has one, so the choice is
 //! deterministic and `in_order()` holds.
 //!
-//! Virtual channels (deadlock, seed 000 §2.7.4, Figure 2.11): with one VC the local channels
+//! Virtual channels (deadlock, Pisani 2016 §2.7.4, Figure 2.11): with one VC the local channels
 //! carry both packets on their way out of their group and packets that arrived from another
 //! group, and local -> global -> local -> global ... dependencies close into cycles across
 //! groups. An "extra virtual channel to the local network dedicated to packets coming from a

@@ -1,15 +1,15 @@
-//! e-cube (dimension-order) routing for tori and meshes (seed 000 §2.7.1, §3.4.3): minimal and
+//! e-cube (dimension-order) routing for tori and meshes (Pisani 2016 §2.7.1, §3.4.3): minimal and
 //! deterministic. The first dimension, in the order 0, 1, 2, whose coordinate differs from the
 //! destination's decides the hop; it goes the shorter way round a torus ring (a tie, possible
 //! on an even ring, goes `+`) and towards the destination on a mesh.
 //!
-//! Shortest direction: seed 000 eq. 3.5 as printed gives `+` when the destination is *behind*
+//! Shortest direction: Pisani 2016 eq. 3.5 as printed gives `+` when the destination is *behind*
 //! the node by at most half the ring (`x_p <= x_n`), the mirror image of the shortest way (from
 //! x = 0 to x = 1 on a ring of 4 it would go 0 -> 3 -> 2 -> 1); the text around it means the
 //! shortest way, which is what is implemented: `+` when `(dst - cur) mod n <= (cur - dst) mod n`,
 //! as the APErouter's own DOR does (`src/router/route.rs`).
 //!
-//! Virtual channels (deadlock, seed 000 §2.7.1): a ring on one VC has a cyclic channel
+//! Virtual channels (deadlock, Pisani 2016 §2.7.1): a ring on one VC has a cyclic channel
 //! dependency graph, so a packet travels on VC 0 up to and across the ring's wrap-around link
 //! (the dateline: from coordinate n - 1 to 0 going `+`, from 0 to n - 1 going `-`) and on VC 1
 //! after it, until it turns into the next dimension, where it starts again on VC 0. A minimal

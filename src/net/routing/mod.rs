@@ -1,4 +1,4 @@
-//! Routing algorithms for network-scale simulation (seed 000 §2.6-2.7, §3.4.3-3.4.4), one file
+//! Routing algorithms for network-scale simulation (Pisani 2016 §2.6-2.7, §3.4.3-3.4.4), one file
 //! each. The router's ROUTE stage (`src/router/gate.rs`) asks the algorithm where a header goes
 //! next; the algorithm answers with every admissible hop in its order of preference, and the
 //! router takes the first whose output is free in that cycle, or else the last one (the

@@ -1,4 +1,4 @@
-//! Smart dimension-order routing for tori and meshes (seed 000 §2.7.3): e-cube (`ecube.rs`)
+//! Smart dimension-order routing for tori and meshes (Pisani 2016 §2.7.3): e-cube (`ecube.rs`)
 //! plus, at the first hop only, one misroute into another dimension when the e-cube channel is
 //! busy, on a VC that e-cube never uses there. Partly adaptive, non-minimal (at most two hops
 //! over the distance), two VCs.
@@ -53,7 +53,7 @@
 //! channel, so none is on a cycle. After it the packet follows plain e-cube from the node it
 //! reached, with its crossing bits clear, exactly as if injected there: no dependency between
 //! e-cube channels is added. The full relation's channel dependency graph is e-cube's plus
-//! edges out of misroute channels, hence acyclic (seed 000 §2.7.3); `cdg_hops` is the full
+//! edges out of misroute channels, hence acyclic (Pisani 2016 §2.7.3); `cdg_hops` is the full
 //! relation and `cdg.rs` checks it. One non-minimal hop at most: no livelock, and a path is at
 //! most the distance plus 2 hops.
 //!

@@ -1,4 +1,4 @@
-//! Star-channel routing for tori and meshes (seed 000 §2.7.2): minimal and fully adaptive, with
+//! Star-channel routing for tori and meshes (Pisani 2016 §2.7.2): minimal and fully adaptive, with
 //! e-cube as its escape ("exhaust valve").
 //!
 //! Every link carries three VCs: VCs 0 and 1 are the e-cube subnet (`ecube.rs`: VC 0 up to and
@@ -13,7 +13,7 @@
 //!
 //! Every hop is minimal, so there is no livelock, and packets between two endpoints may take
 //! different paths (`in_order()` is false). Deadlock freedom rests on the escape sub-function
-//! (seed 000 §2.7.2, Theorem 1 with a connected sub-function; Duato's condition for
+//! (Pisani 2016 §2.7.2, Theorem 1 with a connected sub-function; Duato's condition for
 //! virtual-cut-through, where a blocked packet holds one channel): e-cube's dependency graph is
 //! acyclic and a packet can always ask for its e-cube channel, so `cdg_hops` gives the e-cube
 //! hop alone. The analysis (`cdg.rs`) asks for it from every state the full relation reaches,

@@ -1,4 +1,4 @@
-//! Fully connected dragonfly (seed 000 §2.2.2, §3.4.4), as a direct network: every node is a
+//! Fully connected dragonfly (Pisani 2016 §2.2.2, §3.4.4), as a direct network: every node is a
 //! router with `p` terminals (intra-tile ports), `a - 1` local channels to the other routers of
 //! its group and `h` global channels to other groups; radix `k = p + a - 1 + h`. `g` groups,
 //! all pairs of groups linked by `a h / (g - 1)` global links (one with the default
@@ -16,7 +16,7 @@
 //! `c = t / (g-1)` and rank `t' = t mod (g-1)`, and leads to group `F = t'` if `t' < G`, else
 //! `t' + 1`. It arrives on the channel of `F` with the same copy whose rank leads back to `G`:
 //! rank `G` if `G < F`, else `G - 1`, i.e. channel `t_F = c (g-1) + that rank`, router
-//! `t_F / h`, global port `a - 1 + t_F mod h`. For `g = a h + 1` this is seed 000 Listing 3.4
+//! `t_F / h`, global port `a - 1 + t_F mod h`. For `g = a h + 1` this is Pisani 2016 Listing 3.4
 //! exactly (`group[k].gate[j-1] <--> group[j].gate[k]` for `j > k`) with the group gates handed
 //! out router by router as Listing 3.3's `gate++` does.
 //!

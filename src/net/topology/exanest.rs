@@ -1,6 +1,6 @@
-//! The ExaNeSt Track-1 network configurations (seed 002 §2.4.1; SPEC.md "Network level"), as
+//! The ExaNeSt Track-1 network configurations (Biagioni 2017 §2.4.1; SPEC.md "Network level"), as
 //! named presets built from [`Torus`] and [`Dragonfly`]. A node is a QFDB's network FPGA (one
-//! APErouter); a mezzanine (blade) holds 4 QFDBs, a chassis 9 mezzanines (seed 002 §2.3.4,
+//! APErouter); a mezzanine (blade) holds 4 QFDBs, a chassis 9 mezzanines (Biagioni 2017 §2.3.4,
 //! l. 493-495: 36 QFDBs a chassis).
 //!
 //! - `exanest:torus6x6` = `torus:6x6`, the 36 QFDBs of a chassis. Seed 002 l. 589 (Fig. 2.8):
@@ -23,7 +23,7 @@
 //!   channels", l. 589) to match the two HSS links of each on-mezzanine edge (l. 567); here every
 //!   edge is one link, the bandwidth of a lane pair being a property of the link model.
 //! - `torus3x3` is one of the four tori alone: what joins them (the on-mezzanine square, which
-//!   seed 002 counts in its "3 hops for the longest path" where a 3x3 torus alone has 2) is not
+//!   Biagioni 2017 counts in its "3 hops for the longest path" where a 3x3 torus alone has 2) is not
 //!   part of it.
 //! - The dragonfly's group count: with a = 4 routers and h = 1 a mezzanine has a h = 4 global
 //!   channels, so the fully connected arrangement links g = a h + 1 = 5 mezzanines, one link a
@@ -212,7 +212,7 @@ mod tests {
         assert_eq!(
             t.terminals() + t.ports(),
             8,
-            "k = p + a + h - 1 = 8 (seed 002 l. 615)"
+            "k = p + a + h - 1 = 8 (Biagioni 2017 l. 615)"
         );
         assert_eq!(
             t.dragonfly().map(|d| d.a * (d.p + d.h)),

@@ -1,4 +1,4 @@
-//! Index <-> coordinate conversion on a lattice of 1 to 3 dimensions (seed 000 §3.4.3,
+//! Index <-> coordinate conversion on a lattice of 1 to 3 dimensions (Pisani 2016 §3.4.3,
 //! eq. 3.1-3.4): nodes declared as a one-dimensional array and addressed by Cartesian
 //! coordinates.
 //!

@@ -1,4 +1,4 @@
-//! Topologies (seed 000 §2.2, §3.4.3-3.4.4; seed 002 Ch. 2 for the ExaNeSt configurations): which
+//! Topologies (Pisani 2016 §2.2, §3.4.3-3.4.4; Biagioni 2017 Ch. 2 for the ExaNeSt configurations): which
 //! node's inter-tile port is wired to which, each node's address, and the numbering of
 //! endpoints. One algorithm per file; `parse` turns a command-line name into one.
 //!
@@ -11,7 +11,7 @@
 //!   leads to router `j` of the group if `j` < this router's index, else to router `j + 1`, seed
 //!   000 §3.4.4), ports `a-1 .. a-1+h` the global channels: global channel `t = r h + k` of a
 //!   group (router `r`, its `k`-th global port) leads to group `t' = t mod (g - 1)` if `t'` <
-//!   this group's index, else to group `t' + 1` (the fully connected arrangement of seed 000
+//!   this group's index, else to group `t' + 1` (the fully connected arrangement of Pisani 2016
 //!   Listings 3.3-3.4; `t' = t` with the default `g = a h + 1`), and arrives on the far group's
 //!   channel of the same copy `t / (g - 1)` that leads back (`dragonfly.rs`,
 //!   docs/decisions/0010-dragonfly-wiring.md).
@@ -57,7 +57,7 @@ pub struct Shape {
     pub wrap: bool,
 }
 
-/// Dragonfly parameters (seed 000 §2.2.2): `p` terminals a router, `a` routers a group, `h`
+/// Dragonfly parameters (Pisani 2016 §2.2.2): `p` terminals a router, `a` routers a group, `h`
 /// global channels a router, `g` groups.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DragonflyParams {
@@ -90,7 +90,7 @@ pub trait Topology: Send + Sync + std::fmt::Debug {
     fn endpoints(&self) -> usize {
         self.nodes() * self.terminals()
     }
-    /// Endpoint `index` as (node, terminal): torus index = node = x + y X + z X Y (seed 000
+    /// Endpoint `index` as (node, terminal): torus index = node = x + y X + z X Y (Pisani 2016
     /// eq. 3.1-3.4); dragonfly index = p + n P + g P A (eq. 3.6-3.9).
     fn endpoint(&self, index: usize) -> (usize, usize);
     /// The inverse of `endpoint`.

@@ -1,4 +1,4 @@
-//! N-dimensional torus and mesh (seed 000 §2.2.1, §3.4.3): 1 to 3 dimensions, each 1..=255
+//! N-dimensional torus and mesh (Pisani 2016 §2.2.1, §3.4.3): 1 to 3 dimensions, each 1..=255
 //! nodes, every dimension wrapping (torus) or none (mesh). One router a node with one
 //! intra-tile port (terminal 0) and two inter-tile ports a dimension:
 //!
@@ -11,7 +11,7 @@
 //! ```
 //!
 //! Port `2d` of a node is wired to port `2d + 1` of its `d+` neighbour, as `gate[2d] <-->
-//! gate[2d+1]` in seed 000 Listings 3.1-3.2. Every dimension has its two ports even when
+//! gate[2d+1]` in Pisani 2016 Listings 3.1-3.2. Every dimension has its two ports even when
 //! small, so a port's number never depends on the shape:
 //! - size 1: both ports of the dimension are unwired (a node is not its own neighbour);
 //! - size 2, torus: `d+` and `d-` both lead to the one neighbour, over two parallel links

@@ -7,7 +7,7 @@
 //! the engine skip the cycles in between (`next_due`). Packets go to the endpoint's software
 //! queue; under congestion the injected
 //! bandwidth falls below the offered one, and the queue time is not part of the latency
-//! (seed 000 §4.1).
+//! (Pisani 2016 §4.1).
 //!
 //! `bernoulli_rate` turns a normalized load into that probability, as BookSim divides
 //! `injection_rate` by the average packet size when `injection_rate_uses_flits` is set

@@ -1,4 +1,4 @@
-//! Constant packet number injection (seed 000 §3.4.5 "uniform constant packet number
+//! Constant packet number injection (Pisani 2016 §3.4.5 "uniform constant packet number
 //! injector"): an endpoint generates `initial` packets at the start, then one new packet
 //! each time a packet is delivered to it, which mimics an application that sends after it
 //! receives and keeps the number of packets in flight in the whole network constant (every

@@ -1,5 +1,5 @@
 //! Random draws shared by the patterns, injectors and packet sizes: every one takes the
-//! endpoint's Mersenne Twister (`rand_mt::Mt64`, seed 000 §3.4.5 uses the same generator),
+//! endpoint's Mersenne Twister (`rand_mt::Mt64`, Pisani 2016 §3.4.5 uses the same generator),
 //! so a seed fixes the whole sequence.
 
 use rand_mt::Mt64;

@@ -1,4 +1,4 @@
-//! Synthetic traffic (seed 000 §3.4.5; the split of BookSim's `TrafficPattern` and
+//! Synthetic traffic (Pisani 2016 §3.4.5; the split of BookSim's `TrafficPattern` and
 //! `InjectionProcess`): a destination pattern times an injection process, with packet sizes
 //! fixed or uniformly random. Every random draw comes from a Mersenne Twister (`rand_mt`) that
 //! the engine seeds from the configuration, one generator per endpoint, so results do not

@@ -1,4 +1,4 @@
-//! Periodic injection (the rate of seed 000 §3.4.5's ping traffic injector, "packets at a
+//! Periodic injection (the rate of Pisani 2016 §3.4.5's ping traffic injector, "packets at a
 //! fixed rate"): one packet in every cycle `phase + i period`, `i = 0, 1, ...`, nothing
 //! before `phase`. No random draw: a probe's timing does not depend on the seed.
 

@@ -1,4 +1,4 @@
-//! The ping probe (seed 000 §3.4.5 "ping traffic injector"): endpoint `src` sends
+//! The ping probe (Pisani 2016 §3.4.5 "ping traffic injector"): endpoint `src` sends
 //! minimum-size packets to endpoint `dst` every `period` cycles, from cycle 0, on top of
 //! whatever other traffic runs; the engine tags them so that the sink can measure their
 //! latency apart from the rest (the latency between two chosen points, a local observable

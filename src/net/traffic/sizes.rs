@@ -1,4 +1,4 @@
-//! Packet payload sizes (seed 000 §3.4.5: "all the packets have a random size ... generated
+//! Packet payload sizes (Pisani 2016 §3.4.5: "all the packets have a random size ... generated
 //! using the Mersenne Twister algorithm between the minimum and maximum values allowed"):
 //! fixed, or uniform in `min..=max` bytes. Sizes are payload bytes, 1..=4096 (the APElink
 //! maximum payload, `docs/packet.md`); on the wire a payload takes `ceil(size / 16)` words.

@@ -1,4 +1,4 @@
-//! Uniform random traffic (seed 000 §3.4.5 "uniform traffic injector"; SPEC: uniform random
+//! Uniform random traffic (Pisani 2016 §3.4.5 "uniform traffic injector"; SPEC: uniform random
 //! destinations): every packet goes to an endpoint drawn uniformly among the `N - 1` endpoints
 //! other than its source.
 //!
