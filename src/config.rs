@@ -248,8 +248,12 @@ pub struct NetConfig {
     pub measure_cycles: u64,
     /// At most this many cycles of drain after the window, 0 to 1e9. Default 50000.
     pub drain_cycles: u64,
-    /// Partitions of the nodes (1: the serial engine), 1 to 1048576 partitions. Default 1.
+    /// Partitions of the nodes, contiguous blocks each keeping its own statistics, 0 to 1048576
+    /// partitions; 0: one per thread. Results do not depend on it. Default 0.
     pub partitions: u32,
+    /// Threads stepping the partitions, 0 to 1024; 0: the cores available (at most one per 16
+    /// nodes and per partition). Results do not depend on it. Default 0.
+    pub threads: u32,
     /// Cycles between partition exchanges, 1..=link.phy.latency_cycles; 0: the PHY latency. Default
     /// 0.
     pub window_cycles: u64,
@@ -285,7 +289,8 @@ impl Default for NetConfig {
             warmup_cycles: 2000,
             measure_cycles: 10_000,
             drain_cycles: 50_000,
-            partitions: 1,
+            partitions: 0,
+            threads: 0,
             window_cycles: 0,
             idle_skip: true,
             check: false,
@@ -325,7 +330,18 @@ impl NetConfig {
                 return Err(err(f, format!("{v}: must be at most 1e9 cycles")));
             }
         }
-        range("net.partitions", self.partitions, 1, 1 << 20, "partitions")?;
+        range("net.partitions", self.partitions, 0, 1 << 20, "partitions")?;
+        range("net.threads", self.threads, 0, 1024, "threads")?;
+        if self.threads > self.partitions && self.partitions != 0 {
+            return Err(err(
+                "net.threads",
+                format!(
+                    "{} threads: more than the partitions (net.partitions = {}); a thread steps \
+                     whole partitions",
+                    self.threads, self.partitions
+                ),
+            ));
+        }
         if self.window_cycles > phy_latency as u64 {
             return Err(err(
                 "net.window_cycles",

@@ -47,6 +47,15 @@ struct Common {
     set: Vec<Assignment>,
 }
 
+/// Threads of a network run.
+#[derive(Args, Clone)]
+struct Threads {
+    /// Threads stepping the network's partitions, 1 to 1024 (replaces net.threads; its default
+    /// 0 uses the cores available). The results do not depend on it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+}
+
 /// A table written as CSV too, with the fields of the JSON rows.
 #[derive(Args, Clone)]
 struct CsvOut {
@@ -373,6 +382,8 @@ enum NetworkCmd {
     Sweep {
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        threads: Threads,
         /// Topology (repeat to overlay several; pairs with --routing by position).
         #[arg(long)]
         topology: Vec<String>,
@@ -418,6 +429,8 @@ enum NetworkCmd {
         #[command(flatten)]
         common: Common,
         #[command(flatten)]
+        threads: Threads,
+        #[command(flatten)]
         out: CsvOut,
         /// Write one CSV line per delivered packet.
         #[arg(long, value_name = "FILE.csv")]
@@ -460,6 +473,8 @@ enum AppCmd {
         #[command(flatten)]
         common: Common,
         #[command(flatten)]
+        threads: Threads,
+        #[command(flatten)]
         out: CsvOut,
         #[command(flatten)]
         timeline: TimelineOut,
@@ -493,6 +508,8 @@ enum AppCmd {
         #[command(flatten)]
         common: Common,
         #[command(flatten)]
+        threads: Threads,
+        #[command(flatten)]
         out: CsvOut,
         #[command(flatten)]
         timeline: TimelineOut,
@@ -521,6 +538,8 @@ enum AppCmd {
     Dpsnn {
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        threads: Threads,
         #[command(flatten)]
         timeline: TimelineOut,
         /// Write each rank's cycles per state as CSV.
@@ -599,6 +618,13 @@ enum BenchCmd {
         /// Run only this case, in this process.
         #[arg(long, value_parser = PossibleValuesParser::new(BENCH_CASES))]
         case: Option<String>,
+        /// Also run every case on N threads and report the wall-clock speed-up over one thread
+        /// and the barrier's cost per window (2 to 1024).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=1024), conflicts_with = "case")]
+        threads: Option<u32>,
+        /// With --threads: runs on 1 and on N threads, alternately; the fastest of each counts.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100), requires = "threads")]
+        repeat: u32,
     },
     /// The application layer: node-cycles per CPU second of a program against the same packets
     /// replayed as synthetic traffic, and bytes per rank (DPSNN 16x18, alltoall on 1,024 ranks,
@@ -698,6 +724,22 @@ fn common_of(cmd: &Cmd) -> Option<&Common> {
     })
 }
 
+/// `--threads` of the network commands that take it.
+fn threads_of(cmd: &Cmd) -> Option<u32> {
+    match cmd {
+        Cmd::Network {
+            cmd: NetworkCmd::Sweep { threads, .. } | NetworkCmd::Run { threads, .. },
+        }
+        | Cmd::App {
+            cmd:
+                AppCmd::Run { threads, .. }
+                | AppCmd::Dpsnn { threads, .. }
+                | AppCmd::Replay { threads, .. },
+        } => threads.threads,
+        _ => None,
+    }
+}
+
 fn main() -> ExitCode {
     #[cfg(unix)]
     default_sigpipe();
@@ -706,7 +748,16 @@ fn main() -> ExitCode {
         Cmd::Config { set, .. } => cli::set_overrides(set),
         cmd => {
             if let Some(c) = common_of(cmd) {
-                cli::set_overrides(&c.set);
+                let mut sets = c.set.clone();
+                // `--threads` after the `--set`s: the flag wins
+                if let Some(n) = threads_of(cmd) {
+                    sets.push(
+                        format!("net.threads={n}")
+                            .parse()
+                            .expect("a number of threads is a valid assignment"),
+                    );
+                }
+                cli::set_overrides(&sets);
             }
         }
     }
@@ -819,6 +870,7 @@ fn main() -> ExitCode {
             } => cli::network::cdg(&topology, &routing, no_extra_vc, json),
             NetworkCmd::Sweep {
                 common,
+                threads: _,
                 topology,
                 routing,
                 loads,
@@ -869,6 +921,7 @@ fn main() -> ExitCode {
             }),
             NetworkCmd::Run {
                 common,
+                threads: _,
                 out,
                 packets,
             } => cli::netrun::run(
@@ -881,6 +934,7 @@ fn main() -> ExitCode {
         Cmd::App { cmd } => match cmd {
             AppCmd::Run {
                 common,
+                threads: _,
                 out,
                 timeline,
                 example,
@@ -905,6 +959,7 @@ fn main() -> ExitCode {
             }),
             AppCmd::Replay {
                 common,
+                threads: _,
                 out,
                 timeline,
                 format,
@@ -927,6 +982,7 @@ fn main() -> ExitCode {
             }),
             AppCmd::Dpsnn {
                 common,
+                threads: _,
                 timeline,
                 csv,
                 plot,
@@ -1006,11 +1062,15 @@ fn main() -> ExitCode {
                 common,
                 cycles,
                 case,
+                threads,
+                repeat,
             } => cli::netrun::bench_network(
                 common.config.as_deref(),
                 common.json,
                 cycles,
                 case.as_deref(),
+                threads,
+                repeat,
             ),
             BenchCmd::App {
                 common,

@@ -216,11 +216,12 @@ fn matching_over_the_network_keeps_pair_order_and_honours_wildcards_and_probe() 
 }
 
 #[test]
-fn same_seed_same_results_for_any_partitioning_and_another_seed_differs() {
-    let run_with = |seed: u64, partitions: u32| {
+fn same_seed_same_results_for_any_partitioning_or_threads_and_another_seed_differs() {
+    let run_with = |seed: u64, partitions: u32, threads: u32| {
         let mut c = cfg("torus:4x4", "star-channel");
         c.sim.seed = seed;
         c.net.partitions = partitions;
+        c.net.threads = threads;
         let (p, f, _) = Example::Halo.program(Params {
             bytes: 700,
             iterations: 3,
@@ -231,12 +232,17 @@ fn same_seed_same_results_for_any_partitioning_and_another_seed_differs() {
         let rep = run(&c, place, p, &Progress::hidden()).unwrap();
         (rep.cycles, rep.finished, rep.packets, f.all())
     };
-    let a = run_with(7, 1);
-    assert_eq!(a, run_with(7, 3));
-    assert_eq!(a, run_with(7, 16));
+    let a = run_with(7, 1, 1);
+    for (parts, threads) in [(3, 1), (16, 1), (2, 2), (3, 3), (5, 4), (16, 7)] {
+        assert_eq!(
+            a,
+            run_with(7, parts, threads),
+            "{parts} partitions, {threads} threads"
+        );
+    }
     assert_ne!(
         a.0,
-        run_with(8, 1).0,
+        run_with(8, 1, 1).0,
         "another mapping seed, another run time"
     );
 }

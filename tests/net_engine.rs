@@ -28,6 +28,7 @@ fn probe_only(topology: &str, routing: &str, src: usize, dst: usize) -> Summary 
         probe: Some((pr.src, pr.dst, Box::new(pr.injector()) as Box<dyn Injector>)),
         seed: 1,
         partitions: 1,
+        threads: 1,
         window: 42,
         idle_skip: true,
         check: true,
@@ -63,6 +64,7 @@ fn lone_sender(topology: &str, routing: &str, pattern: &str, payload: u32, skip:
         probe: None,
         seed: 1,
         partitions: 1,
+        threads: 1,
         window: 42,
         idle_skip: skip,
         check: true,
@@ -209,7 +211,7 @@ fn small_networks_deliver_every_packet_intact_and_in_order() {
 }
 
 #[test]
-fn results_do_not_depend_on_partitioning_window_or_idle_skipping() {
+fn results_do_not_depend_on_threads_partitioning_window_or_idle_skipping() {
     for (topo, routing) in [
         ("torus:6x6", "ecube"),
         ("torus:6x6", "star-channel"),
@@ -217,27 +219,71 @@ fn results_do_not_depend_on_partitioning_window_or_idle_skipping() {
     ] {
         let mut c = small(topo, routing, 0.35);
         c.net.check = false;
+        // the reference: one thread, one partition, the cycle-by-cycle window, every block
+        // evaluated every cycle
+        c.net.threads = 1;
+        c.net.partitions = 1;
+        c.net.window_cycles = 1;
+        c.net.idle_skip = false;
         let reference = run_cfg(&c);
         assert!(reference.packets_delivered > 1000);
-        for (parts, window, skip) in [
-            (2, 0, true),
-            (3, 17, true),
-            (7, 1, true),
-            (1, 0, false),
-            (4, 5, false),
+        for (threads, parts, window, skip) in [
+            (1, 1, 0, true),
+            (1, 3, 17, true),
+            (2, 2, 0, true),
+            (2, 5, 0, false),
+            (3, 3, 17, true),
+            (3, 7, 1, false),
+            (4, 4, 5, true),
+            (4, 9, 0, false),
+            (7, 7, 0, true),
+            (7, 12, 3, true),
         ] {
+            // (the dragonfly has 6 nodes: at most a thread and a partition each)
+            let nodes = plan(&c).unwrap().topo.nodes() as u32;
+            let (threads, parts) = (threads.min(nodes), parts.min(nodes).max(threads.min(nodes)));
             let mut c2 = c.clone();
+            c2.net.threads = threads;
             c2.net.partitions = parts;
             c2.net.window_cycles = window;
             c2.net.idle_skip = skip;
             let s = run_cfg(&c2);
             assert_eq!(
                 s.stats_hash, reference.stats_hash,
-                "{topo}: partitions {parts}, window {window}, idle skip {skip}"
+                "{topo} {routing}: threads {threads}, partitions {parts}, window {window}, idle skip {skip}"
             );
             assert_eq!(s.latency_mean_cycles, reference.latency_mean_cycles);
+            assert_eq!(s.cycles, reference.cycles);
         }
     }
+}
+
+#[test]
+fn threads_are_checked_against_partitions_and_nodes() {
+    // more threads than partitions: refused when the configuration is read
+    let mut c = small("torus:4x4", "ecube", 0.1);
+    c.net.threads = 3;
+    c.net.partitions = 2;
+    let e = c.validate().unwrap_err().to_string();
+    assert!(
+        e.contains("net.threads") && e.contains("more than the partitions"),
+        "{e}"
+    );
+    // more threads than nodes (and so than partitions): refused when the network is built
+    c.net.threads = 5;
+    c.net.partitions = 0;
+    c.validate().unwrap();
+    c.net.topology = "torus:2x2".into();
+    let p = plan(&c).unwrap();
+    let e = exanet::net::setup::build(&c, &p, 0.1).err().unwrap();
+    assert!(e.contains("threads: 5") && e.contains("4 nodes"), "{e}");
+    // the defaults resolve to a thread per partition, at least one
+    c.net.threads = 0;
+    let (parts, threads) = exanet::net::setup::resolve_threads(&c, 4);
+    assert_eq!((parts, threads), (1, 1), "4 nodes: below a thread's share");
+    let (parts, threads) = exanet::net::setup::resolve_threads(&c, 1 << 16);
+    let cores = std::thread::available_parallelism().unwrap().get();
+    assert_eq!((parts, threads), (cores, cores));
 }
 
 #[test]
@@ -371,6 +417,35 @@ fn bad_input_is_refused_with_exit_2() {
         let a: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
         refused(&a, needle);
     }
+    // threads: none, more than the partitions, more than the nodes
+    let mut s = sweep("torus:4x4", "ecube", "0.1");
+    s.extend(["--threads".to_string(), "0".to_string()]);
+    refused(
+        &s.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
+        "invalid value '0' for '--threads <N>'",
+    );
+    refused(
+        &[
+            "network",
+            "run",
+            "--threads",
+            "4",
+            "--set",
+            "net.partitions=2",
+        ],
+        "4 threads: more than the partitions (net.partitions = 2)",
+    );
+    refused(
+        &[
+            "network",
+            "run",
+            "--threads",
+            "5",
+            "--set",
+            "net.topology=torus:2x2",
+        ],
+        "threads: 5: must be between 1 and the partitions (4 for 4 nodes)",
+    );
     let dir = std::env::temp_dir().join(format!("exanet-net-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for (name, text, needle) in [
@@ -560,6 +635,35 @@ fn bench_network_runs_a_case_and_refuses_bad_values() {
     // JSON floats carry 12 significant digits (docs/cli.md)
     let want = b + ((depth - held) * 16) as f64 / 1024.0;
     assert!((full - want).abs() <= want * 1e-11, "{full} against {want}");
+    // on two threads: the windows of the timed cycles, each with its barrier
+    let o = exanet(&[
+        "bench",
+        "network",
+        "--case",
+        "torus32-10",
+        "--cycles",
+        "100",
+        "--set",
+        "net.threads=2",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v2: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(
+        (v2["threads"].as_u64(), v2["partitions"].as_u64()),
+        (Some(2), Some(2))
+    );
+    let latency = exanet::config::Config::default().link.phy.latency_cycles as u64;
+    assert_eq!(v2["windows"].as_u64().unwrap(), 100u64.div_ceil(latency));
+    assert!(v2["barrier_seconds_per_window"].as_f64().unwrap() >= 0.0);
+    assert_eq!(
+        (v["threads"].as_u64(), v["windows"].as_u64()),
+        (Some(1), Some(0))
+    );
+    refused(
+        &["bench", "network", "--threads", "2", "--case", "torus32-10"],
+        "cannot be used with",
+    );
     refused(
         &["bench", "network", "--case", "torus7"],
         "invalid value 'torus7' for '--case",

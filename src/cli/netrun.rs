@@ -344,7 +344,11 @@ fn run_one(
 }
 
 pub fn sweep(a: &SweepArgs) -> R {
-    let base = load_config(a.config)?;
+    let mut base = load_config(a.config)?;
+    if a.jobs > 1 && base.net.threads == 0 {
+        // the points already share the cores: one thread each unless asked otherwise
+        base.net.threads = 1;
+    }
     check_out("--csv", a.csv, "csv")?;
     check_out("--plot", a.plot, "svg")?;
     check_out("--packets", a.packets, "csv")?;
@@ -704,6 +708,7 @@ fn bench_child_args(
     cycles: u64,
     config: Option<&Path>,
     sets: &[Assignment],
+    threads: u32,
 ) -> Vec<std::ffi::OsString> {
     let mut v: Vec<std::ffi::OsString> = ["bench", "network", "--json", "--case", case]
         .iter()
@@ -719,6 +724,8 @@ fn bench_child_args(
         v.push("--set".into());
         v.push(format!("{}={}", a.key, a.value).into());
     }
+    v.push("--set".into());
+    v.push(format!("net.threads={threads}").into());
     v
 }
 
@@ -729,9 +736,15 @@ pub fn bench_network(
     json: bool,
     cycles: Option<u64>,
     case: Option<&str>,
+    threads: Option<u32>,
+    repeat: u32,
 ) -> R {
-    use crate::net::bench::{run_case, CaseResult, NetBenchReport, CASES};
-    let cfg = load_config(config)?;
+    use crate::net::bench::{run_case, CaseResult, NetBenchReport, Speedup, CASES};
+    let mut cfg = load_config(config)?;
+    if cfg.net.threads == 0 {
+        // the benchmark's figures are one thread's unless net.threads says otherwise
+        cfg.net.threads = 1;
+    }
     if cycles == Some(0) {
         return Err(CliError::input("--cycles: must be at least 1"));
     }
@@ -745,29 +758,53 @@ pub fn bench_network(
         if json {
             return json_out(&r);
         }
-        print!("{}", NetBenchReport::new(vec![r]));
+        print!("{}", NetBenchReport::new(vec![r], Vec::new()));
         return Ok(ExitCode::SUCCESS);
     }
     let sets = super::overrides();
     let exe = std::env::current_exe()
         .map_err(|e| CliError::failed(format!("cannot find this program to rerun it: {e}")))?;
-    let mut results: Vec<CaseResult> = Vec::new();
-    for c in CASES.iter() {
-        let c = with_cycles(c);
+    let child = |c: &crate::net::bench::Case, threads: u32| -> Result<CaseResult, CliError> {
         if !json {
             eprintln!(
-                "  running {} ({}, load {}, {} + {} cycles)...",
-                c.name, c.topology, c.load, c.warmup, c.cycles
+                "  running {} ({}, load {}, {} + {} cycles, {threads} thread{})...",
+                c.name,
+                c.topology,
+                c.load,
+                c.warmup,
+                c.cycles,
+                if threads == 1 { "" } else { "s" }
             );
         }
         let mut cmd = std::process::Command::new(&exe);
-        cmd.args(bench_child_args(c.name, c.cycles, config, &sets));
+        cmd.args(bench_child_args(c.name, c.cycles, config, &sets, threads));
         let out = super::bench_child(&mut cmd, c.name)?;
-        let r: CaseResult = serde_json::from_slice(&out)
-            .map_err(|e| CliError::failed(format!("case {}: unreadable result: {e}", c.name)))?;
-        results.push(r);
+        serde_json::from_slice(&out)
+            .map_err(|e| CliError::failed(format!("case {}: unreadable result: {e}", c.name)))
+    };
+    let mut results: Vec<CaseResult> = Vec::new();
+    let mut speedups = Vec::new();
+    for c in CASES.iter() {
+        let c = with_cycles(c);
+        match threads {
+            None | Some(1) => results.push(child(&c, 1)?),
+            Some(n) => {
+                // alternately, so that a burst of the shared machine's load slows one sample
+                let (mut one, mut many) = (Vec::new(), Vec::new());
+                for _ in 0..repeat.max(1) {
+                    one.push(child(&c, 1)?);
+                    many.push(child(&c, n)?);
+                }
+                speedups.extend(Speedup::new(&one, &many));
+                results.push(
+                    one.into_iter()
+                        .min_by(|a, b| a.cpu_seconds.total_cmp(&b.cpu_seconds))
+                        .expect("one run at least"),
+                );
+            }
+        }
     }
-    let rep = NetBenchReport::new(results);
+    let rep = NetBenchReport::new(results, speedups);
     if json {
         return json_out(&rep);
     }
@@ -785,7 +822,7 @@ mod tests {
             .iter()
             .map(|s| s.parse().unwrap())
             .collect();
-        let args = bench_child_args("torus32-10", 7, Some(Path::new("my.toml")), &sets);
+        let args = bench_child_args("torus32-10", 7, Some(Path::new("my.toml")), &sets, 1);
         let text: Vec<String> = args
             .iter()
             .map(|a| a.to_string_lossy().into_owned())
@@ -805,7 +842,9 @@ mod tests {
                 "--set",
                 "net.sizes=16",
                 "--set",
-                "link.credit.period_cycles=20"
+                "link.credit.period_cycles=20",
+                "--set",
+                "net.threads=1"
             ]
         );
         // each passed-on assignment reads back as the one given
@@ -815,9 +854,11 @@ mod tests {
             .filter(|a| *a != "--set")
             .map(|a| a.parse().unwrap())
             .collect();
-        assert_eq!(back, sets);
-        let bare = bench_child_args("torus96-10", 1, None, &[]);
-        assert_eq!(bare.len(), 7);
+        assert_eq!(back[..2], sets[..]);
+        assert_eq!(back[2], "net.threads=1".parse().unwrap());
+        let bare = bench_child_args("torus96-10", 1, None, &[], 2);
+        assert_eq!(bare.len(), 9);
+        assert_eq!(bare[8], "net.threads=2");
     }
 
     #[test]

@@ -71,6 +71,9 @@ pub fn serve(a: &ServeArgs) -> R {
     use crate::serve::server;
     let mut cfg = super::load_config(a.config)?;
     super::app::apply_net_options(&mut cfg, a.topology, a.routing)?;
+    // one thread: the session answers its clients in the order of the network's cycles, and
+    // the remote endpoints' calls into the broker must come in that order (decision 0026)
+    cfg.net.threads = 1;
     let endpoints = super::app::endpoints(&cfg)?;
     let listen: std::net::SocketAddr = a.listen.parse().map_err(|_| {
         CliError::input(format!(

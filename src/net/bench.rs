@@ -81,9 +81,17 @@ pub struct CaseResult {
     pub nodes: usize,
     pub warmup_cycles: u64,
     pub timed_cycles: u64,
+    /// Threads and partitions the network ran on (`net.threads`, `net.partitions`).
+    pub threads: usize,
+    pub partitions: usize,
     pub cpu_seconds: f64,
     pub wall_seconds: f64,
     pub node_cycles_per_cpu_second: f64,
+    pub node_cycles_per_wall_second: f64,
+    /// Windows of the timed cycles, and the seconds a thread waited at a window's barrier on
+    /// average (0 on one thread).
+    pub windows: u64,
+    pub barrier_seconds_per_window: f64,
     pub resident_bytes_start: u64,
     pub resident_bytes_end: u64,
     pub bytes_per_node: f64,
@@ -146,9 +154,12 @@ pub fn run_case(cfg: &Config, case: &Case) -> Result<CaseResult, String> {
     let p = plan(&c)?;
     let mut net = build(&c, &p, case.load)?;
     net.run(case.warmup);
+    let sync0 = net.sync;
     let (t0, w0) = (cpu_seconds()?, std::time::Instant::now());
     net.run(case.cycles);
     let (cpu, wall) = (cpu_seconds()? - t0, w0.elapsed().as_secs_f64());
+    let windows = net.sync.windows - sync0.windows;
+    let waited = net.sync.wait_seconds - sync0.wait_seconds;
     let after = net.merged();
     let rss1 = resident_bytes()?;
     let nodes = p.topo.nodes();
@@ -165,9 +176,18 @@ pub fn run_case(cfg: &Config, case: &Case) -> Result<CaseResult, String> {
         nodes,
         warmup_cycles: case.warmup,
         timed_cycles: case.cycles,
+        threads: net.threads(),
+        partitions: net.partitions(),
         cpu_seconds: cpu,
         wall_seconds: wall,
-        node_cycles_per_cpu_second: (nodes as u64 * case.cycles) as f64 / cpu.max(0.01),
+        node_cycles_per_cpu_second: (nodes as u64 * case.cycles) as f64 / cpu.max(1e-9),
+        node_cycles_per_wall_second: (nodes as u64 * case.cycles) as f64 / wall.max(1e-9),
+        windows,
+        barrier_seconds_per_window: if windows == 0 {
+            0.0
+        } else {
+            waited / net.threads() as f64 / windows as f64
+        },
         resident_bytes_start: rss0,
         resident_bytes_end: rss1,
         bytes_per_node,
@@ -183,9 +203,59 @@ pub fn run_case(cfg: &Config, case: &Case) -> Result<CaseResult, String> {
     })
 }
 
+/// Wall-clock speed-up the threaded engine should reach on a 2-core machine: (case, speed-up)
+/// (issue 13 §2).
+pub const SPEEDUP_GOALS: [(&str, f64); 2] = [("torus96-10", 1.8), ("torus32-10", 1.6)];
+
+/// One case on one thread and on several, the same cycles (`exanet bench network --threads`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Speedup {
+    pub case: String,
+    pub threads: usize,
+    /// The fastest of the runs of each, wall-clock seconds of the timed cycles.
+    pub one_thread_wall_seconds: f64,
+    pub threads_wall_seconds: f64,
+    /// One thread's time over the threads' time.
+    pub speedup: f64,
+    /// What a thread waited at a window's barrier, on average over the fastest threaded run's
+    /// windows.
+    pub barrier_seconds_per_window: f64,
+    pub windows: u64,
+    /// The goal of `SPEEDUP_GOALS` for the case, if it has one, and whether it was met.
+    pub goal: Option<f64>,
+    pub goal_met: Option<bool>,
+}
+
+impl Speedup {
+    /// From the runs of one case on one thread (`one`) and on several (`many`), alternated.
+    pub fn new(one: &[CaseResult], many: &[CaseResult]) -> Option<Speedup> {
+        let fastest = |v: &[CaseResult]| {
+            v.iter()
+                .min_by(|a, b| a.wall_seconds.total_cmp(&b.wall_seconds))
+                .cloned()
+        };
+        let (a, b) = (fastest(one)?, fastest(many)?);
+        let speedup = a.wall_seconds / b.wall_seconds.max(1e-9);
+        let goal = SPEEDUP_GOALS.iter().find(|g| g.0 == a.case).map(|g| g.1);
+        Some(Speedup {
+            case: a.case.clone(),
+            threads: b.threads,
+            one_thread_wall_seconds: a.wall_seconds,
+            threads_wall_seconds: b.wall_seconds,
+            speedup,
+            barrier_seconds_per_window: b.barrier_seconds_per_window,
+            windows: b.windows,
+            goal,
+            goal_met: goal.map(|g| speedup >= g),
+        })
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct NetBenchReport {
     pub cases: Vec<CaseResult>,
+    /// With `--threads N`: every case on one thread against N threads.
+    pub threads: Vec<Speedup>,
     pub goal_node_cycles_per_cpu_second: f64,
     /// The 32x32 10 % case reached the goal.
     pub speed_goal_met: bool,
@@ -199,7 +269,7 @@ pub struct NetBenchReport {
 }
 
 impl NetBenchReport {
-    pub fn new(cases: Vec<CaseResult>) -> NetBenchReport {
+    pub fn new(cases: Vec<CaseResult>, threads: Vec<Speedup>) -> NetBenchReport {
         let speed = cases
             .iter()
             .find(|c| c.case == "torus32-10")
@@ -220,6 +290,7 @@ impl NetBenchReport {
             torus96_bytes: mem96,
             torus96_limit_bytes: GOAL_96_BYTES,
             cases,
+            threads,
         }
     }
 }
@@ -285,6 +356,42 @@ impl fmt::Display for NetBenchReport {
                 self.torus96_limit_bytes / (1u64 << 30) as f64,
                 if ok { "fits" } else { "does NOT fit" }
             )?;
+        }
+        if !self.threads.is_empty() {
+            writeln!(
+                f,
+                "threads (wall-clock time, the fastest of alternate runs on 1 and N threads)"
+            )?;
+            writeln!(
+                f,
+                "  {:<12} {:>7} {:>10} {:>10} {:>8} {:>8} {:>14} {:>9}",
+                "case",
+                "threads",
+                "1 thr s",
+                "N thr s",
+                "speedup",
+                "windows",
+                "barrier us/win",
+                "goal"
+            )?;
+            for t in &self.threads {
+                writeln!(
+                    f,
+                    "  {:<12} {:>7} {:>10.3} {:>10.3} {:>7.2}x {:>8} {:>14.1} {:>9}",
+                    t.case,
+                    t.threads,
+                    t.one_thread_wall_seconds,
+                    t.threads_wall_seconds,
+                    t.speedup,
+                    t.windows,
+                    t.barrier_seconds_per_window * 1e6,
+                    match (t.goal, t.goal_met) {
+                        (Some(g), Some(true)) => format!("{g}x met"),
+                        (Some(g), _) => format!("{g}x NOT met"),
+                        _ => "-".into(),
+                    }
+                )?;
+            }
         }
         Ok(())
     }

@@ -1,26 +1,36 @@
 //! The network-scale engine: builds a network of `NetNode`s from a topology, a routing algorithm
-//! and a traffic description, and clocks it.
+//! and a traffic description, and clocks it, on one thread or several.
 //!
 //! Time advances in windows of `window` cycles, no longer than the PHY lane's latency (the
-//! shortest path from one node's registers to another's). Within a window the nodes do not
-//! see each other: what a lane presents in the next `window` cycles is already in its delay
-//! line (`PhyLane::ahead`). So the engine steps one node through the whole window before the
-//! next node, reading its neighbours' beats for the window from their lanes, which keep the
-//! beats presented in the last window (`PhyLane::keep_presented`) for a neighbour stepped
-//! earlier. A node's state then stays in the cache for the window instead of being fetched
-//! again every cycle (a network of 1024 nodes is far larger than the cache).
+//! shortest path from one node's registers to another's: the lookahead of SST's and OMNeT++'s
+//! parallel engines). Within a window the nodes do not see each other: what a lane presents in
+//! the next `window` cycles is already in its delay line (a beat accepted in cycle `c` is
+//! presented in `c + latency`). So each node is stepped through the whole window before the
+//! next node, its state staying in the cache for the window (a network of 1024 nodes is far
+//! larger than the cache), reading the beats its neighbours' lanes present in the window.
 //!
 //! The nodes are split into partitions, contiguous blocks of nodes each keeping its own
-//! statistics; they are stepped one after the other. (Stepping them on threads between
-//! window boundaries would need the lanes that cross a partition boundary double-buffered: a
-//! neighbour stepped on another thread writes its lane while this node reads it.) Every random
-//! draw is an endpoint's own generator and statistics are merged order-independently, so the
-//! results depend neither on the partitioning nor on the order in which nodes are stepped (the
-//! statistics hash is the same for any partitioning and window, and with the cycle-by-cycle
-//! order of earlier versions).
+//! statistics, and the partitions into threads, contiguous blocks of partitions. A thread steps
+//! its nodes through a window, then waits at the window's barrier: the one synchronisation a
+//! window. A neighbour of the same thread is read from its lane directly: one stepped earlier
+//! in the window kept the beats it presented (`PhyLane::keep_presented`). A lane that crosses to
+//! another thread is double-buffered: at the end of each window its node copies the beats it
+//! will present in the next window into an *outbox*, one of two alternating by window parity,
+//! so that while one window is stepped the outboxes read are the ones written before it. A
+//! thread writes only its own nodes, their outboxes of the next window and its partitions'
+//! statistics.
 //!
-//! Idle skipping (`idle_skip`): router slots whose next cycle changes nothing are not evaluated
-//! (`Router::step`); the results are identical either way (a test).
+//! Every random draw is an endpoint's own generator and statistics are merged in partition
+//! order, each merge order-independent, so the results depend neither on the number of
+//! threads, nor on the partitioning, nor on the order in which nodes are stepped (a test holds
+//! the statistics hash equal over all of them).
+//!
+//! A packet log or a register observer (one object seeing every node) runs the partitions one
+//! after the other on the calling thread, in node order.
+//!
+//! Idle skipping (`idle_skip`): blocks whose next cycle changes nothing are not evaluated
+//! (`NetNode::step`), and a node with nothing to do and no beat arriving in a window is not
+//! stepped in it; the results are identical either way (a test).
 
 use super::adapter::NodeRouting;
 use super::nic::Nic;
@@ -39,7 +49,8 @@ use crate::link::LinkParams;
 use crate::pktfifo::PktFifoParams;
 use crate::router::params::{Dir, InterPort, RouterCfg, RouterParams, MAX_INTER, MAX_INTRA};
 use crate::router::Router;
-use std::sync::Arc;
+use std::ops::Range;
+use std::sync::{Arc, Barrier, Mutex};
 
 /// Cycles between two checks of the drain for undelivered window packets.
 pub const DRAIN_STEP: u64 = 256;
@@ -59,7 +70,10 @@ pub struct NetSetup {
     /// The ping probe: (source endpoint, sink endpoint, its injector).
     pub probe: Option<(usize, usize, Box<dyn Injector>)>,
     pub seed: u64,
+    /// Partitions of the nodes (at least `threads`; at most the nodes, fewer are made).
     pub partitions: usize,
+    /// Threads stepping the partitions (`resolve_threads`).
+    pub threads: usize,
     /// Cycles between partition exchanges (1..=PHY latency).
     pub window: u64,
     pub idle_skip: bool,
@@ -78,22 +92,42 @@ pub struct Network {
     pub nodes: Vec<NetNode>,
     /// For every node and port: the neighbour and its port.
     wires: Vec<[Option<(u32, u8)>; MAX_INTER]>,
-    parts: Vec<Vec<usize>>,
+    /// Partitions: contiguous ranges of node indices.
+    parts: Vec<Range<usize>>,
+    /// Threads: contiguous ranges of partitions.
+    threads: Vec<Range<usize>>,
+    /// Per node, per window parity: the beats its lanes to another thread's nodes present in
+    /// that window.
+    outbox: Vec<[Mutex<Vec<Beat>>; 2]>,
+    /// Per node: its ports whose neighbour another thread steps (bit q: port q).
+    boundary: Vec<u16>,
     window: u64,
     pub cycle: u64,
     /// Per partition.
     pub stats: Vec<Stats>,
     pub measure: Window,
     check_order: bool,
-    events: NodeEvents,
     clock_ns: f64,
     idle_skip: bool,
-    /// Per node: the first cycle it needs stepping again.
+    /// Per node: the first cycle it needs stepping again, as far as the node knows (a beat
+    /// arriving from a neighbour is found in the neighbour's outbox).
     wake: Vec<u64>,
     /// The per-packet observer, when one is attached (`log_packets`).
     packet_log: Option<PacketLog>,
     /// The register observer, when one is attached (`observe`).
     observer: Option<Box<dyn NodeObserver>>,
+    /// Windows run so far, and what the threads waited at their barriers.
+    pub sync: SyncStats,
+}
+
+/// What the window barriers cost (`exanet bench network`).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SyncStats {
+    /// Windows run on several threads.
+    pub windows: u64,
+    /// Seconds the threads spent at the barriers, summed over the threads: the synchronisation
+    /// itself and the wait for the slowest thread of each window.
+    pub wait_seconds: f64,
 }
 
 /// The router of every node of `t`: one intra-tile port per terminal, its inter-tile ports,
@@ -259,12 +293,29 @@ impl Network {
             ));
             wires.push(w);
         }
-        // partitions: contiguous blocks of node indices
         let np = s.partitions.clamp(1, n.max(1));
-        let mut parts = vec![Vec::new(); np];
-        for id in 0..n {
-            parts[id * np / n.max(1)].push(id);
+        if s.threads == 0 || s.threads > np {
+            return Err(format!(
+                "threads: {}: must be between 1 and the partitions ({np} for {} nodes)",
+                s.threads, n
+            ));
         }
+        let parts = split(n, np);
+        let threads = split(np, s.threads);
+        let mut thread_of = vec![0usize; n];
+        for (k, th) in threads.iter().enumerate() {
+            thread_of[parts[th.start].start..parts[th.end - 1].end].fill(k);
+        }
+        let boundary = wires
+            .iter()
+            .enumerate()
+            .map(|(id, w): (usize, &[Option<(u32, u8)>; MAX_INTER])| {
+                w.iter().enumerate().fold(0u16, |b, (q, wq)| match wq {
+                    Some((m, _)) if thread_of[*m as usize] != thread_of[id] => b | 1 << q,
+                    _ => b,
+                })
+            })
+            .collect();
         Ok(Network {
             check_order: s.check && s.routing.in_order(),
             topo: t,
@@ -275,16 +326,19 @@ impl Network {
             nodes,
             wires,
             parts,
+            threads,
+            outbox: (0..n).map(|_| Default::default()).collect(),
+            boundary,
             window: s.window,
             cycle: 0,
             stats: vec![Stats::default(); np],
             measure,
-            events: NodeEvents::default(),
             clock_ns: cfg.clock().ns(1.0),
             idle_skip: s.idle_skip,
             wake: vec![0; n],
             packet_log: None,
             observer: None,
+            sync: SyncStats::default(),
         })
     }
 
@@ -316,103 +370,104 @@ impl Network {
         &self.link
     }
 
+    /// Threads stepping the partitions.
+    pub fn threads(&self) -> usize {
+        self.threads.len()
+    }
+
+    /// Partitions of the nodes.
+    pub fn partitions(&self) -> usize {
+        self.parts.len()
+    }
+
     /// Advance `cycles` cycles (whole windows; the last one may be shorter).
     pub fn run(&mut self, cycles: u64) {
         let end = self.cycle + cycles;
-        while self.cycle < end {
-            let w = self.window.min(end - self.cycle);
-            self.run_window(w);
+        let mut windows = Vec::new();
+        let mut t = self.cycle;
+        while t < end {
+            let w = self.window.min(end - t);
+            windows.push((t, t + w));
+            t += w;
         }
-    }
-
-    fn run_window(&mut self, w: u64) {
-        let (t0, t1) = (self.cycle, self.cycle + w);
-        let env = NodeEnv {
-            topo: self.topo.as_ref(),
-            pattern: self.pattern.as_ref(),
-            sizes: &self.sizes,
-            link: &self.link,
-            tcl_cfg: self.link.cfg,
-            phy_cfg: self.link.phy_cfg,
-            skip: self.idle_skip,
-            log_hops: self.packet_log.is_some(),
+        if windows.is_empty() {
+            return;
+        }
+        let ctx = Ctx {
+            env: NodeEnv {
+                topo: self.topo.as_ref(),
+                pattern: self.pattern.as_ref(),
+                sizes: &self.sizes,
+                link: &self.link,
+                tcl_cfg: self.link.cfg,
+                phy_cfg: self.link.phy_cfg,
+                skip: self.idle_skip,
+                log_hops: self.packet_log.is_some(),
+            },
+            wires: &self.wires,
+            outbox: &self.outbox,
+            boundary: &self.boundary,
+            measure: self.measure,
+            check_order: self.check_order,
+            window: self.window,
+            windows: &windows,
         };
-        // Per port of the node being stepped: the beats its neighbour's lane presents in the
-        // window, and the next one not yet taken.
-        let mut incoming: [Vec<(u64, u64)>; MAX_INTER] = Default::default();
-        for (k, part) in self.parts.iter().enumerate() {
-            for &id in part {
-                if self.wake[id] >= t1 {
-                    continue;
-                }
-                // Every beat arriving in the window is already in the neighbour's delay line;
-                // a neighbour stepped earlier in this window kept it (`keep_presented`).
-                let wires = &self.wires[id];
-                for (q, wq) in wires.iter().enumerate() {
-                    incoming[q].clear();
-                    if let Some((m, r)) = *wq {
-                        self.nodes[m as usize].beats_out(r as usize, t0, t1, &mut incoming[q]);
-                    }
-                }
-                let mut taken = [0usize; MAX_INTER];
-                let mut c = self.wake[id].max(t0);
-                while c < t1 {
-                    let mut link_in = [(false, 0u64); MAX_INTER];
-                    for (q, li) in link_in.iter_mut().enumerate() {
-                        if let Some(&(at, d)) = incoming[q].get(taken[q]) {
-                            debug_assert!(at >= c, "a node sleeps through no beat");
-                            if at == c {
-                                *li = (true, d);
-                                taken[q] += 1;
-                            }
-                        }
-                    }
-                    let mut next = self.nodes[id].step(&env, &link_in, c, &mut self.events);
-                    if let Some(o) = self.observer.as_mut() {
-                        o.stepped(&self.nodes[id], c);
-                    }
-                    // and the next beat arriving from a neighbour in the window
-                    for (q, inc) in incoming.iter().enumerate() {
-                        if let Some(&(at, _)) = inc.get(taken[q]) {
-                            next = next.min(at);
-                        }
-                    }
-                    for (q, arrival) in self.events.sent.drain(..) {
-                        // (after this window: the neighbour is not stepped again before it)
-                        let (m, _) = wires[q].expect("a lane sends on a wired port");
-                        let wm = &mut self.wake[m as usize];
-                        *wm = (*wm).min(arrival);
-                    }
-                    if let Some(log) = self.packet_log.as_mut() {
-                        for f in self.events.hop_footers.drain(..) {
-                            log.hop(self.topo.as_ref(), f);
-                        }
-                        for a in &self.events.arrived {
-                            log.arrive(a, &self.measure);
-                        }
-                    }
-                    let st = &mut self.stats[k];
-                    for x in self.events.injected.drain(..) {
-                        st.inject(&x, &self.measure);
-                    }
-                    for a in self.events.arrived.drain(..) {
-                        st.arrive(a.dst, &a, &self.measure, self.check_order);
-                    }
-                    c = next;
-                }
-                // and the first beat arriving after the window: a neighbour stepped earlier in
-                // this window holds those it sent; one stepped later tells (`events.sent`).
-                if c > t1 {
-                    for wq in wires.iter() {
-                        if let Some((m, r)) = *wq {
-                            c = c.min(self.nodes[m as usize].next_out(r as usize, t1));
-                        }
-                    }
-                }
-                self.wake[id] = c;
+        let sequential =
+            self.threads.len() == 1 || self.packet_log.is_some() || self.observer.is_some();
+        if sequential {
+            let mut hooks = Hooks {
+                log: self.packet_log.as_mut(),
+                observer: self.observer.as_deref_mut(),
+            };
+            Worker {
+                nodes: &mut self.nodes,
+                first: 0,
+                wake: &mut self.wake,
+                stats: &mut self.stats,
+                parts: &self.parts,
             }
+            .run(&ctx, &mut hooks, None);
+        } else {
+            let barrier = Barrier::new(self.threads.len());
+            let mut waited = Vec::with_capacity(self.threads.len());
+            let (mut nodes, mut wake, mut stats) =
+                (&mut self.nodes[..], &mut self.wake[..], &mut self.stats[..]);
+            std::thread::scope(|sc| {
+                let mut handles = Vec::with_capacity(self.threads.len());
+                for th in &self.threads {
+                    let first = self.parts[th.start].start;
+                    let count = self.parts[th.end - 1].end - first;
+                    let (n, rest) = std::mem::take(&mut nodes).split_at_mut(count);
+                    nodes = rest;
+                    let (wk, rest) = std::mem::take(&mut wake).split_at_mut(count);
+                    wake = rest;
+                    let (st, rest) = std::mem::take(&mut stats).split_at_mut(th.len());
+                    stats = rest;
+                    let w = Worker {
+                        nodes: n,
+                        first,
+                        wake: wk,
+                        stats: st,
+                        parts: &self.parts[th.clone()],
+                    };
+                    let (ctx, barrier) = (&ctx, &barrier);
+                    handles.push(sc.spawn(move || {
+                        let mut hooks = Hooks {
+                            log: None,
+                            observer: None,
+                        };
+                        w.run(ctx, &mut hooks, Some(barrier))
+                    }));
+                }
+                for h in handles {
+                    // a worker that panicked is a bug in the model: pass the panic on
+                    waited.push(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+                }
+            });
+            self.sync.windows += windows.len() as u64;
+            self.sync.wait_seconds += waited.iter().sum::<f64>();
         }
-        self.cycle = t1;
+        self.cycle = end;
     }
 
     /// The statistics of every partition, merged.
@@ -527,5 +582,191 @@ impl Network {
             }
         }
         e
+    }
+}
+
+/// `n` items in `k` contiguous ranges, as equal as they come.
+fn split(n: usize, k: usize) -> Vec<Range<usize>> {
+    (0..k).map(|i| i * n / k..(i + 1) * n / k).collect()
+}
+
+/// A beat a node's lane presents: its port, the cycle and the data.
+#[derive(Debug, Clone, Copy)]
+struct Beat {
+    port: u8,
+    at: u64,
+    data: u64,
+}
+
+/// What every thread of a `run` reads.
+struct Ctx<'a> {
+    env: NodeEnv<'a>,
+    wires: &'a [[Option<(u32, u8)>; MAX_INTER]],
+    outbox: &'a [[Mutex<Vec<Beat>>; 2]],
+    boundary: &'a [u16],
+    measure: Window,
+    check_order: bool,
+    /// The configured window (an outbox holds this many cycles of beats).
+    window: u64,
+    /// The windows of this run: [t0, t1) each.
+    windows: &'a [(u64, u64)],
+}
+
+/// The observers that see every node: only on a sequential run.
+struct Hooks<'a> {
+    log: Option<&'a mut PacketLog>,
+    observer: Option<&'a mut (dyn NodeObserver + 'static)>,
+}
+
+/// One thread's share of the network: whole partitions, their nodes from `first` on.
+struct Worker<'a> {
+    nodes: &'a mut [NetNode],
+    first: usize,
+    wake: &'a mut [u64],
+    stats: &'a mut [Stats],
+    /// This thread's partitions (node ranges of the whole network).
+    parts: &'a [Range<usize>],
+}
+
+impl Worker<'_> {
+    /// Step every window of `ctx.windows`; with a barrier, wait at it after each window and
+    /// after filling the outboxes of the first. Returns the seconds spent waiting.
+    fn run(mut self, ctx: &Ctx, hooks: &mut Hooks, barrier: Option<&Barrier>) -> f64 {
+        let mut waited = std::time::Duration::ZERO;
+        let mut wait = |b: Option<&Barrier>| {
+            if let Some(b) = b {
+                let t = std::time::Instant::now();
+                b.wait();
+                waited += t.elapsed();
+            }
+        };
+        let mut ev = NodeEvents::default();
+        // Per port of the node being stepped: the beats its neighbour's lane presents in the
+        // window, and the next one not yet taken.
+        let mut incoming: [Vec<(u64, u64)>; MAX_INTER] = Default::default();
+        let (t0, _) = ctx.windows[0];
+        self.export(ctx, 0, t0);
+        wait(barrier);
+        for (k, &(t0, t1)) in ctx.windows.iter().enumerate() {
+            for (p, part) in self.parts.iter().enumerate() {
+                for id in part.clone() {
+                    self.step_node(ctx, hooks, id, p, k & 1, (t0, t1), &mut incoming, &mut ev);
+                }
+            }
+            self.export(ctx, (k + 1) & 1, t1);
+            wait(barrier);
+        }
+        waited.as_secs_f64()
+    }
+
+    /// Fill the outboxes of parity `par` of this thread's nodes with the beats their lanes to
+    /// another thread's nodes present in the window from `t0` on: every one of them is in a
+    /// delay line by now.
+    fn export(&self, ctx: &Ctx, par: usize, t0: u64) {
+        let t1 = t0 + ctx.window;
+        let mut beats = Vec::new();
+        for (i, node) in self.nodes.iter().enumerate() {
+            let b = ctx.boundary[self.first + i];
+            if b == 0 {
+                continue;
+            }
+            let mut out = ctx.outbox[self.first + i][par].lock().expect("outbox");
+            out.clear();
+            for q in (0..node.ports.len()).filter(|q| b >> q & 1 != 0) {
+                beats.clear();
+                node.beats_out(q, t0, t1, &mut beats);
+                out.extend(beats.iter().map(|&(at, data)| Beat {
+                    port: q as u8,
+                    at,
+                    data,
+                }));
+            }
+        }
+    }
+
+    /// Step node `id` (of partition `p` of this thread) through the window [t0, t1), reading
+    /// its neighbours' outboxes of parity `par`.
+    #[allow(clippy::too_many_arguments)]
+    fn step_node(
+        &mut self,
+        ctx: &Ctx,
+        hooks: &mut Hooks,
+        id: usize,
+        p: usize,
+        par: usize,
+        (t0, t1): (u64, u64),
+        incoming: &mut [Vec<(u64, u64)>; MAX_INTER],
+        ev: &mut NodeEvents,
+    ) {
+        let i = id - self.first;
+        let wires = &ctx.wires[id];
+        let mut first_in = u64::MAX;
+        let own = self.first..self.first + self.nodes.len();
+        for (q, wq) in wires.iter().enumerate() {
+            incoming[q].clear();
+            let Some((m, r)) = *wq else { continue };
+            let m = m as usize;
+            if own.contains(&m) {
+                // Every beat arriving in the window is already in the neighbour's delay line; a
+                // neighbour stepped earlier in this window kept it (`PhyLane::keep_presented`).
+                self.nodes[m - self.first].beats_out(r as usize, t0, t1, &mut incoming[q]);
+            } else {
+                let out = ctx.outbox[m][par].lock().expect("outbox");
+                incoming[q].extend(
+                    out.iter()
+                        .filter(|b| b.port == r && b.at >= t0 && b.at < t1)
+                        .map(|b| (b.at, b.data)),
+                );
+            }
+            if let Some(&(at, _)) = incoming[q].first() {
+                first_in = first_in.min(at);
+            }
+        }
+        let mut c = self.wake[i].max(t0).min(first_in);
+        if c >= t1 {
+            return;
+        }
+        let node = &mut self.nodes[i];
+        let st = &mut self.stats[p];
+        let mut taken = [0usize; MAX_INTER];
+        while c < t1 {
+            let mut link_in = [(false, 0u64); MAX_INTER];
+            for (q, li) in link_in.iter_mut().enumerate() {
+                if let Some(&(at, d)) = incoming[q].get(taken[q]) {
+                    debug_assert!(at >= c, "a node sleeps through no beat");
+                    if at == c {
+                        *li = (true, d);
+                        taken[q] += 1;
+                    }
+                }
+            }
+            let mut next = node.step(&ctx.env, &link_in, c, ev);
+            if let Some(o) = hooks.observer.as_mut() {
+                o.stepped(node, c);
+            }
+            // and the next beat arriving from a neighbour in the window
+            for (q, inc) in incoming.iter().enumerate() {
+                if let Some(&(at, _)) = inc.get(taken[q]) {
+                    next = next.min(at);
+                }
+            }
+            if let Some(log) = hooks.log.as_mut() {
+                for f in ev.hop_footers.drain(..) {
+                    log.hop(ctx.env.topo, f);
+                }
+                for a in &ev.arrived {
+                    log.arrive(a, &ctx.measure);
+                }
+            }
+            for x in ev.injected.drain(..) {
+                st.inject(&x, &ctx.measure);
+            }
+            for a in ev.arrived.drain(..) {
+                st.arrive(a.dst, &a, &ctx.measure, ctx.check_order);
+            }
+            c = next;
+        }
+        // a beat arriving after the window is found in the neighbour's outbox then
+        self.wake[i] = c;
     }
 }

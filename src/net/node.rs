@@ -16,8 +16,8 @@
 //! is next evaluated); a lane with nothing offered (`PhyLane::catch_up`); a NIC with nothing to
 //! write or read whose injector is not due. `step` then says from which cycle on the node needs
 //! evaluating again (`wake`): the next cycle while anything is under way, else the first credit
-//! due or injection due; a beat arriving from a neighbour wakes it too (the engine is told by
-//! the neighbour, `NodeEvents::sent`). The results are the same with and without skipping (a
+//! due or injection due; a beat arriving from a neighbour wakes it too (the engine finds it in
+//! the neighbour's outbox). The results are the same with and without skipping (a
 //! test holds the statistics hash equal).
 
 use super::nic::{Arrival, Injection, Nic};
@@ -84,8 +84,6 @@ pub struct NetNode {
 pub struct NodeEvents {
     pub injected: Vec<Injection>,
     pub arrived: Vec<Arrival>,
-    /// Beats the node's lanes accepted: (port, the cycle the neighbour sees it).
-    pub sent: Vec<(usize, u64)>,
     /// Footers the TCL RXs wrote into the router this cycle: one packet crossed one link into
     /// this node (only with `NodeEnv::log_hops`).
     pub hop_footers: Vec<u128>,
@@ -134,26 +132,12 @@ impl NetNode {
         }
     }
 
-    /// What the outgoing lane of port `q` presents to the neighbour in cycle `t`.
-    pub fn link_out(&self, q: usize, t: u64) -> (bool, u64) {
-        self.ports[q]
-            .as_ref()
-            .map_or((false, 0), |p| p.lane.out_at(t))
-    }
-
     /// Append the beats port `q`'s outgoing lane presents in cycles `[t0, t1)` to `out`
     /// (`PhyLane::beats_between`).
     pub fn beats_out(&self, q: usize, t0: u64, t1: u64, out: &mut Vec<(u64, u64)>) {
         if let Some(p) = &self.ports[q] {
             p.lane.beats_between(t0, t1, out);
         }
-    }
-
-    /// The first cycle at or after `t` in which port `q`'s outgoing lane presents a beat.
-    pub fn next_out(&self, q: usize, t: u64) -> u64 {
-        self.ports[q]
-            .as_ref()
-            .map_or(u64::MAX, |p| p.lane.next_arrival(t))
     }
 
     /// A header at the head of one of port `q`'s TX FIFOs (as the TCL TX sees it).
@@ -173,7 +157,6 @@ impl NetNode {
         let skip = env.skip;
         let nv = self.router.p.num_vcs as usize;
         let ni = self.router.p.n_intra as usize;
-        let lat = env.link.phy.latency as u64;
         // ---- the state left alone while idle, brought to this cycle ----
         for port in self.ports.iter_mut().flatten() {
             if port.tx_seen < cycle {
@@ -295,9 +278,6 @@ impl NetNode {
                 }
             }
             if lane_in.tx_valid || !skip {
-                if lane_in.tx_valid && port.lane.tx_ready() {
-                    ev.sent.push((q, cycle + lat));
-                }
                 let n = port.lane.eval(&lane_in);
                 port.lane.commit(n);
             }

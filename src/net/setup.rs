@@ -143,6 +143,7 @@ pub fn build(cfg: &Config, p: &Plan, load: f64) -> Result<Network, String> {
         p.sizes.min().min(super::traffic::MIN_SIZE)
     };
     let tred = super::tred::network_tred(cfg, min_payload, p.sizes.max())?;
+    let (partitions, threads) = resolve_threads(cfg, p.topo.nodes());
     let setup = NetSetup {
         topo: p.topo.clone(),
         routing: parse_routing(&p.routing)?.into(),
@@ -151,7 +152,8 @@ pub fn build(cfg: &Config, p: &Plan, load: f64) -> Result<Network, String> {
         injectors,
         probe,
         seed: cfg.sim.seed,
-        partitions: n.partitions as usize,
+        partitions,
+        threads,
         window: if n.window_cycles == 0 {
             cfg.link.phy.latency_cycles as u64
         } else {
@@ -162,6 +164,35 @@ pub fn build(cfg: &Config, p: &Plan, load: f64) -> Result<Network, String> {
         tred,
     };
     Network::new(cfg, setup, window(cfg))
+}
+
+/// Nodes a thread takes at least when `net.threads` is 0 (more threads for fewer nodes cost
+/// more in window barriers than they gain).
+pub const MIN_NODES_PER_THREAD: usize = 16;
+
+/// The partitions and threads of a network of `nodes` nodes: `net.partitions` and
+/// `net.threads`, 0 resolved (threads: the cores available, at most one per
+/// [`MIN_NODES_PER_THREAD`] nodes and one per partition; partitions: one per thread).
+/// `Config::validate` refused more threads than partitions; `Network::new` refuses more
+/// threads than nodes.
+pub fn resolve_threads(cfg: &Config, nodes: usize) -> (usize, usize) {
+    let n = &cfg.net;
+    let threads = match n.threads {
+        0 => {
+            let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+            let mut t = cores.min(nodes / MIN_NODES_PER_THREAD).max(1);
+            if n.partitions != 0 {
+                t = t.min(n.partitions as usize);
+            }
+            t
+        }
+        t => t as usize,
+    };
+    let partitions = match n.partitions {
+        0 => threads,
+        p => p as usize,
+    };
+    (partitions, threads)
 }
 
 /// One run of `cfg` at `load`: warm-up, measurement, drain.
