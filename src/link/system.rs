@@ -159,18 +159,6 @@ pub struct Link {
     pub lane_ba: PhyLane,
 }
 
-/// The TCL TX's view of a set of per-VC TX packet FIFOs.
-pub fn tx_fifo_view(fifos: &[PktFifo], i: &mut TxIn) {
-    i.hf_empty = 0;
-    i.pay_empty = 0;
-    for (v, f) in fifos.iter().enumerate() {
-        i.hf_empty |= (f.hf.empty() as u8) << v;
-        i.pay_empty |= (f.pay.empty() as u8) << v;
-        i.hf_rdata[v] = f.hf.rdata();
-        i.pay_rdata[v] = f.pay.rdata();
-    }
-}
-
 /// Occupancies of RX packet FIFOs in credit units, packed as the TX's `rxf_units_i`.
 pub fn rx_units(fifos: &[PktFifo]) -> u128 {
     let u: Vec<u32> = fifos.iter().map(|f| f.units()).collect();
@@ -234,15 +222,13 @@ impl LinkEnd {
                 ..rx_fifo_write(&self.rx, v)
             };
         }
-        let mut tx = TxIn {
-            tx_ready: lane_out.tx_ready(),
-            cred_upd_valid: self.rx.cred_upd_valid,
-            cred_upd_stop: self.rx.cred_upd_stop,
-            cred_upd_usedw: self.rx.cred_upd_usedw,
-            rxf_units: rx_units(&self.rx_fifos),
-            ..Default::default()
-        };
-        tx_fifo_view(&self.tx_fifos, &mut tx);
+        let tx = TxIn::wire(
+            &self.rx,
+            lane_out.tx_ready(),
+            rx_units(&self.rx_fifos),
+            self.tx_fifos.len(),
+            |v| &self.tx_fifos[v],
+        );
         EndInputs {
             tx_fifo,
             tx,

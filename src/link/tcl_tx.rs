@@ -51,7 +51,9 @@
 //! RTL twin: `rtl/exanet_tcl_tx.sv`; every register here is `<name>_q` there.
 
 use super::credit;
+use super::tcl_rx::TclRx;
 use crate::packet::{payload_words, wire::MAGIC, wire::START};
+use crate::pktfifo::PktFifo;
 use crate::probe::{b, clk_rst, Visitor};
 
 /// Structural parameters shared by TX and RX of a TCL.
@@ -126,6 +128,38 @@ pub struct TxIn {
     pub cred_upd_usedw: u128,
     /// Our RX packet FIFOs' occupancies in credit units, 16 bits per VC, VC 0 lowest.
     pub rxf_units: u128,
+}
+
+impl TxIn {
+    /// The TX CTRL's inputs as every block holding a TCL wires them (the link end, the node,
+    /// the network node; `rtl/exanet_tcl.sv`): the credit update from the RX CTRL beside it,
+    /// TX ready from its outgoing lane, the occupancies of the RX packet FIFOs it reports
+    /// (`rxf_units`, 16 bits a VC), and the head of each VC's TX packet FIFO (`fifo(v)` for
+    /// `v < vcs`).
+    pub fn wire<'a>(
+        rx: &TclRx,
+        tx_ready: bool,
+        rxf_units: u128,
+        vcs: usize,
+        fifo: impl Fn(usize) -> &'a PktFifo,
+    ) -> TxIn {
+        let mut i = TxIn {
+            tx_ready,
+            cred_upd_valid: rx.cred_upd_valid,
+            cred_upd_stop: rx.cred_upd_stop,
+            cred_upd_usedw: rx.cred_upd_usedw,
+            rxf_units,
+            ..Default::default()
+        };
+        for v in 0..vcs {
+            let f = fifo(v);
+            i.hf_empty |= (f.hf.empty() as u8) << v;
+            i.pay_empty |= (f.pay.empty() as u8) << v;
+            i.hf_rdata[v] = f.hf.rdata();
+            i.pay_rdata[v] = f.pay.rdata();
+        }
+        i
+    }
 }
 
 /// Registers of the TX CTRL. Field names are the RTL register names without `_q`.
@@ -215,6 +249,15 @@ impl TclTx {
             stat_credits: 0,
             stat_stall: 0,
         }
+    }
+
+    /// Model-only, no RTL twin (the idle skipping of a network-scale run, `NetNode`): `cycles`
+    /// cycles of a TX that is idle, between packets with nothing to send and no credit under
+    /// way, owed, due or arriving (`net::node`'s `tx_idle`), in which its only register that
+    /// changes is the credit age. The RTL counts them one by one; this brings `credit_age_q`
+    /// to the value those cycles give, at once.
+    pub fn idle_cycles(&mut self, cycles: u64) {
+        self.credit_age = (self.credit_age as u64 + cycles).min(AGE_MAX as u64) as u32;
     }
 
     /// Packets sent: every packet whose MAGIC has gone out (the one being sent included).

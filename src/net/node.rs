@@ -160,8 +160,7 @@ impl NetNode {
         // ---- the state left alone while idle, brought to this cycle ----
         for port in self.ports.iter_mut().flatten() {
             if port.tx_seen < cycle {
-                port.tx.credit_age =
-                    (port.tx.credit_age as u64 + (cycle - port.tx_seen)).min(AGE_MAX as u64) as u32;
+                port.tx.idle_cycles(cycle - port.tx_seen);
                 port.tx_seen = cycle;
             }
             port.lane.catch_up(cycle, env.phy_cfg);
@@ -237,31 +236,14 @@ impl NetNode {
                 err_mask: 0,
             };
             if tx_on[q] {
-                let r = &port.rx;
-                let mut x = TxIn {
-                    tx_ready: port.lane.tx_ready(),
-                    cred_upd_valid: r.cred_upd_valid,
-                    cred_upd_stop: r.cred_upd_stop,
-                    cred_upd_usedw: r.cred_upd_usedw,
-                    rxf_units: self.router.inter_rx_units(q as u32),
-                    ..Default::default()
-                };
-                for v in 0..nv {
-                    let slot = self.router.p.inter_slot(q as u32, v as u32);
-                    let (hr, pr, _) = self.router.out_fifo_state(slot);
-                    // the TCL reads a FIFO's head only while it shows a word
-                    x.hf_empty |= (!hr as u8) << v;
-                    x.pay_empty |= (!pr as u8) << v;
-                    if hr || pr {
-                        let f = self.router.inter_tx(q as u32, v as u32);
-                        if hr {
-                            x.hf_rdata[v] = f.hf.rdata();
-                        }
-                        if pr {
-                            x.pay_rdata[v] = f.pay.rdata();
-                        }
-                    }
-                }
+                let router = &self.router;
+                let x = TxIn::wire(
+                    &port.rx,
+                    port.lane.tx_ready(),
+                    router.inter_rx_units(q as u32),
+                    nv,
+                    |v| router.inter_tx(q as u32, v as u32),
+                );
                 port.tx.step(&l.tcl, &env.tcl_cfg, &x);
                 port.tx_seen = cycle + 1;
             }

@@ -299,22 +299,14 @@ impl Node {
                 credit_cnt,
                 credit_stop: t.credit_stop,
             };
-            let mut ti = TxIn {
-                tx_ready: self.lanes[q].tx_ready(),
-                cred_upd_valid: r.cred_upd_valid,
-                cred_upd_stop: r.cred_upd_stop,
-                cred_upd_usedw: r.cred_upd_usedw,
-                rxf_units: self.router.inter_rx_units(q as u32),
-                ..Default::default()
-            };
-            for v in 0..nv {
-                let f = self.router.inter_tx(q as u32, v);
-                ti.hf_empty |= (f.hf.empty() as u8) << v;
-                ti.pay_empty |= (f.pay.empty() as u8) << v;
-                ti.hf_rdata[v as usize] = f.hf.rdata();
-                ti.pay_rdata[v as usize] = f.pay.rdata();
-            }
-            tx.push(ti);
+            let router = &self.router;
+            tx.push(TxIn::wire(
+                r,
+                self.lanes[q].tx_ready(),
+                router.inter_rx_units(q as u32),
+                nv as usize,
+                |v| router.inter_tx(q as u32, v as u32),
+            ));
             rx.push(RxIn {
                 rx_valid: i.link_in[q].0,
                 rx_data: i.link_in[q].1,
