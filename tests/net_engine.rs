@@ -259,6 +259,41 @@ fn results_do_not_depend_on_threads_partitioning_window_or_idle_skipping() {
 }
 
 #[test]
+fn the_order_in_which_nodes_are_stepped_changes_nothing() {
+    use exanet::net::setup::build;
+    for (topo, routing) in [
+        ("torus:6x6", "ecube"),
+        ("torus:6x6", "star-channel"),
+        ("dragonfly:p=2,a=2,h=1,g=3", "min"),
+    ] {
+        let mut c = small(topo, routing, 0.35);
+        c.net.check = false;
+        let p = plan(&c).unwrap();
+        for (threads, parts) in [(1, 1), (1, 3), (2, 4)] {
+            c.net.threads = threads;
+            c.net.partitions = parts;
+            let summary = |shuffle: Option<u64>| {
+                let mut net = build(&c, &p, c.net.load).unwrap();
+                if let Some(seed) = shuffle {
+                    net.shuffle_visits(seed);
+                }
+                net.run_phases(c.net.drain_cycles, c.net.load, 8.0)
+            };
+            let plain = summary(None);
+            assert!(plain.packets_delivered > 1000);
+            for seed in [1, 2, 3] {
+                let s = summary(Some(seed));
+                assert_eq!(
+                    (&s.stats_hash, s.cycles),
+                    (&plain.stats_hash, plain.cycles),
+                    "{topo} {routing}, {threads} threads, {parts} partitions, visiting order {seed}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn threads_are_checked_against_partitions_and_nodes() {
     // more threads than partitions: refused when the configuration is read
     let mut c = small("torus:4x4", "ecube", 0.1);

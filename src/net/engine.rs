@@ -96,6 +96,9 @@ pub struct Network {
     parts: Vec<Range<usize>>,
     /// Threads: contiguous ranges of partitions.
     threads: Vec<Range<usize>>,
+    /// The order in which the nodes are stepped in a window: each partition's nodes, in node
+    /// order unless `shuffle_visits` changed it.
+    visit: Vec<usize>,
     /// Per node, per window parity: the beats its lanes to another thread's nodes present in
     /// that window.
     outbox: Vec<[Mutex<Vec<Beat>>; 2]>,
@@ -329,6 +332,7 @@ impl Network {
             threads,
             outbox: (0..n).map(|_| Default::default()).collect(),
             boundary,
+            visit: (0..n).collect(),
             window: s.window,
             cycle: 0,
             stats: vec![Stats::default(); np],
@@ -368,6 +372,21 @@ impl Network {
     /// The links' parameters and configuration (every link of the network has the same).
     pub fn link_params(&self) -> &LinkParams {
         &self.link
+    }
+
+    /// Step each partition's nodes in a random order from now on (`seed`), instead of node
+    /// order. Nothing simulated may change: a node reads only registers of the window's start
+    /// from its neighbours (a test holds the statistics hash equal).
+    pub fn shuffle_visits(&mut self, seed: u64) {
+        let mut rng = rand_mt::Mt64::new(seed);
+        for part in &self.parts {
+            let v = &mut self.visit[part.clone()];
+            // Fisher-Yates
+            for i in (1..v.len()).rev() {
+                let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+                v.swap(i, j);
+            }
+        }
     }
 
     /// Threads stepping the partitions.
@@ -425,6 +444,7 @@ impl Network {
                 wake: &mut self.wake,
                 stats: &mut self.stats,
                 parts: &self.parts,
+                visit: &self.visit,
             }
             .run(&ctx, &mut hooks, None);
         } else {
@@ -449,6 +469,7 @@ impl Network {
                         wake: wk,
                         stats: st,
                         parts: &self.parts[th.clone()],
+                        visit: &self.visit[first..first + count],
                     };
                     let (ctx, barrier) = (&ctx, &barrier);
                     handles.push(sc.spawn(move || {
@@ -626,6 +647,8 @@ struct Worker<'a> {
     stats: &'a mut [Stats],
     /// This thread's partitions (node ranges of the whole network).
     parts: &'a [Range<usize>],
+    /// This thread's nodes in the order they are stepped, partition by partition.
+    visit: &'a [usize],
 }
 
 impl Worker<'_> {
@@ -649,7 +672,7 @@ impl Worker<'_> {
         wait(barrier);
         for (k, &(t0, t1)) in ctx.windows.iter().enumerate() {
             for (p, part) in self.parts.iter().enumerate() {
-                for id in part.clone() {
+                for &id in &self.visit[part.start - self.first..part.end - self.first] {
                     self.step_node(ctx, hooks, id, p, k & 1, (t0, t1), &mut incoming, &mut ev);
                 }
             }
