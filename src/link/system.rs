@@ -17,7 +17,7 @@
 use super::account::LinkAccount;
 use super::phy::{PhyCfg, PhyIn, PhyLane, PhyNext, PhyParams};
 use super::tcl_rx::{RxEvents, RxIn, TclRx};
-use super::tcl_tx::{pack16, TclCfg, TclParams, TclTx, TxEvents, TxIn};
+use super::tcl_tx::{pack16, TclCfg, TclParams, TclTx, TxEvents, TxFifoView, TxIn};
 use crate::config::{CreditFlavour, LinkConfig};
 use crate::pktfifo::{PktFifo, PktFifoIn, PktFifoNext, PktFifoParams};
 use crate::probe::{b, clk_rst, Visitor};
@@ -227,7 +227,7 @@ impl LinkEnd {
             lane_out.tx_ready(),
             rx_units(&self.rx_fifos),
             self.tx_fifos.len(),
-            |v| &self.tx_fifos[v],
+            |v| TxFifoView::of(&self.tx_fifos[v]),
         );
         EndInputs {
             tx_fifo,

@@ -130,18 +130,38 @@ pub struct TxIn {
     pub rxf_units: u128,
 }
 
+/// What the TX CTRL sees of one VC's TX packet FIFO: each half's empty flag and head word.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TxFifoView {
+    pub hf_empty: bool,
+    pub hf_rdata: u128,
+    pub pay_empty: bool,
+    pub pay_rdata: u128,
+}
+
+impl TxFifoView {
+    /// The FIFO's ports as the RTL shows them.
+    pub fn of(f: &PktFifo) -> TxFifoView {
+        TxFifoView {
+            hf_empty: f.hf.empty(),
+            hf_rdata: f.hf.rdata(),
+            pay_empty: f.pay.empty(),
+            pay_rdata: f.pay.rdata(),
+        }
+    }
+}
+
 impl TxIn {
     /// The TX CTRL's inputs as every block holding a TCL wires them (the link end, the node,
     /// the network node; `rtl/exanet_tcl.sv`): the credit update from the RX CTRL beside it,
     /// TX ready from its outgoing lane, the occupancies of the RX packet FIFOs it reports
-    /// (`rxf_units`, 16 bits a VC), and the head of each VC's TX packet FIFO (`fifo(v)` for
-    /// `v < vcs`).
-    pub fn wire<'a>(
+    /// (`rxf_units`, 16 bits a VC), and each VC's TX packet FIFO (`fifo(v)` for `v < vcs`).
+    pub fn wire(
         rx: &TclRx,
         tx_ready: bool,
         rxf_units: u128,
         vcs: usize,
-        fifo: impl Fn(usize) -> &'a PktFifo,
+        fifo: impl Fn(usize) -> TxFifoView,
     ) -> TxIn {
         let mut i = TxIn {
             tx_ready,
@@ -153,10 +173,10 @@ impl TxIn {
         };
         for v in 0..vcs {
             let f = fifo(v);
-            i.hf_empty |= (f.hf.empty() as u8) << v;
-            i.pay_empty |= (f.pay.empty() as u8) << v;
-            i.hf_rdata[v] = f.hf.rdata();
-            i.pay_rdata[v] = f.pay.rdata();
+            i.hf_empty |= (f.hf_empty as u8) << v;
+            i.pay_empty |= (f.pay_empty as u8) << v;
+            i.hf_rdata[v] = f.hf_rdata;
+            i.pay_rdata[v] = f.pay_rdata;
         }
         i
     }

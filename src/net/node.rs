@@ -25,7 +25,7 @@ use super::topology::Topology;
 use super::traffic::{Pattern, SizeDist};
 use crate::link::phy::{PhyCfg, PhyIn, PhyLane};
 use crate::link::tcl_rx::{RxIn, TclRx};
-use crate::link::tcl_tx::{TclCfg, TclTx, TxIn, AGE_MAX};
+use crate::link::tcl_tx::{TclCfg, TclTx, TxFifoView, TxIn, AGE_MAX};
 use crate::link::LinkParams;
 use crate::router::params::{RouterCfg, MAX_INTER, MAX_INTRA};
 use crate::router::{InterIn, Router, RouterIn};
@@ -242,7 +242,19 @@ impl NetNode {
                     port.lane.tx_ready(),
                     router.inter_rx_units(q as u32),
                     nv,
-                    |v| router.inter_tx(q as u32, v as u32),
+                    |v| {
+                        // from the router's marks: the TCL reads a FIFO's head only while it
+                        // shows a word, so an empty FIFO's memory is left untouched
+                        let slot = router.p.inter_slot(q as u32, v as u32);
+                        let (hr, pr, _) = router.out_fifo_state(slot);
+                        let f = (hr || pr).then(|| router.inter_tx(q as u32, v as u32));
+                        TxFifoView {
+                            hf_empty: !hr,
+                            hf_rdata: f.filter(|_| hr).map_or(0, |f| f.hf.rdata()),
+                            pay_empty: !pr,
+                            pay_rdata: f.filter(|_| pr).map_or(0, |f| f.pay.rdata()),
+                        }
+                    },
                 );
                 port.tx.step(&l.tcl, &env.tcl_cfg, &x);
                 port.tx_seen = cycle + 1;

@@ -27,7 +27,7 @@ use crate::config::Config;
 use crate::link::phy::{PhyCfg, PhyIn, PhyLane, PhyNext};
 use crate::link::system::probe_tcl;
 use crate::link::tcl_rx::{RxIn, TclRx};
-use crate::link::tcl_tx::{TclCfg, TclTx, TxIn};
+use crate::link::tcl_tx::{TclCfg, TclTx, TxFifoView, TxIn};
 use crate::link::LinkParams;
 use crate::probe::{b, clk_rst, Visitor};
 use crate::router::params::{RouterCfg, RouterParams, MAX_INTER, MAX_INTRA};
@@ -305,7 +305,7 @@ impl Node {
                 self.lanes[q].tx_ready(),
                 router.inter_rx_units(q as u32),
                 nv as usize,
-                |v| router.inter_tx(q as u32, v as u32),
+                |v| TxFifoView::of(router.inter_tx(q as u32, v as u32)),
             ));
             rx.push(RxIn {
                 rx_valid: i.link_in[q].0,
