@@ -587,8 +587,17 @@ impl Default for LinkConfig {
     }
 }
 
-/// Direction of an inter-tile port.
-pub use crate::router::params::Dir;
+/// Direction an inter-tile port leads to along its dimension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Dir {
+    /// Towards increasing coordinates.
+    Plus,
+    /// Towards decreasing coordinates.
+    Minus,
+    /// Both ways: the one neighbour of a dimension of size 2 (KARMA's 2x2 mesh).
+    Both,
+}
 
 /// One inter-tile port of the router.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -754,7 +763,7 @@ impl Config {
         if self.link.credit.whole_packet {
             // a started packet (up to the APElink's 4 KB) may follow the stop: TRED must cover
             // it on top of the credit round trip (docs/decisions/0013)
-            let need = crate::net::tred::safe_tred_units_with(self, 4096, 4096, true);
+            let need = crate::link::tred::safe_tred_units(&self.link, 4096, 4096, true);
             if self.link.credit.tred_words < need {
                 return Err(err(
                     "link.credit.tred_words",
@@ -992,7 +1001,7 @@ mod tests {
         let e = c.validate().unwrap_err();
         assert_eq!(e.field, "link.credit.tred_words");
         assert!(e.message.contains("whole_packet"), "{e}");
-        c.link.credit.tred_words = crate::net::tred::safe_tred_units_with(&c, 4096, 4096, true);
+        c.link.credit.tred_words = crate::link::tred::safe_tred_units(&c.link, 4096, 4096, true);
         c.validate().unwrap();
         c.net.drain_cycles = 2_000_000_000;
         assert_eq!(c.validate().unwrap_err().field, "net.drain_cycles");
