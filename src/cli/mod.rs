@@ -583,11 +583,10 @@ pub fn router_cdg(
     no_vc_rule: bool,
 ) -> R {
     let _ = load_config(config)?;
-    let name = topology.to_string();
-    let lattice: crate::router::cdg::Lattice = name
-        .parse()
-        .map_err(|e: String| CliError::input(format!("--topology: {e}")))?;
-    let r = crate::router::cdg::analyse(&lattice, !no_vc_rule, &name).map_err(CliError::failed)?;
+    let shape = crate::router::cdg::admit(topology)
+        .map_err(|e| CliError::input(format!("--topology: {e}")))?;
+    let r = crate::router::cdg::analyse(shape, !no_vc_rule, &topology.to_string())
+        .map_err(CliError::failed)?;
     if json {
         return json_out(&r);
     }
