@@ -2,6 +2,7 @@
 //! default; the defaults are the thesis's hardware (Biagioni 2017 §5.3, Pisani 2016 §2.8.2, PG074 for the
 //! PHY options). `validate()` turns a bad value into an error naming the field.
 
+use crate::spec::{Injection, PatternSpec, Probe, RoutingSpec, SizeDist, TopologySpec};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -220,25 +221,28 @@ impl KarmaConfig {
 pub struct NetConfig {
     /// Topology, one of `torus:AxB[xC]`, `mesh:AxB[xC]`, `dragonfly:p=P,a=A,h=H[,g=G]`,
     /// `exanest:torus6x6|torus3x3|torus3x3xC|dragonfly`; at most 65,536 nodes. Default `torus:4x4`.
-    pub topology: String,
+    pub topology: TopologySpec,
     /// Routing algorithm, one of `ecube`, `star-channel`, `smart-dor` (tori and meshes), `min`
-    /// (dragonflies). Default `ecube`.
-    pub routing: String,
+    /// (dragonflies); `ecube-1vc`, `min-1vc` (without the extra VC, deadlock-prone). Default
+    /// `ecube`.
+    pub routing: RoutingSpec,
     /// Destination pattern, one of `uniform`, `transpose`, `bitcomp`, `bitrev`, `shuffle`,
     /// `tornado`, `neighbour`, `hotspot:node=K,frac=F`. Default `uniform`.
-    pub pattern: String,
+    pub pattern: PatternSpec,
     /// Injection process, one of `bernoulli` (at `load`) or `constant:N` (each endpoint starts N
     /// packets, then sends one each time a packet is delivered to it). Default `bernoulli`.
-    pub injection: String,
+    pub injection: Injection,
     /// Applied load, a fraction of an endpoint's injection bandwidth (`injection_bytes_per_cycle`),
     /// in (0, 1]. Default 0.1.
     pub load: f64,
     /// Payload sizes in bytes, each 1 to 4096: `64` or `16:256` (uniform). Default `64` (a 6-word
     /// packet: header, four payload words, footer).
-    pub sizes: String,
+    pub sizes: SizeDist,
     /// Ping probe on top of the traffic: `src=A,dst=B,period=P` (endpoints, cycles); empty for
     /// none. Default empty.
-    pub probe: String,
+    #[serde(with = "crate::spec::traffic::probe_text")]
+    #[schemars(with = "String")]
+    pub probe: Option<Probe>,
     /// Injection bandwidth of an endpoint that a load of 1 means, payload bytes per cycle, positive
     /// and at most 64. Default 8 (one APElink lane: 64 bits a cycle, 10 Gb/s; decision 0011).
     pub injection_bytes_per_cycle: f64,
@@ -278,13 +282,16 @@ pub struct NetConfig {
 impl Default for NetConfig {
     fn default() -> Self {
         NetConfig {
-            topology: "torus:4x4".into(),
-            routing: "ecube".into(),
-            pattern: "uniform".into(),
-            injection: "bernoulli".into(),
+            topology: TopologySpec::Torus(crate::spec::topology::Shape {
+                size: vec![4, 4],
+                wrap: true,
+            }),
+            routing: RoutingSpec::Ecube,
+            pattern: PatternSpec::Uniform,
+            injection: Injection::Bernoulli,
             load: 0.1,
-            sizes: "64".into(),
-            probe: String::new(),
+            sizes: SizeDist::Fixed(64),
+            probe: None,
             injection_bytes_per_cycle: 8.0,
             warmup_cycles: 2000,
             measure_cycles: 10_000,
@@ -301,7 +308,8 @@ impl Default for NetConfig {
 }
 
 impl NetConfig {
-    /// The numeric fields; the names are checked where they are parsed (`src/net/setup.rs`).
+    /// The numeric fields; the names were checked when they were read (`src/spec/`), and how
+    /// they fit together is checked where the network is planned (`net::setup::plan`).
     pub fn validate(&self, phy_latency: u32) -> Result<(), ConfigError> {
         if !(self.load > 0.0 && self.load <= 1.0) {
             return Err(err(
@@ -603,8 +611,17 @@ impl Default for LinkConfig {
     }
 }
 
-/// Direction of an inter-tile port.
-pub use crate::router::params::Dir;
+/// Direction an inter-tile port leads to along its dimension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Dir {
+    /// Towards increasing coordinates.
+    Plus,
+    /// Towards decreasing coordinates.
+    Minus,
+    /// Both ways: the one neighbour of a dimension of size 2 (KARMA's 2x2 mesh).
+    Both,
+}
 
 /// One inter-tile port of the router.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -770,7 +787,7 @@ impl Config {
         if self.link.credit.whole_packet {
             // a started packet (up to the APElink's 4 KB) may follow the stop: TRED must cover
             // it on top of the credit round trip (docs/decisions/0013)
-            let need = crate::net::tred::safe_tred_units_with(self, 4096, 4096, true);
+            let need = crate::link::tred::safe_tred_units(&self.link, 4096, 4096, true);
             if self.link.credit.tred_words < need {
                 return Err(err(
                     "link.credit.tred_words",
@@ -1008,7 +1025,7 @@ mod tests {
         let e = c.validate().unwrap_err();
         assert_eq!(e.field, "link.credit.tred_words");
         assert!(e.message.contains("whole_packet"), "{e}");
-        c.link.credit.tred_words = crate::net::tred::safe_tred_units_with(&c, 4096, 4096, true);
+        c.link.credit.tred_words = crate::link::tred::safe_tred_units(&c.link, 4096, 4096, true);
         c.validate().unwrap();
         c.net.drain_cycles = 2_000_000_000;
         assert_eq!(c.validate().unwrap_err().field, "net.drain_cycles");
@@ -1247,6 +1264,47 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{flavour:?} {beats}: {e}"));
             assert!(row.simulated > 0.9, "{flavour:?} {beats}: {row:?}");
         }
+    }
+
+    #[test]
+    fn net_names_are_read_once_refused_naming_what_is_accepted_and_written_back() {
+        for (text, want) in [
+            (
+                "topology = \"ring:4\"",
+                "topology 'ring:4': unknown kind 'ring'; accepted",
+            ),
+            (
+                "routing = \"xy\"",
+                "routing 'xy': unknown algorithm; accepted",
+            ),
+            (
+                "pattern = \"foo\"",
+                "unknown traffic pattern 'foo'; expected one of",
+            ),
+            ("sizes = \"0\"", "0 bytes is outside 1..=4096"),
+            (
+                "injection = \"poisson\"",
+                "accepted are bernoulli and constant:N",
+            ),
+            ("probe = \"src=0\"", "probe: missing parameter 'dst'"),
+        ] {
+            let e = toml::from_str::<Config>(&format!("[net]\n{text}\n")).unwrap_err();
+            assert!(e.to_string().contains(want), "{text}: {e}");
+        }
+        let text = "[net]\ntopology = \"dragonfly:p=2,a=4,h=2\"\nrouting = \"min\"\n\
+                    pattern = \"hotspot:node=3,frac=0.25\"\nsizes = \"16:256\"\n\
+                    injection = \"constant:4\"\nprobe = \"src=0,dst=5,period=300\"\n";
+        let c: Config = toml::from_str(text).unwrap();
+        assert_eq!(c.net.probe.map(|p| p.src), Some(0));
+        let back: Config = toml::from_str(&c.to_toml()).unwrap();
+        assert_eq!(back, c);
+        let json = serde_json::to_value(&c).unwrap();
+        assert_eq!(json["net"]["topology"], "dragonfly:p=2,a=4,h=2");
+        assert_eq!(json["net"]["probe"], "src=0,dst=5,period=300");
+        assert_eq!(
+            serde_json::to_value(Config::default()).unwrap()["net"]["probe"],
+            ""
+        );
     }
 
     #[test]

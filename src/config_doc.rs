@@ -159,7 +159,7 @@ mod tests {
     #[test]
     fn the_annotated_document_parses_back_to_the_configuration() {
         let mut c = Config::default();
-        c.net.topology = "dragonfly:p=2,a=4,h=2".into();
+        c.net.topology = "dragonfly:p=2,a=4,h=2".parse().unwrap();
         c.router.tx_only_ports = vec![2];
         let text = annotated_toml(&c);
         let back: Config = toml::from_str(&text).unwrap();

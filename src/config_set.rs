@@ -136,7 +136,7 @@ pub fn apply(cfg: &Config, sets: &[Assignment]) -> Result<Config, ConfigError> {
                 one.is_err()
             })
             .unwrap_or(&sets[0]);
-        set_err(culprit, first_line(&e.to_string()))
+        set_err(culprit, e.message().trim())
     })
 }
 
@@ -152,17 +152,6 @@ fn apply_one_unchecked(cfg: &Config, a: &Assignment) -> Result<Config, String> {
     *at = parse_value(at, &a.value)?;
     let text = toml::to_string(&root).map_err(|e| e.to_string())?;
     toml::from_str::<Config>(&text).map_err(|e| e.to_string())
-}
-
-/// TOML's errors quote the document; the first lines carry the message.
-fn first_line(s: &str) -> String {
-    s.lines()
-        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('|'))
-        .filter(|l| !l.trim_start().starts_with("-->"))
-        .collect::<Vec<_>>()
-        .join(" ")
-        .trim()
-        .to_string()
 }
 
 #[cfg(test)]
@@ -192,9 +181,9 @@ mod tests {
         assert_eq!(c.clock.freq_mhz, 200.0);
         assert!(c.link.phy.gearbox_pause);
         assert_eq!(c.router.tx_only_ports, vec![1]);
-        assert_eq!(c.net.topology, "torus:8x8");
-        assert_eq!(c.net.sizes, "64");
-        assert_eq!(c.net.probe, "src=0,dst=3,period=100");
+        assert_eq!(c.net.topology.to_string(), "torus:8x8");
+        assert_eq!(c.net.sizes.to_string(), "64");
+        assert_eq!(c.net.probe.unwrap().to_string(), "src=0,dst=3,period=100");
     }
 
     #[test]

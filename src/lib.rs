@@ -25,6 +25,7 @@ pub mod probe;
 pub mod progress;
 pub mod router;
 pub mod serve;
+pub mod spec;
 pub mod stimulus;
 pub mod timeline;
 pub mod units;

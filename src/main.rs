@@ -13,7 +13,7 @@ use exanet::wave::WaveFormat;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use exanet::net::routing::parse::ROUTING_NAMES;
+use exanet::spec::{PatternSpec, RoutingSpec, SizeDist, TopologySpec};
 
 /// The names of `bench network`'s cases.
 const BENCH_CASES: [&str; 3] = [
@@ -296,7 +296,7 @@ enum RouterCmd {
         common: Common,
         /// torus:AxB[xC] or mesh:AxB[xC].
         #[arg(long)]
-        topology: String,
+        topology: TopologySpec,
         /// Route every packet on VC 0 (no VC rule).
         #[arg(long)]
         no_vc_rule: bool,
@@ -366,10 +366,10 @@ enum NetworkCmd {
     Cdg {
         /// torus:AxB[xC], mesh:AxB[xC], dragonfly:p=P,a=A,h=H[,g=G], exanest:PRESET.
         #[arg(long)]
-        topology: String,
+        topology: TopologySpec,
         /// ecube, star-channel, smart-dor (tori and meshes), min (dragonflies).
-        #[arg(long, value_parser = PossibleValuesParser::new(ROUTING_NAMES))]
-        routing: String,
+        #[arg(long, value_enum)]
+        routing: RoutingSpec,
         /// Without the extra VC deadlock freedom rests on (ecube: the dateline VC; min: the
         /// local VC of packets from another group).
         #[arg(long)]
@@ -386,10 +386,10 @@ enum NetworkCmd {
         threads: Threads,
         /// Topology (repeat to overlay several; pairs with --routing by position).
         #[arg(long)]
-        topology: Vec<String>,
+        topology: Vec<TopologySpec>,
         /// Routing algorithm (repeat to overlay several).
-        #[arg(long, value_parser = PossibleValuesParser::new(ROUTING_NAMES))]
-        routing: Vec<String>,
+        #[arg(long, value_enum)]
+        routing: Vec<RoutingSpec>,
         /// Applied loads: a list 0.05,0.2 or a range start:stop:step [default: 0.05:0.5:0.05].
         #[arg(long)]
         loads: Option<String>,
@@ -400,10 +400,10 @@ enum NetworkCmd {
         vary: Vec<String>,
         /// Payload bytes: 64, or 16:256 for uniformly random sizes.
         #[arg(long)]
-        size: Option<String>,
+        size: Option<SizeDist>,
         /// Destination pattern (default uniform, or the configuration's).
         #[arg(long)]
-        pattern: Option<String>,
+        pattern: Option<PatternSpec>,
         /// Seed of every random generator.
         #[arg(long)]
         seed: Option<u64>,
@@ -453,10 +453,10 @@ enum NetworkCmd {
         ranks: u32,
         /// Topology (replaces net.topology).
         #[arg(long)]
-        topology: Option<String>,
+        topology: Option<TopologySpec>,
         /// Routing algorithm (replaces net.routing).
-        #[arg(long, value_parser = PossibleValuesParser::new(ROUTING_NAMES))]
-        routing: Option<String>,
+        #[arg(long, value_enum)]
+        routing: Option<RoutingSpec>,
         /// Ranks on endpoints: linear, random, random:SEED, file:PATH.
         #[arg(long, default_value = "linear")]
         mapping: String,
@@ -483,10 +483,10 @@ enum AppCmd {
         example: exanet::app::programs::Example,
         /// Topology (replaces net.topology).
         #[arg(long)]
-        topology: Option<String>,
+        topology: Option<TopologySpec>,
         /// Routing algorithm (replaces net.routing).
-        #[arg(long, value_parser = PossibleValuesParser::new(ROUTING_NAMES))]
-        routing: Option<String>,
+        #[arg(long, value_enum)]
+        routing: Option<RoutingSpec>,
         /// Ranks [default: 2 for pingpong, 4 for ring, one per endpoint otherwise].
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
         ranks: Option<u32>,
@@ -521,10 +521,10 @@ enum AppCmd {
         trace: PathBuf,
         /// Topology (replaces net.topology).
         #[arg(long)]
-        topology: Option<String>,
+        topology: Option<TopologySpec>,
         /// Routing algorithm (replaces net.routing).
-        #[arg(long, value_parser = PossibleValuesParser::new(ROUTING_NAMES))]
-        routing: Option<String>,
+        #[arg(long, value_enum)]
+        routing: Option<RoutingSpec>,
         /// Ranks on endpoints: linear, random, random:SEED, file:PATH.
         #[arg(long, default_value = "linear")]
         mapping: String,
@@ -568,10 +568,10 @@ enum AppCmd {
         iterations: Option<usize>,
         /// Topology (replaces net.topology).
         #[arg(long)]
-        topology: Option<String>,
+        topology: Option<TopologySpec>,
         /// Routing algorithm (replaces net.routing).
-        #[arg(long, value_parser = PossibleValuesParser::new(ROUTING_NAMES))]
-        routing: Option<String>,
+        #[arg(long, value_enum)]
+        routing: Option<RoutingSpec>,
         /// Processes on endpoints: linear, random, random:SEED, file:PATH.
         #[arg(long, default_value = "linear")]
         mapping: String,
@@ -647,10 +647,10 @@ enum BenchCmd {
         common: Common,
         /// Topology, a rank on every endpoint (replaces net.topology).
         #[arg(long, default_value = "torus:32x32")]
-        topology: String,
+        topology: TopologySpec,
         /// Routing algorithm (replaces net.routing).
-        #[arg(long, value_parser = PossibleValuesParser::new(ROUTING_NAMES))]
-        routing: Option<String>,
+        #[arg(long, value_enum)]
+        routing: Option<RoutingSpec>,
         /// Bytes of each all-to-all message, at most 1 MiB.
         #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(0..=1 << 20))]
         bytes: u64,
@@ -867,7 +867,7 @@ fn main() -> ExitCode {
                 routing,
                 no_extra_vc,
                 json,
-            } => cli::network::cdg(&topology, &routing, no_extra_vc, json),
+            } => cli::network::cdg(&topology, routing, no_extra_vc, json),
             NetworkCmd::Sweep {
                 common,
                 threads: _,
@@ -889,8 +889,8 @@ fn main() -> ExitCode {
                 topologies: &topology,
                 routings: &routing,
                 loads: loads.as_deref(),
-                size: size.as_deref(),
-                pattern: pattern.as_deref(),
+                size,
+                pattern,
                 seed,
                 seeds: seeds.as_deref(),
                 vary: &vary,
@@ -914,8 +914,8 @@ fn main() -> ExitCode {
                 listen: &listen,
                 clients,
                 ranks,
-                topology: topology.as_deref(),
-                routing: routing.as_deref(),
+                topology: topology.as_ref(),
+                routing,
                 mapping: &mapping,
                 timeout_s,
             }),
@@ -949,8 +949,8 @@ fn main() -> ExitCode {
                 json: common.json,
                 csv: out.csv.as_deref(),
                 example,
-                topology: topology.as_deref(),
-                routing: routing.as_deref(),
+                topology: topology.as_ref(),
+                routing,
                 ranks,
                 mapping: &mapping,
                 bytes,
@@ -974,8 +974,8 @@ fn main() -> ExitCode {
                 csv: out.csv.as_deref(),
                 format,
                 trace: &trace,
-                topology: topology.as_deref(),
-                routing: routing.as_deref(),
+                topology: topology.as_ref(),
+                routing,
                 mapping: &mapping,
                 flops_per_second,
                 timeline: timeline.args(),
@@ -1009,8 +1009,8 @@ fn main() -> ExitCode {
                 per_process,
                 rate_hz,
                 iterations,
-                topology: topology.as_deref(),
-                routing: routing.as_deref(),
+                topology: topology.as_ref(),
+                routing,
                 mapping: &mapping,
                 barrier: &barrier,
                 calc_ns_per_spike,
@@ -1093,7 +1093,7 @@ fn main() -> ExitCode {
                 config: common.config.as_deref(),
                 json: common.json,
                 topology: &topology,
-                routing: routing.as_deref(),
+                routing,
                 bytes,
                 repeat,
                 min_records,

@@ -25,8 +25,8 @@ use std::sync::Arc;
 
 fn cfg(topology: &str, routing: &str) -> Config {
     let mut c = Config::default();
-    c.net.topology = topology.into();
-    c.net.routing = routing.into();
+    c.net.topology = topology.parse().unwrap();
+    c.net.routing = routing.parse().unwrap();
     c
 }
 

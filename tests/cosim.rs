@@ -206,7 +206,7 @@ fn whole_packet_credits_are_identical_and_never_stop_inside_a_packet() {
         // a started packet (up to 4 KB) may follow the stop: the TRED that covers it on top
         // of the credit round trip (the same for both, so that only the check differs)
         cfg.link.credit.tred_words =
-            exanet::net::tred::safe_tred_units_with(&cfg, 4096, 4096, true);
+            exanet::link::tred::safe_tred_units(&cfg.link, 4096, 4096, true);
         cfg.link.phy.ber = 1e-5;
         cfg.sim.seed = 2027;
         let rep = run(

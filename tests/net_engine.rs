@@ -160,10 +160,10 @@ fn probe_latency_is_the_zero_load_latency_of_its_packet() {
 /// The configuration of a small run with checking on.
 fn small(topology: &str, routing: &str, load: f64) -> Config {
     let mut c = Config::default();
-    c.net.topology = topology.into();
-    c.net.routing = routing.into();
+    c.net.topology = topology.parse().unwrap();
+    c.net.routing = routing.parse().unwrap();
     c.net.load = load;
-    c.net.sizes = "16:160".into();
+    c.net.sizes = "16:160".parse().unwrap();
     c.net.warmup_cycles = 1500;
     c.net.measure_cycles = 3000;
     c.net.drain_cycles = 40_000;
@@ -360,7 +360,7 @@ fn the_same_seed_repeats_and_another_seed_differs() {
 #[test]
 fn constant_packet_number_keeps_n_packets_in_flight() {
     let mut c = small("torus:4x4", "ecube", 0.5);
-    c.net.injection = "constant:2".into();
+    c.net.injection = "constant:2".parse().unwrap();
     let s = run_cfg(&c);
     assert!(s.packets_delivered > 200);
     assert_eq!(s.packets_in_flight, 0);
@@ -596,7 +596,7 @@ fn run_prints_its_statistics_as_json() {
 fn a_congested_network_overflows_no_fifo_and_loses_no_packet() {
     // short packets past saturation: the receive FIFOs fill and the credit threshold must hold
     let mut c = small("torus:4x4", "ecube", 1.0);
-    c.net.sizes = "1:32".into();
+    c.net.sizes = "1:32".parse().unwrap();
     c.net.measure_cycles = 2000;
     c.net.drain_cycles = 100_000;
     let s = run_cfg(&c);
@@ -724,7 +724,7 @@ fn every_routing_drains_completely_after_an_overload() {
         ("dragonfly:p=2,a=4,h=2", "min"),
     ] {
         let mut c = small(topo, routing, 0.9);
-        c.net.sizes = "16:256".into();
+        c.net.sizes = "16:256".parse().unwrap();
         let p = plan(&c).unwrap_or_else(|e| panic!("{e}"));
         let mut net = build(&c, &p, c.net.load).unwrap_or_else(|e| panic!("{e}"));
         net.run(15_000);
@@ -750,10 +750,10 @@ fn every_routing_drains_completely_after_an_overload() {
 fn delivered_late(routing: &str, whole_packet: bool) -> u64 {
     use exanet::net::setup::build;
     let mut c = Config::default();
-    c.net.topology = "torus:16x16".into();
-    c.net.routing = routing.into();
+    c.net.topology = "torus:16x16".parse().unwrap();
+    c.net.routing = routing.parse().unwrap();
     c.net.load = 0.9;
-    c.net.sizes = "64".into();
+    c.net.sizes = "64".parse().unwrap();
     c.net.whole_packet_credit = whole_packet;
     let p = plan(&c).unwrap_or_else(|e| panic!("{e}"));
     let mut net = build(&c, &p, c.net.load).unwrap_or_else(|e| panic!("{e}"));
@@ -787,10 +787,10 @@ fn packets_a_pattern_sends_to_their_own_source_are_counted() {
     // transpose maps the diagonal of a 4x4 torus onto itself: those packets are never sent,
     // and the summary says how many; uniform traffic never picks its own source
     let mut c = small("torus:4x4", "ecube", 0.2);
-    c.net.pattern = "transpose".into();
+    c.net.pattern = "transpose".parse().unwrap();
     let t = run_cfg(&c);
     assert!(t.self_addressed > 0, "{t:?}");
     assert_eq!(t.packets_in_flight, 0);
-    c.net.pattern = "uniform".into();
+    c.net.pattern = "uniform".parse().unwrap();
     assert_eq!(run_cfg(&c).self_addressed, 0);
 }

@@ -13,10 +13,10 @@ use exanet::net::topology::parse;
 /// The configuration of a small run.
 fn small(topology: &str, routing: &str, load: f64) -> Config {
     let mut c = Config::default();
-    c.net.topology = topology.into();
-    c.net.routing = routing.into();
+    c.net.topology = topology.parse().unwrap();
+    c.net.routing = routing.parse().unwrap();
     c.net.load = load;
-    c.net.sizes = "16:160".into();
+    c.net.sizes = "16:160".parse().unwrap();
     c.net.warmup_cycles = 500;
     c.net.measure_cycles = 1500;
     c.net.drain_cycles = 20_000;
@@ -107,18 +107,18 @@ fn the_statistics_hashes_are_those_from_before_the_packet_log() {
     a.net.measure_cycles = 2000;
     a.net.drain_cycles = 50_000;
     let mut b = Config::default();
-    b.net.topology = "dragonfly:p=2,a=2,h=1,g=3".into();
-    b.net.routing = "min".into();
+    b.net.topology = "dragonfly:p=2,a=2,h=1,g=3".parse().unwrap();
+    b.net.routing = "min".parse().unwrap();
     b.net.load = 0.35;
-    b.net.probe = "src=0,dst=5,period=300".into();
+    b.net.probe = Some("src=0,dst=5,period=300".parse().unwrap());
     b.net.warmup_cycles = 1000;
     b.net.measure_cycles = 2000;
     b.net.check = true;
     let mut c = Config::default();
-    c.net.topology = "torus:5x5".into();
-    c.net.routing = "smart-dor".into();
+    c.net.topology = "torus:5x5".parse().unwrap();
+    c.net.routing = "smart-dor".parse().unwrap();
     c.net.load = 0.4;
-    c.net.pattern = "transpose".into();
+    c.net.pattern = "transpose".parse().unwrap();
     c.net.warmup_cycles = 1000;
     c.net.measure_cycles = 2000;
     for (cfg, want) in [

@@ -39,8 +39,8 @@ fn round_trip(t: &Trace, name: &str) -> Trace {
 
 fn app_cfg(topology: &str, routing: &str) -> Config {
     let mut c = Config::default();
-    c.net.topology = topology.into();
-    c.net.routing = routing.into();
+    c.net.topology = topology.parse().unwrap();
+    c.net.routing = routing.parse().unwrap();
     c
 }
 
@@ -325,12 +325,12 @@ fn an_application_runs_view_reads_back_and_holds_against_the_engine() {
 #[test]
 fn a_saturated_synthetic_run_keeps_the_rules_and_the_statistics() {
     let mut c = Config::default();
-    c.net.topology = "torus:4x4".into();
-    c.net.routing = "ecube".into();
+    c.net.topology = "torus:4x4".parse().unwrap();
+    c.net.routing = "ecube".parse().unwrap();
     // a hot spot: its terminal takes one word a cycle from four links, so credits run short
-    c.net.pattern = "hotspot:node=5,frac=0.3".into();
+    c.net.pattern = "hotspot:node=5,frac=0.3".parse().unwrap();
     c.net.load = 0.5;
-    c.net.sizes = "16:512".into();
+    c.net.sizes = "16:512".parse().unwrap();
     c.net.warmup_cycles = 500;
     c.net.measure_cycles = 3000;
     c.net.drain_cycles = 0;
@@ -370,8 +370,8 @@ fn a_saturated_synthetic_run_keeps_the_rules_and_the_statistics() {
 #[test]
 fn idle_skipping_and_partitions_do_not_change_the_view() {
     let mut c = Config::default();
-    c.net.topology = "torus:4x4".into();
-    c.net.routing = "star-channel".into();
+    c.net.topology = "torus:4x4".parse().unwrap();
+    c.net.routing = "star-channel".parse().unwrap();
     c.net.load = 0.5;
     c.net.warmup_cycles = 500;
     c.net.measure_cycles = 2000;
@@ -401,7 +401,7 @@ fn idle_skipping_and_partitions_do_not_change_the_view() {
 #[test]
 fn bad_view_parameters_are_refused() {
     let mut c = Config::default();
-    c.net.topology = "torus:2x2".into();
+    c.net.topology = "torus:2x2".parse().unwrap();
     let p = plan(&c).unwrap();
     let mut net = build(&c, &p, 0.1).unwrap();
     let bad = NetViewParams {

@@ -20,8 +20,8 @@ const TIMEOUT: Duration = Duration::from_secs(20);
 
 fn cfg(topology: &str) -> Config {
     let mut c = Config::default();
-    c.net.topology = topology.into();
-    c.net.routing = "ecube".into();
+    c.net.topology = topology.parse().unwrap();
+    c.net.routing = "ecube".parse().unwrap();
     c
 }
 

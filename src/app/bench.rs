@@ -123,8 +123,8 @@ fn case_program(c: &Case) -> Result<(Arc<dyn Program>, usize), String> {
 /// Run `c` `repeat` times each way.
 pub fn run_case(cfg: &Config, c: &Case, repeat: u32) -> Result<CaseResult, String> {
     let mut cfg = cfg.clone();
-    cfg.net.topology = c.topology.into();
-    cfg.net.routing = "ecube".into();
+    cfg.net.topology = c.topology.parse()?;
+    cfg.net.routing = crate::spec::RoutingSpec::Ecube;
     let (mut app_cpu, mut replay_cpu) = (f64::MAX, f64::MAX);
     let mut out = None;
     for _ in 0..repeat.max(1) {

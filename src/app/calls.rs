@@ -331,8 +331,8 @@ mod tests {
 
     fn cfg() -> Config {
         let mut c = Config::default();
-        c.net.topology = "torus:2x2".into();
-        c.net.routing = "ecube".into();
+        c.net.topology = "torus:2x2".parse().unwrap();
+        c.net.routing = crate::spec::RoutingSpec::Ecube;
         c
     }
 

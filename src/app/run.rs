@@ -18,6 +18,7 @@ use crate::config::Config;
 use crate::net::engine::Network;
 use crate::net::setup;
 use crate::progress::Progress;
+use crate::spec::{Injection, SizeDist};
 use std::sync::Arc;
 
 /// Cycles between two checks for the end of a run.
@@ -142,9 +143,12 @@ pub fn shared(
 /// `app.max_payload_bytes`, statistics over the whole run.
 pub fn network(cfg: &Config) -> Result<Network, String> {
     let mut c = cfg.clone();
-    c.net.sizes = format!("{ENVELOPE_BYTES}:{}", cfg.app.max_payload_bytes);
-    c.net.probe = String::new();
-    c.net.injection = "bernoulli".into();
+    c.net.sizes = SizeDist::Uniform {
+        min: ENVELOPE_BYTES,
+        max: cfg.app.max_payload_bytes,
+    };
+    c.net.probe = None;
+    c.net.injection = Injection::Bernoulli;
     c.net.warmup_cycles = 0;
     c.net.measure_cycles = cfg.app.max_cycles.min(1_000_000_000_000);
     let plan = setup::plan(&c)?;
@@ -404,8 +408,8 @@ mod tests {
 
     fn cfg(topology: &str) -> Config {
         let mut c = Config::default();
-        c.net.topology = topology.into();
-        c.net.routing = "ecube".into();
+        c.net.topology = topology.parse().unwrap();
+        c.net.routing = crate::spec::RoutingSpec::Ecube;
         c
     }
 

@@ -10,6 +10,7 @@ use crate::app::record::Timeline;
 use crate::app::run::{Report, RunError};
 use crate::config::Config;
 use crate::net::engine::Network;
+use crate::spec::{RoutingSpec, TopologySpec};
 use crate::timeline::hol_summary::{summarise, HolSummary};
 use crate::timeline::network::{Backlog, NetView, NetViewParams};
 use serde::Serialize;
@@ -35,24 +36,25 @@ pub struct AppRow {
 /// (an option never silently replaces it).
 pub fn apply_net_options(
     cfg: &mut Config,
-    topology: Option<&str>,
-    routing: Option<&str>,
+    topology: Option<&TopologySpec>,
+    routing: Option<RoutingSpec>,
 ) -> Result<(), CliError> {
     let sets = super::overrides();
-    for (opt, field, v) in [
-        ("--topology", "net.topology", topology),
-        ("--routing", "net.routing", routing),
+    for (opt, field, given) in [
+        ("--topology", "net.topology", topology.is_some()),
+        ("--routing", "net.routing", routing.is_some()),
     ] {
-        let Some(v) = v else { continue };
-        if sets.iter().any(|a| a.key == field) {
+        if given && sets.iter().any(|a| a.key == field) {
             return Err(CliError::input(format!(
                 "{opt} and --set {field} both given; give one"
             )));
         }
-        match field {
-            "net.topology" => cfg.net.topology = v.to_string(),
-            _ => cfg.net.routing = v.to_string(),
-        }
+    }
+    if let Some(t) = topology {
+        cfg.net.topology = t.clone();
+    }
+    if let Some(r) = routing {
+        cfg.net.routing = r;
     }
     super::output::record_config(cfg);
     Ok(())
@@ -263,8 +265,8 @@ pub struct RunArgs<'a> {
     pub json: bool,
     pub csv: Option<&'a Path>,
     pub example: Example,
-    pub topology: Option<&'a str>,
-    pub routing: Option<&'a str>,
+    pub topology: Option<&'a TopologySpec>,
+    pub routing: Option<RoutingSpec>,
     pub ranks: Option<u32>,
     pub mapping: &'a str,
     pub bytes: u64,
@@ -303,8 +305,8 @@ pub fn run(a: &RunArgs) -> R {
     progress.finish();
     let row = AppRow {
         program: example_name(a.example),
-        topology: cfg.net.topology.clone(),
-        routing: cfg.net.routing.clone(),
+        topology: cfg.net.topology.to_string(),
+        routing: cfg.net.routing.to_string(),
         mapping: a.mapping.to_string(),
         report,
         figures: figures.all(),
@@ -371,8 +373,8 @@ pub struct DpsnnArgs<'a> {
     pub per_process: Option<usize>,
     pub rate_hz: Option<f64>,
     pub iterations: Option<usize>,
-    pub topology: Option<&'a str>,
-    pub routing: Option<&'a str>,
+    pub topology: Option<&'a TopologySpec>,
+    pub routing: Option<RoutingSpec>,
     pub mapping: &'a str,
     pub barrier: &'a str,
     pub calc_ns_per_spike: f64,
@@ -570,8 +572,8 @@ pub fn dpsnn(a: &DpsnnArgs) -> R {
         })
         .collect();
     let out = DpsnnOut {
-        topology: cfg.net.topology.clone(),
-        routing: cfg.net.routing.clone(),
+        topology: cfg.net.topology.to_string(),
+        routing: cfg.net.routing.to_string(),
         mapping: a.mapping.to_string(),
         barrier: a.barrier.to_string(),
         trace: source,
@@ -742,8 +744,8 @@ pub fn bench_app(config: Option<&Path>, json: bool, case: Option<&str>, repeat: 
 pub struct BenchReplayArgs<'a> {
     pub config: Option<&'a Path>,
     pub json: bool,
-    pub topology: &'a str,
-    pub routing: Option<&'a str>,
+    pub topology: &'a TopologySpec,
+    pub routing: Option<RoutingSpec>,
     pub bytes: u64,
     pub repeat: u32,
     pub min_records: u64,
@@ -829,8 +831,8 @@ pub struct ReplayArgs<'a> {
     pub csv: Option<&'a Path>,
     pub format: TraceFormat,
     pub trace: &'a Path,
-    pub topology: Option<&'a str>,
-    pub routing: Option<&'a str>,
+    pub topology: Option<&'a TopologySpec>,
+    pub routing: Option<RoutingSpec>,
     pub mapping: &'a str,
     pub flops_per_second: f64,
     pub timeline: TimelineArgs<'a>,
@@ -908,8 +910,8 @@ pub fn replay(a: &ReplayArgs) -> R {
     let out = ReplayOut {
         trace: a.trace.display().to_string(),
         format: a.format.name().into(),
-        topology: cfg.net.topology.clone(),
-        routing: cfg.net.routing.clone(),
+        topology: cfg.net.topology.to_string(),
+        routing: cfg.net.routing.to_string(),
         mapping: a.mapping.to_string(),
         flops_per_second: f,
         traced_messages,

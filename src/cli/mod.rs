@@ -576,13 +576,17 @@ pub fn router_bandwidth(
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn router_cdg(config: Option<&Path>, json: bool, topology: &str, no_vc_rule: bool) -> R {
+pub fn router_cdg(
+    config: Option<&Path>,
+    json: bool,
+    topology: &crate::spec::TopologySpec,
+    no_vc_rule: bool,
+) -> R {
     let _ = load_config(config)?;
-    let lattice: crate::router::cdg::Lattice = topology
-        .parse()
-        .map_err(|e: String| CliError::input(format!("--topology: {e}")))?;
-    let r =
-        crate::router::cdg::analyse(&lattice, !no_vc_rule, topology).map_err(CliError::failed)?;
+    let shape = crate::router::cdg::admit(topology)
+        .map_err(|e| CliError::input(format!("--topology: {e}")))?;
+    let r = crate::router::cdg::analyse(shape, !no_vc_rule, &topology.to_string())
+        .map_err(CliError::failed)?;
     if json {
         return json_out(&r);
     }

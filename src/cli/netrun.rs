@@ -15,9 +15,10 @@ use crate::config::Config;
 use crate::config_set::{apply, Assignment};
 use crate::net::confidence::MeanCi;
 use crate::net::packet_log::{CsvSink, PacketLog};
-use crate::net::setup::{parse_injection, plan, run_logged, Injection};
+use crate::net::setup::{plan, run_logged, Injection};
 use crate::net::stats::Summary;
 use crate::net::traffic::parse_loads;
+use crate::spec::{PatternSpec, RoutingSpec, SizeDist, TopologySpec};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::path::Path;
@@ -103,12 +104,12 @@ fn value_text(v: &Value) -> String {
 pub struct SweepArgs<'a> {
     pub config: Option<&'a Path>,
     pub json: bool,
-    pub topologies: &'a [String],
-    pub routings: &'a [String],
+    pub topologies: &'a [TopologySpec],
+    pub routings: &'a [RoutingSpec],
     /// `--loads`; `None`: `--vary net.load` or [`DEFAULT_LOADS`].
     pub loads: Option<&'a str>,
-    pub size: Option<&'a str>,
-    pub pattern: Option<&'a str>,
+    pub size: Option<SizeDist>,
+    pub pattern: Option<PatternSpec>,
     pub seed: Option<u64>,
     pub seeds: Option<&'a str>,
     pub vary: &'a [String],
@@ -119,15 +120,20 @@ pub struct SweepArgs<'a> {
 }
 
 /// The configuration of curve (`topology`, `routing`) before the varied values.
-fn curve_config(base: &Config, a: &SweepArgs, topology: &str, routing: &str) -> Config {
+fn curve_config(
+    base: &Config,
+    a: &SweepArgs,
+    topology: &TopologySpec,
+    routing: RoutingSpec,
+) -> Config {
     let mut c = base.clone();
-    c.net.topology = topology.to_string();
-    c.net.routing = routing.to_string();
+    c.net.topology = topology.clone();
+    c.net.routing = routing;
     if let Some(s) = a.size {
-        c.net.sizes = s.to_string();
+        c.net.sizes = s;
     }
     if let Some(p) = a.pattern {
-        c.net.pattern = p.to_string();
+        c.net.pattern = p;
     }
     c
 }
@@ -230,13 +236,13 @@ fn set_up_curves(
     a: &SweepArgs,
     varies: &[Vary],
 ) -> Result<Vec<CurveSetup>, CliError> {
-    let topologies: Vec<String> = if a.topologies.is_empty() {
+    let topologies: Vec<TopologySpec> = if a.topologies.is_empty() {
         vec![base.net.topology.clone()]
     } else {
         a.topologies.to_vec()
     };
-    let routings: Vec<String> = if a.routings.is_empty() {
-        vec![base.net.routing.clone()]
+    let routings: Vec<RoutingSpec> = if a.routings.is_empty() {
+        vec![base.net.routing]
     } else {
         a.routings.to_vec()
     };
@@ -252,11 +258,16 @@ fn set_up_curves(
             routings.len()
         )));
     }
-    let pick = |v: &[String], i: usize| v[if v.len() == 1 { 0 } else { i }].clone();
+    let at = |len: usize, i: usize| if len == 1 { 0 } else { i };
     let combos = combinations(varies);
     let mut curves = Vec::new();
     for i in 0..n {
-        let pair = curve_config(base, a, &pick(&topologies, i), &pick(&routings, i));
+        let pair = curve_config(
+            base,
+            a,
+            &topologies[at(topologies.len(), i)],
+            routings[at(routings.len(), i)],
+        );
         for combo in &combos {
             let what = || {
                 combo
@@ -275,7 +286,7 @@ fn set_up_curves(
                 }
             };
             cfg.validate().map_err(|e| context(e.to_string()))?;
-            if parse_injection(&cfg.net.injection).map_err(context)? != Injection::Bernoulli {
+            if cfg.net.injection != Injection::Bernoulli {
                 return Err(context(
                     "a sweep varies the Bernoulli injection's load: set net.injection = \
                      \"bernoulli\""
@@ -288,8 +299,8 @@ fn set_up_curves(
                 .map(|x| (x.key.clone(), field_value(&cfg, &x.key)))
                 .collect();
             curves.push(CurveSetup {
-                topology: cfg.net.topology.clone(),
-                routing: cfg.net.routing.clone(),
+                topology: cfg.net.topology.to_string(),
+                routing: cfg.net.routing.to_string(),
                 vary,
                 endpoints: p.topo.endpoints(),
                 cfg,
@@ -637,8 +648,8 @@ pub fn run(config: Option<&Path>, json: bool, csv: Option<&Path>, packets: Optio
             .map_err(|e| CliError::input(format!("--packets: {e}")))?;
     }
     let row = PointRow {
-        topology: cfg.net.topology.clone(),
-        routing: cfg.net.routing.clone(),
+        topology: cfg.net.topology.to_string(),
+        routing: cfg.net.routing.to_string(),
         vary: Map::new(),
         seed: cfg.sim.seed,
         summary: s,

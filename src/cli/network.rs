@@ -2,21 +2,25 @@
 
 use super::{json_out, CliError, R};
 use crate::net::routing::cdg::{admit, analyse};
-use crate::net::routing::parse::without_extra_vc;
-use crate::net::routing::parse_routing;
-use crate::net::topology::parse;
+use crate::spec::{RoutingSpec, TopologySpec};
 use std::process::ExitCode;
 
 /// `exanet network cdg`: the channel dependency graph of `routing` on `topology`. Bad input
-/// (an unknown name, a routing that refuses the topology, a network too large) exits 2; a
-/// routing that fails on the network (no hop, a livelock) exits 1.
-pub fn cdg(topology: &str, routing: &str, no_extra_vc: bool, json: bool) -> R {
-    let t = parse(topology).map_err(|e| CliError::input(format!("--topology: {e}")))?;
+/// (an unknown name, refused where the options are read; a routing that refuses the topology,
+/// a network too large) exits 2; a routing that fails on the network (no hop, a livelock)
+/// exits 1.
+pub fn cdg(topology: &TopologySpec, routing: RoutingSpec, no_extra_vc: bool, json: bool) -> R {
+    let t = topology
+        .build()
+        .map_err(|e| CliError::input(format!("--topology: {e}")))?;
     let r = if no_extra_vc {
-        without_extra_vc(routing).map_err(|e| CliError::input(format!("--no-extra-vc: {e}")))?
+        routing
+            .without_extra_vc()
+            .map_err(|e| CliError::input(format!("--no-extra-vc: {e}")))?
     } else {
-        parse_routing(routing).map_err(|e| CliError::input(format!("--routing: {e}")))?
-    };
+        routing
+    }
+    .build();
     admit(t.as_ref(), r.as_ref()).map_err(CliError::input)?;
     let rep = analyse(t.as_ref(), r.as_ref()).map_err(CliError::failed)?;
     if json {
@@ -59,8 +63,8 @@ pub struct ServeArgs<'a> {
     pub listen: &'a str,
     pub clients: usize,
     pub ranks: u32,
-    pub topology: Option<&'a str>,
-    pub routing: Option<&'a str>,
+    pub topology: Option<&'a crate::spec::TopologySpec>,
+    pub routing: Option<crate::spec::RoutingSpec>,
     pub mapping: &'a str,
     pub timeout_s: f64,
 }

@@ -12,5 +12,6 @@ pub mod phy;
 pub mod system;
 pub mod tcl_rx;
 pub mod tcl_tx;
+pub mod tred;
 
 pub use system::{EndTbIn, Link, LinkEvents, LinkParams, LinkTbIn};

@@ -146,7 +146,7 @@ pub fn run_case(cfg: &Config, case: &Case) -> Result<CaseResult, String> {
     }
     let rss0 = resident_bytes()?;
     let mut c = cfg.clone();
-    c.net.topology = case.topology.to_string();
+    c.net.topology = case.topology.parse()?;
     c.net.load = case.load;
     // the whole run counts: warm-up and timed cycles lie in the window
     c.net.warmup_cycles = case.warmup;
@@ -170,9 +170,9 @@ pub fn run_case(cfg: &Config, case: &Case) -> Result<CaseResult, String> {
     Ok(CaseResult {
         case: case.name.to_string(),
         topology: case.topology.to_string(),
-        routing: c.net.routing.clone(),
+        routing: c.net.routing.to_string(),
         load: case.load,
-        payload_sizes: c.net.sizes.clone(),
+        payload_sizes: c.net.sizes.to_string(),
         nodes,
         warmup_cycles: case.warmup,
         timed_cycles: case.cycles,

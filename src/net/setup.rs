@@ -1,66 +1,40 @@
-//! From a configuration (`[net]` and the hardware sections) to a ready network: parses the
-//! topology, routing, pattern, sizes, injection process and probe, checks they fit together,
-//! and builds the `Network`. Every name error says what is wrong and what is accepted.
+//! From a configuration (`[net]` and the hardware sections) to a ready network: builds the
+//! topology, routing and pattern that `cfg.net` names (each read and checked where the
+//! configuration was read, `src/spec/`), checks that they fit together (the one place that
+//! does), and builds the `Network`.
 
 use super::engine::{NetSetup, Network};
 use super::packet_log::PacketLog;
-use super::routing::parse_routing;
+use super::routing::Routing;
 use super::stats::{Summary, Window};
-use super::topology::{parse, Topology};
+use super::topology::Topology;
 use super::traffic::{
-    bernoulli_rate, parse_pattern, parse_probe, parse_sizes, Bernoulli, ConstantPacketNumber,
-    Injector, SizeDist,
+    bernoulli_rate, Bernoulli, ConstantPacketNumber, Injector, PatternSpec, Probe, SizeDist,
 };
 use crate::config::Config;
 use crate::progress::Progress;
+pub use crate::spec::Injection;
 use std::sync::Arc;
-
-/// The injection process named in `net.injection`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Injection {
-    Bernoulli,
-    /// Packets each endpoint keeps in flight.
-    Constant(u32),
-}
-
-pub fn parse_injection(s: &str) -> Result<Injection, String> {
-    match s.split_once(':') {
-        None if s == "bernoulli" => Ok(Injection::Bernoulli),
-        Some(("constant", n)) => n
-            .parse::<u32>()
-            .ok()
-            .filter(|&n| (1..=4096).contains(&n))
-            .map(Injection::Constant)
-            .ok_or_else(|| {
-                format!("injection '{s}': constant:N needs N packets per endpoint, 1 to 4096")
-            }),
-        _ => Err(format!(
-            "injection '{s}': accepted are bernoulli and constant:N (N packets per endpoint)"
-        )),
-    }
-}
 
 /// Everything a run needs besides the load.
 pub struct Plan {
     pub topo: Arc<dyn Topology>,
-    pub routing: String,
-    pub pattern: String,
+    pub routing: Arc<dyn Routing>,
+    pub pattern: PatternSpec,
     pub sizes: SizeDist,
     pub injection: Injection,
-    pub probe: String,
+    pub probe: Option<Probe>,
 }
 
 /// The largest network a run builds: 256x256 or 40x40x40; a node takes about 30 KB at light
 /// load and up to about 450 KB with every FIFO full (`exanet bench network`).
 pub const MAX_NET_NODES: usize = 65_536;
 
-/// Parse and check `cfg.net` (topology, routing, pattern, sizes, injection, probe), and the
-/// settings of `cfg.link` a network run does not model.
+/// Build `cfg.net`'s topology and routing and check that its routing, pattern and probe fit
+/// the topology, and that `cfg.link` asks for nothing a network run does not model.
 pub fn plan(cfg: &Config) -> Result<Plan, String> {
     let n = &cfg.net;
-    let topo: Arc<dyn Topology> = parse(&n.topology)
-        .map_err(|e| format!("topology: {e}"))?
-        .into();
+    let topo: Arc<dyn Topology> = n.topology.build()?.into();
     if topo.nodes() > MAX_NET_NODES {
         return Err(format!(
             "topology {}: {} nodes; network runs build at most {MAX_NET_NODES} (about 30 KB a \
@@ -83,28 +57,25 @@ pub fn plan(cfg: &Config) -> Result<Plan, String> {
                 .into(),
         );
     }
-    let routing = parse_routing(&n.routing).map_err(|e| format!("routing: {e}"))?;
+    let routing: Arc<dyn Routing> = n.routing.build().into();
     routing
         .check(topo.as_ref())
         .map_err(|e| format!("routing {} on {}: {e}", n.routing, n.topology))?;
-    let pattern = parse_pattern(&n.pattern).map_err(|e| format!("pattern: {e}"))?;
-    pattern
+    n.pattern
+        .build()?
         .check(topo.as_ref())
         .map_err(|e| format!("pattern {} on {}: {e}", n.pattern, n.topology))?;
-    let sizes = parse_sizes(&n.sizes).map_err(|e| format!("sizes: {e}"))?;
-    let injection = parse_injection(&n.injection)?;
-    if !n.probe.is_empty() {
-        parse_probe(&n.probe)
-            .and_then(|p| p.validate(topo.as_ref()).map(|_| p))
+    if let Some(p) = &n.probe {
+        p.validate(topo.as_ref())
             .map_err(|e| format!("probe: {e}"))?;
     }
     Ok(Plan {
         topo,
-        routing: n.routing.clone(),
-        pattern: n.pattern.clone(),
-        sizes,
-        injection,
-        probe: n.probe.clone(),
+        routing,
+        pattern: n.pattern,
+        sizes: n.sizes,
+        injection: n.injection,
+        probe: n.probe,
     })
 }
 
@@ -131,13 +102,10 @@ pub fn build(cfg: &Config, p: &Plan, load: f64) -> Result<Network, String> {
             .map(|_| Some(Box::new(ConstantPacketNumber::new(k)) as Box<dyn Injector>))
             .collect(),
     };
-    let probe = if p.probe.is_empty() {
-        None
-    } else {
-        let pr = parse_probe(&p.probe)?;
-        Some((pr.src, pr.dst, Box::new(pr.injector()) as Box<dyn Injector>))
-    };
-    let min_payload = if p.probe.is_empty() {
+    let probe = p
+        .probe
+        .map(|pr| (pr.src, pr.dst, Box::new(pr.injector()) as Box<dyn Injector>));
+    let min_payload = if p.probe.is_none() {
         p.sizes.min()
     } else {
         p.sizes.min().min(super::traffic::MIN_SIZE)
@@ -146,8 +114,8 @@ pub fn build(cfg: &Config, p: &Plan, load: f64) -> Result<Network, String> {
     let (partitions, threads) = resolve_threads(cfg, p.topo.nodes());
     let setup = NetSetup {
         topo: p.topo.clone(),
-        routing: parse_routing(&p.routing)?.into(),
-        pattern: parse_pattern(&p.pattern)?,
+        routing: p.routing.clone(),
+        pattern: p.pattern.build()?,
         sizes: p.sizes,
         injectors,
         probe,

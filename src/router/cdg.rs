@@ -1,55 +1,37 @@
-//! Channel dependency graph of the APErouter's routing function on a lattice of routers (seed
-//! 000 §2.6.2, Theorem 1: a deterministic routing function is deadlock-free if and only if its
-//! channel dependency graph is acyclic).
+//! Channel dependency graph of the APErouter's routing function on a torus or mesh of routers
+//! (Pisani 2016 §2.6.2, Theorem 1: a deterministic routing function is deadlock-free if and
+//! only if its channel dependency graph is acyclic).
 //!
 //! Channels are the virtual channels of the links: (node, inter-tile port, VC). For every pair of
 //! nodes the route is followed hop by hop with [`route::route_to`] (the very function the router
 //! model and, line for line, the RTL use); a packet holding channel `a` and asking for channel
-//! `b` adds the edge `a -> b`. The graph is then searched for a cycle.
+//! `b` adds the edge `a -> b`. The graph and its cycle search are the network analysis's
+//! (`net::routing::cdg::Graph`), the nodes numbered as the network's lattice numbers them
+//! (`net::topology::Lattice`), the topology named as everywhere else (`TopologySpec`).
 
 use super::params::{Dir, InterPort, RouterCfg, RouterParams, Slot, MAX_DIMS};
 use super::route::{route_to, Route};
+use crate::net::routing::cdg::{Graph, MAX_NODES};
+use crate::net::topology::Lattice;
 use crate::pktfifo::PktFifoParams;
+use crate::spec::topology::{Shape, TopologySpec};
 use serde::Serialize;
-use std::collections::BTreeSet;
 
-/// A lattice of routers: torus or mesh, 1 to 3 dimensions.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Lattice {
-    pub size: Vec<u8>,
-    pub torus: bool,
-}
-
-impl std::str::FromStr for Lattice {
-    type Err = String;
-    /// `torus:4x4`, `mesh:2x2`, `torus:4x4x4`.
-    fn from_str(s: &str) -> Result<Self, String> {
-        let (kind, dims) = s
-            .split_once(':')
-            .ok_or_else(|| format!("topology '{s}': expected torus:AxB or mesh:AxB"))?;
-        let torus = match kind {
-            "torus" => true,
-            "mesh" => false,
-            _ => return Err(format!("topology '{s}': '{kind}' is not torus or mesh")),
-        };
-        let size: Vec<u8> = dims
-            .split('x')
-            .map(|d| d.parse::<u8>().ok().filter(|&n| n >= 1))
-            .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| format!("topology '{s}': sizes must be numbers from 1 to 255"))?;
-        if size.is_empty() || size.len() > MAX_DIMS {
-            return Err(format!(
-                "topology '{s}': 1 to {MAX_DIMS} dimensions (the header has three coordinates)"
-            ));
-        }
-        let nodes: u32 = size.iter().map(|&n| n as u32).product();
-        if nodes > 4096 {
-            return Err(format!(
-                "topology '{s}': {nodes} nodes; the analysis takes at most 4096"
-            ));
-        }
-        Ok(Lattice { size, torus })
+/// The torus or mesh `t` names, if the analysis takes it: at most `MAX_NODES` nodes.
+pub fn admit(t: &TopologySpec) -> Result<&Shape, String> {
+    let TopologySpec::Torus(shape) = t else {
+        return Err(format!(
+            "topology '{t}': the router's routing function runs on a torus or mesh \
+             (torus:AxB[xC] or mesh:AxB[xC])"
+        ));
+    };
+    let nodes: usize = shape.size.iter().map(|&n| n as usize).product();
+    if nodes > MAX_NODES {
+        return Err(format!(
+            "topology '{t}': {nodes} nodes; the analysis takes at most {MAX_NODES}"
+        ));
     }
+    Ok(shape)
 }
 
 /// A virtual channel of a link: leaving `node` (coordinates) by `port`, on `vc`.
@@ -87,110 +69,71 @@ pub struct CdgReport {
     pub cycle: Option<Vec<String>>,
 }
 
-impl Lattice {
-    fn dims(&self) -> usize {
-        self.size.len()
-    }
-
-    fn nodes(&self) -> u32 {
-        self.size.iter().map(|&n| n as u32).product()
-    }
-
-    fn coord(&self, mut idx: u32) -> [u8; MAX_DIMS] {
-        let mut c = [0u8; MAX_DIMS];
-        for (cd, &n) in c.iter_mut().zip(&self.size).take(self.dims()) {
-            *cd = (idx % n as u32) as u8;
-            idx /= n as u32;
-        }
-        c
-    }
-
-    fn index(&self, c: &[u8; MAX_DIMS]) -> u32 {
-        let mut idx = 0u32;
-        for d in (0..self.dims()).rev() {
-            idx = idx * self.size[d] as u32 + c[d] as u32;
-        }
-        idx
-    }
-
-    /// The router every node of this lattice has: one intra-tile port, and for each dimension
-    /// of size 2 one `Both` port, of size 3 or more a Plus and a Minus port.
-    pub fn router(&self) -> RouterParams {
-        let mut inter = Vec::new();
-        for (d, &n) in self.size.iter().enumerate() {
-            match n {
-                1 => {}
-                2 => inter.push(InterPort {
+/// The router every node of `shape` has: one intra-tile port, and for each dimension of size 2
+/// one `Both` port, of size 3 or more a Plus and a Minus port.
+pub fn router(shape: &Shape) -> RouterParams {
+    let mut inter = Vec::new();
+    for (d, &n) in shape.size.iter().enumerate() {
+        match n {
+            1 => {}
+            2 => inter.push(InterPort {
+                dim: d as u8,
+                dir: Dir::Both,
+            }),
+            _ => {
+                inter.push(InterPort {
                     dim: d as u8,
-                    dir: Dir::Both,
-                }),
-                _ => {
-                    inter.push(InterPort {
-                        dim: d as u8,
-                        dir: Dir::Plus,
-                    });
-                    inter.push(InterPort {
-                        dim: d as u8,
-                        dir: Dir::Minus,
-                    });
-                }
+                    dir: Dir::Plus,
+                });
+                inter.push(InterPort {
+                    dim: d as u8,
+                    dir: Dir::Minus,
+                });
             }
         }
-        let f = PktFifoParams {
-            hf_depth: 128,
-            pay_depth: 1024,
-            latency: 3,
-        };
-        RouterParams {
-            n_intra: 1,
-            intra_rx: 1,
-            inter,
-            dims: self.dims() as u32,
-            num_vcs: 2,
-            intra_fifo: f,
-            inter_rx_fifo: f,
-            inter_tx_fifo: f,
-            size_in_words: false,
-        }
     }
-
-    fn cfg(&self, node: u32, p: &RouterParams) -> RouterCfg {
-        let mut size = [1u8; MAX_DIMS];
-        size[..self.dims()].copy_from_slice(&self.size);
-        RouterCfg {
-            coord: self.coord(node),
-            size,
-            torus: if self.torus { 0b111 } else { 0 },
-            order: [0, 1, 2],
-            intra_en: 1,
-            inter_en: ((1u32 << p.inter.len()) - 1) as u16,
-            ..Default::default()
-        }
-    }
-
-    fn neighbour(&self, c: &[u8; MAX_DIMS], port: InterPort) -> [u8; MAX_DIMS] {
-        let d = port.dim as usize;
-        let n = self.size[d];
-        let mut to = *c;
-        to[d] = match port.dir {
-            Dir::Plus => (c[d] + 1) % n,
-            Dir::Minus => (c[d] + n - 1) % n,
-            Dir::Both => 1 - c[d],
-        };
-        to
+    let f = PktFifoParams {
+        hf_depth: 128,
+        pay_depth: 1024,
+        latency: 3,
+    };
+    RouterParams {
+        n_intra: 1,
+        intra_rx: 1,
+        inter,
+        dims: shape.size.len() as u32,
+        num_vcs: 2,
+        intra_fifo: f,
+        inter_rx_fifo: f,
+        inter_tx_fifo: f,
+        size_in_words: false,
     }
 }
 
-/// Build the graph of `lattice` and look for a cycle.
-pub fn analyse(lattice: &Lattice, vc_rule: bool, name: &str) -> Result<CdgReport, String> {
-    let p = lattice.router();
-    let nodes = lattice.nodes();
-    let nports = p.inter.len() as u32;
-    let nv = p.num_vcs;
-    let chan_id = |node: u32, q: u32, v: u32| ((node * nports + q) * nv + v) as usize;
-    let nchan = (nodes * nports * nv) as usize;
-    let mut edges: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); nchan];
-    let mut used = vec![false; nchan];
+/// The registers of `node`'s router.
+fn cfg(shape: &Shape, lattice: &Lattice, node: usize, p: &RouterParams) -> RouterCfg {
+    let mut size = [1u8; MAX_DIMS];
+    size[..shape.size.len()].copy_from_slice(&shape.size);
+    RouterCfg {
+        coord: lattice.coord(node),
+        size,
+        torus: if shape.wrap { 0b111 } else { 0 },
+        order: [0, 1, 2],
+        intra_en: 1,
+        inter_en: ((1u32 << p.inter.len()) - 1) as u16,
+        ..Default::default()
+    }
+}
+
+/// Build the graph of the router's routing on `shape` and look for a cycle.
+pub fn analyse(shape: &Shape, vc_rule: bool, name: &str) -> Result<CdgReport, String> {
+    let lattice = Lattice::new(&shape.size)?;
+    let p = router(shape);
+    let nodes = lattice.points();
+    let nports = p.inter.len();
+    let nv = p.num_vcs as usize;
+    let chan_id = |node: usize, q: usize, v: usize| (node * nports + q) * nv + v;
+    let mut g = Graph::new(nodes * nports * nv);
     for src in 0..nodes {
         for dst in 0..nodes {
             let target = lattice.coord(dst);
@@ -198,20 +141,21 @@ pub fn analyse(lattice: &Lattice, vc_rule: bool, name: &str) -> Result<CdgReport
             let mut prev: Option<usize> = None;
             let mut hops = 0;
             loop {
-                let cfg = lattice.cfg(cur, &p);
+                let cfg = cfg(shape, &lattice, cur, &p);
                 match route_to(target, 0, &p, &cfg, vc_rule) {
                     Route::Out { slot, .. } => match p.slot(slot) {
                         Slot::Intra(_) => break,
                         Slot::Inter(q, v) => {
-                            let c = chan_id(cur, q as u32, v as u32);
-                            used[c] = true;
-                            if let Some(a) = prev {
-                                edges[a].insert(c);
-                            }
+                            let c = chan_id(cur, q as usize, v as usize);
+                            g.ask(prev, c);
                             prev = Some(c);
-                            cur = lattice.index(
-                                &lattice.neighbour(&lattice.coord(cur), p.inter[q as usize]),
-                            );
+                            let port = p.inter[q as usize];
+                            // a dimension of size 2 has one neighbour, both ways
+                            cur = lattice
+                                .step(cur, port.dim as usize, port.dir != Dir::Minus, true)
+                                .ok_or_else(|| {
+                                    format!("routing from node {src} leaves the lattice at {cur}")
+                                })?;
                         }
                     },
                     Route::Drop(r) => {
@@ -230,9 +174,9 @@ pub fn analyse(lattice: &Lattice, vc_rule: bool, name: &str) -> Result<CdgReport
         }
     }
     let describe = |c: usize| {
-        let v = (c % nv as usize) as u8;
-        let q = (c / nv as usize) % nports as usize;
-        let node = (c / nv as usize / nports as usize) as u32;
+        let v = (c % nv) as u8;
+        let q = (c / nv) % nports;
+        let node = c / nv / nports;
         let port = p.inter[q];
         Channel {
             node: lattice.coord(node)[..lattice.dims()].to_vec(),
@@ -246,85 +190,33 @@ pub fn analyse(lattice: &Lattice, vc_rule: bool, name: &str) -> Result<CdgReport
         }
         .to_string()
     };
-    let cycle = find_cycle(&edges).map(|c| c.into_iter().map(describe).collect());
+    let cycle = g
+        .find_cycle()
+        .map(|c| c.into_iter().map(describe).collect());
     Ok(CdgReport {
         topology: name.to_string(),
         vc_rule,
-        nodes,
-        channels: used.iter().filter(|&&u| u).count(),
-        dependencies: edges.iter().map(|e| e.len()).sum(),
+        nodes: nodes as u32,
+        channels: g.channels(),
+        dependencies: g.dependencies(),
         acyclic: cycle.is_none(),
         cycle,
     })
-}
-
-/// A cycle of the directed graph (vertices in order, the first repeated at the end), if any.
-pub fn find_cycle(edges: &[BTreeSet<usize>]) -> Option<Vec<usize>> {
-    // Iterative depth-first search with colours: 0 unvisited, 1 on the stack, 2 done.
-    let n = edges.len();
-    let mut colour = vec![0u8; n];
-    let mut parent = vec![usize::MAX; n];
-    for root in 0..n {
-        if colour[root] != 0 {
-            continue;
-        }
-        let mut stack: Vec<(usize, Vec<usize>)> =
-            vec![(root, edges[root].iter().copied().collect())];
-        colour[root] = 1;
-        while let Some((v, next)) = stack.last_mut() {
-            let v = *v;
-            if let Some(w) = next.pop() {
-                match colour[w] {
-                    0 => {
-                        colour[w] = 1;
-                        parent[w] = v;
-                        stack.push((w, edges[w].iter().copied().collect()));
-                    }
-                    1 => {
-                        // back edge v -> w closes a cycle w ... v w
-                        let mut cyc = vec![v];
-                        let mut x = v;
-                        while x != w {
-                            x = parent[x];
-                            cyc.push(x);
-                        }
-                        cyc.reverse();
-                        cyc.push(w);
-                        return Some(cyc);
-                    }
-                    _ => {}
-                }
-            } else {
-                colour[v] = 2;
-                stack.pop();
-            }
-        }
-    }
-    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn finds_cycles_and_their_absence() {
-        let g = vec![
-            BTreeSet::from([1]),
-            BTreeSet::from([2]),
-            BTreeSet::from([0]),
-        ];
-        let c = find_cycle(&g).unwrap();
-        assert_eq!(c.first(), c.last());
-        assert_eq!(c.len(), 4);
-        let g = vec![BTreeSet::from([1, 2]), BTreeSet::from([2]), BTreeSet::new()];
-        assert_eq!(find_cycle(&g), None);
+    fn shape(t: &str) -> Shape {
+        let spec: TopologySpec = t.parse().unwrap();
+        admit(&spec).unwrap().clone()
     }
 
     #[test]
     fn the_vc_rule_makes_tori_acyclic_and_its_absence_cyclic() {
         for t in ["torus:4x4", "torus:5x3", "torus:4x4x4", "torus:8"] {
-            let l: Lattice = t.parse().unwrap();
+            let l = shape(t);
             assert!(
                 analyse(&l, true, t).unwrap().acyclic,
                 "{t} with the VC rule"
@@ -339,29 +231,29 @@ mod tests {
     #[test]
     fn rings_of_three_have_no_dependencies_within_a_ring() {
         // minimal routing never takes two hops along a ring of 3
-        let l: Lattice = "torus:3x3x3".parse().unwrap();
-        assert!(analyse(&l, false, "torus:3x3x3").unwrap().acyclic);
+        assert!(
+            analyse(&shape("torus:3x3x3"), false, "torus:3x3x3")
+                .unwrap()
+                .acyclic
+        );
     }
 
     #[test]
     fn meshes_need_no_vc_rule() {
         for t in ["mesh:4x4", "mesh:2x2", "mesh:3x2x2"] {
-            let l: Lattice = t.parse().unwrap();
-            assert!(analyse(&l, false, t).unwrap().acyclic, "{t}");
+            assert!(analyse(&shape(t), false, t).unwrap().acyclic, "{t}");
         }
     }
 
     #[test]
-    fn bad_topologies_are_errors() {
-        for t in [
-            "ring:4",
-            "torus:",
-            "torus:4x0",
-            "torus:2x2x2x2",
-            "torus:axb",
-            "torus:100x100",
+    fn other_topologies_and_large_lattices_are_refused() {
+        for (t, want) in [
+            ("dragonfly:p=2,a=4,h=2", "torus or mesh"),
+            ("exanest:torus6x6", "torus or mesh"),
+            ("torus:100x100", "10000 nodes"),
         ] {
-            assert!(t.parse::<Lattice>().is_err(), "{t}");
+            let e = admit(&t.parse().unwrap()).unwrap_err();
+            assert!(e.contains(want), "{t}: {e}");
         }
     }
 }

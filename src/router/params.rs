@@ -2,19 +2,8 @@
 
 use crate::pktfifo::PktFifoParams;
 
-/// Direction an inter-tile port leads to along its dimension.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Dir {
-    /// Towards increasing coordinates.
-    Plus,
-    /// Towards decreasing coordinates.
-    Minus,
-    /// Both ways: the one neighbour of a dimension of size 2 (KARMA's 2x2 mesh).
-    Both,
-}
+/// Direction an inter-tile port leads to (a configuration value, `router.inter_ports`).
+pub use crate::config::Dir;
 
 /// One inter-tile port: the dimension and direction it leads to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -160,8 +160,8 @@ pub fn run(cfg: &Config, bytes: u64, repeat: u32, min_records: u64) -> Result<Re
     };
     let ratio = (a > 0.0).then(|| b / a);
     Ok(ReplayBench {
-        topology: cfg.net.topology.clone(),
-        routing: cfg.net.routing.clone(),
+        topology: cfg.net.topology.to_string(),
+        routing: cfg.net.routing.to_string(),
         ranks,
         message_bytes: bytes,
         repeat: repeat.max(1),

@@ -28,14 +28,13 @@
 //! destination, at most `nodes x (ports + terminals) x VCs x states` but in practice a few per
 //! node and input port (e-cube: one state per input; star-channel: the crossing bits of the
 //! dimensions a packet can have wrapped). Dependencies go into one ordered set per channel and
-//! the cycle search (`router::cdg::find_cycle`) is linear in channels plus dependencies. A 10x10
+//! the cycle search (`Graph::find_cycle`) is linear in channels plus dependencies. A 10x10
 //! torus (100 destinations, a few hundred positions each) takes milliseconds. Networks over
 //! `MAX_NODES` nodes are refused.
 
 use super::path::{check_hop, endpoint_name, node_name};
 use super::{Hop, Port, RouteIn, Routing};
 use crate::net::topology::{PortClass, Topology};
-use crate::router::cdg::find_cycle;
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
 
@@ -79,6 +78,104 @@ pub fn admit(t: &dyn Topology, r: &dyn Routing) -> Result<(), String> {
     Ok(())
 }
 
+/// A channel dependency graph: channels numbered from 0, those some packet asks for, and the
+/// dependencies between them. Both analyses build one: this module's of a `Routing` on a
+/// `Topology`, and `router::cdg`'s of the APErouter's own routing function.
+#[derive(Debug, Clone)]
+pub struct Graph {
+    edges: Vec<BTreeSet<usize>>,
+    asked: Vec<bool>,
+}
+
+impl Graph {
+    /// `channels` channels, none asked for, no dependency.
+    pub fn new(channels: usize) -> Graph {
+        Graph {
+            edges: vec![BTreeSet::new(); channels],
+            asked: vec![false; channels],
+        }
+    }
+
+    /// A packet asks for channel `b`, holding channel `a` (none when it is being injected).
+    pub fn ask(&mut self, a: Option<usize>, b: usize) {
+        self.asked[b] = true;
+        if let Some(a) = a {
+            self.edges[a].insert(b);
+        }
+    }
+
+    /// Keep only the dependencies out of channels some packet asked for: those of the analysed
+    /// relation (a channel outside it has no dependency into it, so it could not be on a cycle
+    /// anyway).
+    pub fn keep_asked(&mut self) {
+        for (e, &kept) in self.edges.iter_mut().zip(&self.asked) {
+            if !kept {
+                e.clear();
+            }
+        }
+    }
+
+    /// Channels some packet asked for.
+    pub fn channels(&self) -> usize {
+        self.asked.iter().filter(|&&u| u).count()
+    }
+
+    /// Dependencies.
+    pub fn dependencies(&self) -> usize {
+        self.edges.iter().map(BTreeSet::len).sum()
+    }
+
+    /// A cycle of channels (the first repeated at the end), if any.
+    pub fn find_cycle(&self) -> Option<Vec<usize>> {
+        find_cycle(&self.edges)
+    }
+}
+
+/// A cycle of the directed graph (vertices in order, the first repeated at the end), if any.
+fn find_cycle(edges: &[BTreeSet<usize>]) -> Option<Vec<usize>> {
+    // Iterative depth-first search with colours: 0 unvisited, 1 on the stack, 2 done.
+    let n = edges.len();
+    let mut colour = vec![0u8; n];
+    let mut parent = vec![usize::MAX; n];
+    for root in 0..n {
+        if colour[root] != 0 {
+            continue;
+        }
+        let mut stack: Vec<(usize, Vec<usize>)> =
+            vec![(root, edges[root].iter().copied().collect())];
+        colour[root] = 1;
+        while let Some((v, next)) = stack.last_mut() {
+            let v = *v;
+            if let Some(w) = next.pop() {
+                match colour[w] {
+                    0 => {
+                        colour[w] = 1;
+                        parent[w] = v;
+                        stack.push((w, edges[w].iter().copied().collect()));
+                    }
+                    1 => {
+                        // back edge v -> w closes a cycle w ... v w
+                        let mut cyc = vec![v];
+                        let mut x = v;
+                        while x != w {
+                            x = parent[x];
+                            cyc.push(x);
+                        }
+                        cyc.reverse();
+                        cyc.push(w);
+                        return Some(cyc);
+                    }
+                    _ => {}
+                }
+            } else {
+                colour[v] = 2;
+                stack.pop();
+            }
+        }
+    }
+    None
+}
+
 /// A position's key: node, input port (intra or inter), VC, state.
 fn key(at: &RouteIn) -> u64 {
     let (kind, q) = match at.from {
@@ -118,9 +215,8 @@ struct Builder<'a> {
     r: &'a dyn Routing,
     ports: usize,
     vcs: usize,
-    edges: Vec<BTreeSet<usize>>,
-    /// Channels some `cdg_hops` asks for.
-    in_relation: Vec<bool>,
+    /// The channels some `cdg_hops` asks for and their dependencies.
+    graph: Graph,
     /// `cdg_hops` gave fewer hops than `route` somewhere.
     partial: bool,
     hops: Vec<Hop>,
@@ -168,10 +264,7 @@ impl Builder<'_> {
             }
             if let (Port::Inter(q), Some(_)) = (h.port, check_hop(t, r, at, dn, &h)?) {
                 let b = self.chan(at.node, q as usize, h.vc);
-                self.in_relation[b] = true;
-                if let Some(a) = held {
-                    self.edges[a].insert(b);
-                }
+                self.graph.ask(held, b);
             }
         }
         self.partial |= self.deps.len() != self.hops.len();
@@ -205,8 +298,7 @@ pub fn analyse(t: &dyn Topology, r: &dyn Routing) -> Result<CdgReport, String> {
         r,
         ports,
         vcs,
-        edges: vec![BTreeSet::new(); nchan],
-        in_relation: vec![false; nchan],
+        graph: Graph::new(nchan),
         partial: false,
         hops: Vec::new(),
         deps: Vec::new(),
@@ -266,23 +358,17 @@ pub fn analyse(t: &dyn Topology, r: &dyn Routing) -> Result<CdgReport, String> {
         }
     }
     let Builder {
-        mut edges,
-        in_relation,
-        partial,
-        ..
+        mut graph, partial, ..
     } = b;
-    // Keep the dependencies between channels of the analysed relation.
-    for (e, &kept) in edges.iter_mut().zip(&in_relation) {
-        if !kept {
-            e.clear();
-        }
-    }
+    graph.keep_asked();
     let name = |c: usize| {
         let vc = (c % vcs) as u8;
         let q = (c / vcs) % ports;
         channel_name(t, c / vcs / ports, q, vc)
     };
-    let cycle = find_cycle(&edges).map(|c| c.into_iter().map(name).collect::<Vec<_>>());
+    let cycle = graph
+        .find_cycle()
+        .map(|c| c.into_iter().map(name).collect::<Vec<_>>());
     Ok(CdgReport {
         topology: t.name(),
         routing: r.name().to_string(),
@@ -294,8 +380,8 @@ pub fn analyse(t: &dyn Topology, r: &dyn Routing) -> Result<CdgReport, String> {
         },
         nodes: t.nodes(),
         endpoints: t.endpoints(),
-        channels: in_relation.iter().filter(|&&u| u).count(),
-        dependencies: edges.iter().map(BTreeSet::len).sum(),
+        channels: graph.channels(),
+        dependencies: graph.dependencies(),
         acyclic: cycle.is_none(),
         cycle,
     })
@@ -311,6 +397,20 @@ mod tests {
         let t = parse(topo).unwrap();
         let r = parse_routing(routing).unwrap();
         analyse(t.as_ref(), r.as_ref()).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn finds_cycles_and_their_absence() {
+        let g = vec![
+            BTreeSet::from([1]),
+            BTreeSet::from([2]),
+            BTreeSet::from([0]),
+        ];
+        let c = find_cycle(&g).unwrap();
+        assert_eq!(c.first(), c.last());
+        assert_eq!(c.len(), 4);
+        let g = vec![BTreeSet::from([1, 2]), BTreeSet::from([2]), BTreeSet::new()];
+        assert_eq!(find_cycle(&g), None);
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //!
 //! Files: `ecube` (e-cube / dimension order, and the torus helpers the others share),
 //! `star_channel`, `smart_dor` (tori and meshes), `df_min` (dragonfly), `parse`
-//! (`parse_routing`: names), `path` (one packet's path under a fixed choice), `cdg` (the channel
+//! (building a `RoutingSpec`, `parse_routing`), `path` (one packet's path under a fixed choice), `cdg` (the channel
 //! dependency graph of any of them on any topology). docs/network.md, "Routing algorithms".
 
 pub mod cdg;

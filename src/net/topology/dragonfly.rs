@@ -25,14 +25,7 @@
 
 use super::{Addr, DragonflyParams, PortClass, Topology};
 
-/// Most terminals a router: the header's `dst_port` has 3 bits.
-pub const MAX_P: u32 = 8;
-/// Most routers a group: the router index is the header's 8-bit `dst_x`.
-pub const MAX_A: u32 = 255;
-/// Most groups: the group index is the header's 8-bit `dst_y`.
-pub const MAX_G: u32 = 255;
-/// Most inter-tile ports a router (`a - 1 + h`): routing numbers them with a `u8`.
-pub const MAX_PORTS: u32 = 256;
+pub use crate::spec::topology::{MAX_A, MAX_G, MAX_P, MAX_PORTS};
 
 /// A fully connected dragonfly.
 #[derive(Debug, Clone)]
@@ -44,40 +37,7 @@ impl Dragonfly {
     /// A dragonfly of `df`: `1 <= p <= 8`, `1 <= a <= 255`, `h >= 1`, `2 <= g <= 255`,
     /// `g - 1` dividing `a h`, at most 256 inter-tile ports (`a - 1 + h`).
     pub fn new(df: DragonflyParams) -> Result<Self, String> {
-        let DragonflyParams { p, a, h, g } = df;
-        if !(1..=MAX_P).contains(&p) {
-            return Err(format!(
-                "p = {p}: 1 to {MAX_P} terminals a router are accepted (dst_port has 3 bits)"
-            ));
-        }
-        if !(1..=MAX_A).contains(&a) {
-            return Err(format!(
-                "a = {a}: 1 to {MAX_A} routers a group are accepted (8-bit coordinate)"
-            ));
-        }
-        if h == 0 {
-            return Err("h = 0: h must be at least 1 (global channels a router)".into());
-        }
-        let ports = u64::from(a) - 1 + u64::from(h);
-        if ports > u64::from(MAX_PORTS) {
-            return Err(format!(
-                "a - 1 + h = {ports} inter-tile ports: at most {MAX_PORTS} are accepted"
-            ));
-        }
-        if !(2..=MAX_G).contains(&g) {
-            return Err(format!(
-                "g = {g}: 2 to {MAX_G} groups are accepted (8-bit coordinate)"
-            ));
-        }
-        let channels = a * h;
-        if !channels.is_multiple_of(g - 1) {
-            return Err(format!(
-                "g = {g}: g - 1 = {} must divide a h = {channels} (the group's global channels) \
-                 so that every pair of groups gets as many links; accepted g: {}",
-                g - 1,
-                accepted_g(a, h)
-            ));
-        }
+        df.check()?;
         Ok(Dragonfly { df })
     }
 
@@ -125,16 +85,6 @@ impl Dragonfly {
         let back = if group < far { group } else { group - 1 };
         (far, copy * span + back)
     }
-}
-
-/// The group counts `g` for which `g - 1` divides `a h`, as a list for an error message.
-fn accepted_g(a: u32, h: u32) -> String {
-    let c = a * h;
-    let gs: Vec<String> = (1..=c.min(MAX_G - 1))
-        .filter(|&d| c.is_multiple_of(d))
-        .map(|d| (d + 1).to_string())
-        .collect();
-    gs.join(", ")
 }
 
 impl Topology for Dragonfly {

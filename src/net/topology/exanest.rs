@@ -36,33 +36,7 @@ use super::dragonfly::Dragonfly;
 use super::torus::Torus;
 use super::{Addr, DragonflyParams, PortClass, Shape, Topology};
 
-/// The preset names `parse` accepts after `exanest:`.
-pub const FORMS: &str = "torus6x6, torus3x3, torus3x3xC (C = 1..255 chassis), dragonfly";
-
-/// An ExaNeSt Track-1 configuration.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Preset {
-    /// 6x6 2-D torus of the 36 QFDBs of a chassis.
-    Torus6x6,
-    /// One of the four 3x3 2-D tori of counterpart QFDBs across the 9 mezzanines.
-    Torus3x3,
-    /// 3x3xC 3-D torus of counterpart QFDBs across C chassis (C >= 1).
-    Torus3x3xC(u8),
-    /// Dragonfly of mezzanine supernodes: p = 4, a = 4, h = 1, g = 5.
-    Dragonfly,
-}
-
-impl Preset {
-    /// The part of the name after `exanest:`.
-    pub fn form(&self) -> String {
-        match self {
-            Preset::Torus6x6 => "torus6x6".into(),
-            Preset::Torus3x3 => "torus3x3".into(),
-            Preset::Torus3x3xC(c) => format!("torus3x3x{c}"),
-            Preset::Dragonfly => "dragonfly".into(),
-        }
-    }
-}
+pub use crate::spec::topology::{Preset, FORMS};
 
 #[derive(Debug, Clone)]
 enum Inner {

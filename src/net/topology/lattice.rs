@@ -14,8 +14,7 @@
 
 use super::Addr;
 
-/// Most dimensions: the header carries three coordinates (`dst_x`, `dst_y`, `dst_z`).
-pub const MAX_DIMS: usize = 3;
+pub use crate::spec::topology::MAX_DIMS;
 
 /// A lattice of `X x Y x Z` points, each size 1..=255.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

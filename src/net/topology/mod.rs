@@ -17,7 +17,7 @@
 //!   docs/decisions/0010-dragonfly-wiring.md).
 //!
 //! Files: `lattice` (index <-> coordinates, eq. 3.1-3.4), `torus` (torus and mesh),
-//! `dragonfly`, `exanest` (the ExaNeSt Track-1 presets), `parse` (names and `describe`),
+//! `dragonfly`, `exanest` (the ExaNeSt Track-1 presets), `parse` (building a `TopologySpec`, `parse`, `describe`),
 //! `check` (`verify`: the consistency every topology must have).
 
 pub mod check;
@@ -27,6 +27,7 @@ pub mod lattice;
 pub mod parse;
 pub mod torus;
 
+pub use crate::spec::topology::{DragonflyParams, Shape, TopologySpec};
 pub use check::verify;
 pub use dragonfly::Dragonfly;
 pub use exanest::{Exanest, Preset};
@@ -47,24 +48,6 @@ pub enum PortClass {
     Local { router: u16 },
     /// Dragonfly: a global channel to group `group`.
     Global { group: u16 },
-}
-
-/// The shape of a torus or mesh: a size per dimension (1 to 3 dimensions: the header carries
-/// three coordinates; sizes 1..=255), all wrapping (torus) or none (mesh).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Shape {
-    pub size: Vec<u8>,
-    pub wrap: bool,
-}
-
-/// Dragonfly parameters (Pisani 2016 §2.2.2): `p` terminals a router, `a` routers a group, `h`
-/// global channels a router, `g` groups.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DragonflyParams {
-    pub p: u32,
-    pub a: u32,
-    pub h: u32,
-    pub g: u32,
 }
 
 /// A network topology. Implementations are pure and cheap to query.

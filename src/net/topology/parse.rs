@@ -1,150 +1,27 @@
-//! Topology names, as the command line and configuration files give them, and a one-line
-//! summary of a topology.
-//!
-//! ```text
-//!   torus:X[xY[xZ]]   mesh:X[xY[xZ]]     sizes 1..255, 1 to 3 dimensions (torus:8 is a ring)
-//!   dragonfly:p=P,a=A,h=H[,g=G]          keys in any order, values >= 1, g = a h + 1 by default
-//!   exanest:torus6x6 | torus3x3 | torus3x3xC | dragonfly
-//! ```
-//!
-//! Every error quotes the whole name, names the part at fault and says what is accepted.
-//! `parse(t.name())` gives `t` back: names are canonical (a dragonfly's `g` is always written).
+//! Building the topology a `TopologySpec` names (`spec/topology.rs` reads the names), and a
+//! one-line summary of a topology. `parse(t.name())` gives `t` back: names are canonical (a
+//! dragonfly's `g` is always written).
 
 use super::dragonfly::Dragonfly;
-use super::exanest::{self, Exanest, Preset};
-use super::lattice::MAX_DIMS;
+use super::exanest::Exanest;
 use super::torus::Torus;
-use super::{DragonflyParams, Topology};
+use super::{Topology, TopologySpec};
 
-const KINDS: &str = "torus:AxB[xC], mesh:AxB[xC], dragonfly:p=P,a=A,h=H[,g=G], exanest:PRESET";
+impl TopologySpec {
+    /// The topology this names (every parameter was checked when it was parsed).
+    pub fn build(&self) -> Result<Box<dyn Topology>, String> {
+        let e = |m: String| format!("topology '{self}': {m}");
+        Ok(match self {
+            TopologySpec::Torus(shape) => Box::new(Torus::new(shape.clone()).map_err(e)?),
+            TopologySpec::Dragonfly { df, .. } => Box::new(Dragonfly::new(*df).map_err(e)?),
+            TopologySpec::Exanest(p) => Box::new(Exanest::new(*p).map_err(e)?),
+        })
+    }
+}
 
 /// The topology named `name`.
 pub fn parse(name: &str) -> Result<Box<dyn Topology>, String> {
-    let e = |m: String| format!("topology '{name}': {m}");
-    let Some((kind, args)) = name.split_once(':') else {
-        return Err(e(format!("no ':'; accepted: {KINDS}")));
-    };
-    match kind {
-        "torus" | "mesh" => {
-            let size = sizes(args).map_err(e)?;
-            let t = if kind == "torus" {
-                Torus::torus_of(&size)
-            } else {
-                Torus::mesh_of(&size)
-            };
-            Ok(Box::new(t.map_err(e)?))
-        }
-        "dragonfly" => {
-            let df = dragonfly_params(args).map_err(e)?;
-            Ok(Box::new(Dragonfly::new(df).map_err(e)?))
-        }
-        "exanest" => {
-            let preset = preset(args).map_err(e)?;
-            Ok(Box::new(Exanest::new(preset).map_err(e)?))
-        }
-        _ => Err(e(format!("unknown kind '{kind}'; accepted: {KINDS}"))),
-    }
-}
-
-/// `10x10x10` -> [10, 10, 10].
-fn sizes(args: &str) -> Result<Vec<u8>, String> {
-    if args.is_empty() {
-        return Err(format!(
-            "no sizes after ':'; accepted: 1 to {MAX_DIMS} sizes 1..255 joined by 'x' (10x10)"
-        ));
-    }
-    let parts: Vec<&str> = args.split('x').collect();
-    if parts.len() > MAX_DIMS {
-        return Err(format!(
-            "'{args}' has {} dimensions; 1 to {MAX_DIMS} are accepted (the header carries three \
-             coordinates)",
-            parts.len()
-        ));
-    }
-    parts
-        .iter()
-        .map(|p| match p.parse::<u32>() {
-            Ok(n @ 1..=255) => Ok(n as u8),
-            Ok(n) => Err(format!("size '{n}': sizes 1 to 255 are accepted")),
-            Err(_) => Err(format!(
-                "size '{p}' is not a number; sizes 1 to 255 are accepted"
-            )),
-        })
-        .collect()
-}
-
-/// `p=2,a=4,h=2[,g=9]` in any order.
-fn dragonfly_params(args: &str) -> Result<DragonflyParams, String> {
-    const ACCEPTED: &str = "p=P,a=A,h=H[,g=G] with numbers >= 1, keys in any order";
-    let mut v: [Option<u32>; 4] = [None; 4];
-    for part in args.split(',') {
-        let Some((key, val)) = part.split_once('=') else {
-            return Err(format!("'{part}' is not key=value; accepted: {ACCEPTED}"));
-        };
-        let slot = match key {
-            "p" => 0,
-            "a" => 1,
-            "h" => 2,
-            "g" => 3,
-            _ => return Err(format!("unknown key '{key}'; accepted: {ACCEPTED}")),
-        };
-        let n = match val.parse::<u32>() {
-            Ok(0) => return Err(format!("'{part}': {key} must be at least 1")),
-            Ok(n) => n,
-            Err(_) => {
-                return Err(format!(
-                    "'{part}': '{val}' is not a number; accepted: {ACCEPTED}"
-                ))
-            }
-        };
-        if v[slot].replace(n).is_some() {
-            return Err(format!(
-                "key '{key}' given twice; each key must be given once"
-            ));
-        }
-    }
-    let missing: Vec<&str> = ["p", "a", "h"]
-        .iter()
-        .zip(&v)
-        .filter(|(_, x)| x.is_none())
-        .map(|(k, _)| *k)
-        .collect();
-    if !missing.is_empty() {
-        return Err(format!(
-            "missing {}; accepted: {ACCEPTED}",
-            missing.join(", ")
-        ));
-    }
-    let [Some(p), Some(a), Some(h), g] = v else {
-        unreachable!("checked above")
-    };
-    let g = match g {
-        Some(g) => g,
-        // Too large a product is left for Dragonfly::new to reject with its range.
-        None => a.saturating_mul(h).saturating_add(1),
-    };
-    Ok(DragonflyParams { p, a, h, g })
-}
-
-/// `torus6x6`, `torus3x3`, `torus3x3x4`, `dragonfly`.
-fn preset(args: &str) -> Result<Preset, String> {
-    match args {
-        "torus6x6" => Ok(Preset::Torus6x6),
-        "torus3x3" => Ok(Preset::Torus3x3),
-        "dragonfly" => Ok(Preset::Dragonfly),
-        _ => match args.strip_prefix("torus3x3x") {
-            Some(c) => match c.parse::<u32>() {
-                Ok(c @ 1..=255) => Ok(Preset::Torus3x3xC(c as u8)),
-                _ => Err(format!(
-                    "'{args}': C = '{c}' must be a number of chassis from 1 to 255"
-                )),
-            },
-            None => Err(format!(
-                "unknown preset '{args}'; accepted: {}",
-                exanest::FORMS
-            )),
-        },
-    }
+    name.parse::<TopologySpec>()?.build()
 }
 
 /// One line: name, structure, nodes, endpoints, ports and radix.

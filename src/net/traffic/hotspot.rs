@@ -31,12 +31,7 @@ impl Hotspot {
     /// A hot spot at endpoint `node` taking the fraction `frac` (0..=1) of the packets. The
     /// endpoint's range is checked against the topology by `check`.
     pub fn new(node: usize, frac: f64) -> Result<Hotspot, String> {
-        if !(0.0..=1.0).contains(&frac) {
-            return Err(format!(
-                "hotspot: frac={frac} is outside 0..=1 (the fraction of packets sent to the hot \
-                 spot)"
-            ));
-        }
+        crate::spec::traffic::check_hotspot_frac(frac)?;
         Ok(Hotspot { node, frac })
     }
 

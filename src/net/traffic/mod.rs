@@ -31,17 +31,17 @@ mod tornado;
 mod transpose;
 mod uniform;
 
+pub use crate::spec::traffic::{PatternSpec, Probe, SizeDist, MAX_SIZE, MIN_SIZE, PATTERN_NAMES};
 pub use bernoulli::{bernoulli_rate, Bernoulli};
 pub use bitcomp::BitComp;
 pub use bitrev::BitRev;
 pub use constant::ConstantPacketNumber;
 pub use hotspot::Hotspot;
 pub use neighbour::Neighbour;
-pub use parse::{parse_loads, parse_pattern, parse_probe, parse_sizes, MAX_LOADS, PATTERN_NAMES};
+pub use parse::{parse_loads, parse_pattern, parse_probe, parse_sizes, MAX_LOADS};
 pub use periodic::Periodic;
-pub use probe::{Probe, PROBE_SIZE};
+pub use probe::PROBE_SIZE;
 pub use shuffle::Shuffle;
-pub use sizes::{MAX_SIZE, MIN_SIZE};
 pub use tornado::Tornado;
 pub use transpose::Transpose;
 pub use uniform::Uniform;
@@ -51,7 +51,7 @@ use rand_mt::Mt64;
 
 /// Where packets go.
 pub trait Pattern: Send + Sync + std::fmt::Debug {
-    /// Command-line name, as `parse_pattern` accepts it.
+    /// Command-line name, as `PatternSpec` reads it.
     fn name(&self) -> String;
     /// Whether the pattern is defined on `t` (bit patterns need a power-of-two number of
     /// endpoints, transpose a square 2-D shape...): an error naming the problem.
@@ -60,17 +60,6 @@ pub trait Pattern: Send + Sync + std::fmt::Debug {
     /// pattern that can avoid it (uniform draws among the others); a permutation that maps an
     /// endpoint to itself returns `src`, and the engine does not send such packets.
     fn dest(&self, t: &dyn Topology, src: usize, rng: &mut Mt64) -> usize;
-}
-
-/// Payload sizes, bytes (1..=4096).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SizeDist {
-    Fixed(u32),
-    /// Uniform in `min..=max`.
-    Uniform {
-        min: u32,
-        max: u32,
-    },
 }
 
 /// When an endpoint generates packets. One instance per endpoint.

@@ -1,152 +1,53 @@
-//! Command-line forms of the traffic settings, each parser returning an error that quotes the
-//! bad part (never a panic):
-//!
-//! - pattern: `uniform`, `transpose`, `bitcomp`, `bitrev`, `shuffle`, `tornado`, `neighbour`
-//!   (BookSim's spelling `neighbor` is accepted too), `hotspot:node=K,frac=F`;
-//! - packet sizes, payload bytes: `64` (fixed) or `16:256` (uniform, bounds included);
-//! - loads, normalized to an endpoint's bandwidth: a list `0.05,0.2,0.5` or a range
-//!   `start:stop:step`, stop included when a step lands on it within 1e-9, each load in
-//!   (0, 1], at most `MAX_LOADS` points; range points are rounded to 12 decimals (so
-//!   `0.1:0.3:0.1` gives 0.1, 0.2, 0.3, not 0.30000000000000004);
-//! - probe: `src=S,dst=D,period=P` (endpoint indices and cycles).
+//! The traffic a `PatternSpec` names, built (`spec/traffic.rs` reads the names of patterns,
+//! sizes and probes), and the loads of a sweep: a list `0.05,0.2,0.5` or a range
+//! `start:stop:step`, stop included when a step lands on it within 1e-9, each load in (0, 1],
+//! at most `MAX_LOADS` points; range points are rounded to 12 decimals (so `0.1:0.3:0.1` gives
+//! 0.1, 0.2, 0.3, not 0.30000000000000004). Every parser returns an error that quotes the bad
+//! part (never a panic).
 
 use super::bitcomp::BitComp;
 use super::bitrev::BitRev;
 use super::hotspot::Hotspot;
 use super::neighbour::Neighbour;
-use super::probe::Probe;
 use super::shuffle::Shuffle;
 use super::tornado::Tornado;
 use super::transpose::Transpose;
 use super::uniform::Uniform;
-use super::{Pattern, SizeDist};
+use super::{Pattern, PatternSpec, Probe, SizeDist};
 
 /// The most points a load list or range may hold.
 pub const MAX_LOADS: usize = 1000;
 
-/// The names `parse_pattern` accepts, as its errors list them.
-pub const PATTERN_NAMES: &str =
-    "uniform, transpose, bitcomp, bitrev, shuffle, tornado, neighbour, hotspot:node=K,frac=F";
+impl PatternSpec {
+    /// The pattern this names (an error only for a hot spot's fraction outside 0..=1, which
+    /// the parser refuses).
+    pub fn build(&self) -> Result<Box<dyn Pattern>, String> {
+        Ok(match *self {
+            PatternSpec::Uniform => Box::new(Uniform),
+            PatternSpec::Transpose => Box::new(Transpose),
+            PatternSpec::BitComp => Box::new(BitComp),
+            PatternSpec::BitRev => Box::new(BitRev),
+            PatternSpec::Shuffle => Box::new(Shuffle),
+            PatternSpec::Tornado => Box::new(Tornado),
+            PatternSpec::Neighbour => Box::new(Neighbour),
+            PatternSpec::Hotspot { node, frac } => Box::new(Hotspot::new(node, frac)?),
+        })
+    }
+}
 
 /// A destination pattern from its command-line name.
 pub fn parse_pattern(s: &str) -> Result<Box<dyn Pattern>, String> {
-    let s = s.trim();
-    let (name, params) = match s.split_once(':') {
-        Some((n, p)) => (n.trim(), Some(p)),
-        None => (s, None),
-    };
-    let simple: Box<dyn Pattern> = match name {
-        "" => {
-            return Err(format!(
-                "empty traffic pattern; expected one of: {PATTERN_NAMES}"
-            ))
-        }
-        "hotspot" => return parse_hotspot(params),
-        "uniform" => Box::new(Uniform),
-        "transpose" => Box::new(Transpose),
-        "bitcomp" => Box::new(BitComp),
-        "bitrev" => Box::new(BitRev),
-        "shuffle" => Box::new(Shuffle),
-        "tornado" => Box::new(Tornado),
-        "neighbour" | "neighbor" => Box::new(Neighbour),
-        _ => {
-            return Err(format!(
-                "unknown traffic pattern '{name}'; expected one of: {PATTERN_NAMES}"
-            ))
-        }
-    };
-    if let Some(p) = params {
-        return Err(format!(
-            "traffic pattern '{name}' takes no parameters (got '{p}')"
-        ));
-    }
-    Ok(simple)
-}
-
-fn parse_hotspot(params: Option<&str>) -> Result<Box<dyn Pattern>, String> {
-    let Some(params) = params else {
-        return Err("traffic pattern 'hotspot' needs parameters: hotspot:node=K,frac=F".into());
-    };
-    let v = key_values("hotspot", params, &["node", "frac"])?;
-    let node = v[0].parse::<usize>().map_err(|_| {
-        format!(
-            "hotspot: node='{}' is not an endpoint index (a whole number from 0)",
-            v[0]
-        )
-    })?;
-    let frac = v[1]
-        .parse::<f64>()
-        .map_err(|_| format!("hotspot: frac='{}' is not a number", v[1]))?;
-    Ok(Box::new(Hotspot::new(node, frac)?))
-}
-
-/// The values of `keys`, in that order, from `k1=v1,k2=v2` (each key exactly once, no
-/// others). `what` prefixes the errors.
-fn key_values<'a>(what: &str, s: &'a str, keys: &[&str]) -> Result<Vec<&'a str>, String> {
-    let mut values: Vec<Option<&'a str>> = vec![None; keys.len()];
-    for item in s.split(',') {
-        let item = item.trim();
-        let Some((k, v)) = item.split_once('=') else {
-            return Err(format!(
-                "{what}: '{item}' is not key=value (expected {})",
-                expected(keys)
-            ));
-        };
-        let (k, v) = (k.trim(), v.trim());
-        let Some(i) = keys.iter().position(|&x| x == k) else {
-            return Err(format!(
-                "{what}: unknown parameter '{k}' (expected {})",
-                expected(keys)
-            ));
-        };
-        if values[i].is_some() {
-            return Err(format!("{what}: parameter '{k}' given twice"));
-        }
-        if v.is_empty() {
-            return Err(format!("{what}: parameter '{k}' has no value"));
-        }
-        values[i] = Some(v);
-    }
-    keys.iter()
-        .zip(values)
-        .map(|(k, v)| v.ok_or_else(|| format!("{what}: missing parameter '{k}'")))
-        .collect()
-}
-
-fn expected(keys: &[&str]) -> String {
-    keys.iter()
-        .map(|k| format!("{k}=..."))
-        .collect::<Vec<_>>()
-        .join(",")
+    s.parse::<PatternSpec>()?.build()
 }
 
 /// Packet sizes: `64` or `16:256` (payload bytes, 1..=4096).
 pub fn parse_sizes(s: &str) -> Result<SizeDist, String> {
-    let t = s.trim();
-    let whole = |part: &str, what: &str| {
-        part.trim().parse::<u32>().map_err(|_| {
-            format!(
-                "packet sizes '{t}': {what}'{}' is not a whole number of bytes",
-                part.trim()
-            )
-        })
-    };
-    let parts: Vec<&str> = t.split(':').collect();
-    let d = match parts[..] {
-        [""] => return Err("packet sizes: empty (expected 64 or 16:256)".into()),
-        [one] => SizeDist::Fixed(whole(one, "")?),
-        [min, max] => SizeDist::Uniform {
-            min: whole(min, "minimum ")?,
-            max: whole(max, "maximum ")?,
-        },
-        _ => {
-            return Err(format!(
-                "packet sizes '{t}': expected a size (64) or a range min:max (16:256)"
-            ))
-        }
-    };
-    d.validate().map_err(|e| format!("{e} (in '{t}')"))?;
-    Ok(d)
+    s.parse()
+}
+
+/// A ping probe: `src=S,dst=D,period=P`.
+pub fn parse_probe(s: &str) -> Result<Probe, String> {
+    s.parse()
 }
 
 /// Loads: `0.05,0.2` or `start:stop:step`, each in (0, 1].
@@ -231,27 +132,6 @@ fn parse_range(t: &str) -> Result<Vec<f64>, String> {
         .collect())
 }
 
-/// A ping probe: `src=S,dst=D,period=P`. Endpoints are checked against the topology by
-/// `Probe::validate`; the period must be at least 1.
-pub fn parse_probe(s: &str) -> Result<Probe, String> {
-    let t = s.trim();
-    if t.is_empty() {
-        return Err("probe: empty (expected src=S,dst=D,period=P)".into());
-    }
-    let v = key_values("probe", t, &["src", "dst", "period"])?;
-    let whole = |k: &str, x: &str| {
-        x.parse::<u64>()
-            .map_err(|_| format!("probe: {k}='{x}' is not a whole number"))
-    };
-    let src = whole("src", v[0])? as usize;
-    let dst = whole("dst", v[1])? as usize;
-    let period = whole("period", v[2])?;
-    if period == 0 {
-        return Err("probe: period=0 cycles (at least 1)".into());
-    }
-    Ok(Probe { src, dst, period })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -321,7 +201,7 @@ mod tests {
             }
         }
         let e = parse_pattern("foo").unwrap_err();
-        assert!(e.contains(PATTERN_NAMES), "{e}");
+        assert!(e.contains(crate::spec::traffic::PATTERN_NAMES), "{e}");
     }
 
     #[test]
@@ -424,7 +304,7 @@ mod tests {
                 period: 100
             }
         );
-        assert_eq!(parse_probe(&p.name()).unwrap(), p);
+        assert_eq!(parse_probe(&p.to_string()).unwrap(), p);
         for (s, want) in [
             ("", "empty"),
             ("src=0,dst=1", "missing parameter 'period'"),

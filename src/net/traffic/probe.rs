@@ -4,28 +4,17 @@
 //! latency apart from the rest (the latency between two chosen points, a local observable
 //! that shows how other traffic affects a critical path).
 //!
-//! This type only describes the probe; its injector is a `Periodic` and its packets have the
-//! fixed size `PROBE_SIZE`. Written `src=S,dst=D,period=P` on the command line
-//! (`parse_probe`).
+//! `Probe` (`spec/traffic.rs`, written `src=S,dst=D,period=P`) only describes the probe; its
+//! injector is a `Periodic` and its packets have the fixed size `PROBE_SIZE`.
 
 use super::periodic::Periodic;
-use super::sizes::MIN_SIZE;
+use super::Probe;
 use super::SizeDist;
+use super::MIN_SIZE;
 use crate::net::topology::Topology;
 
 /// The probe packets' payload, bytes: the smallest allowed (one payload word on the wire).
 pub const PROBE_SIZE: SizeDist = SizeDist::Fixed(MIN_SIZE);
-
-/// A ping probe from endpoint `src` to endpoint `dst`, one packet every `period` cycles.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Probe {
-    /// Source endpoint index.
-    pub src: usize,
-    /// Sink endpoint index.
-    pub dst: usize,
-    /// Cycles between probe packets, at least 1.
-    pub period: u64,
-}
 
 impl Probe {
     /// Both endpoints exist on `t` and differ, and the period is at least 1.
@@ -58,11 +47,6 @@ impl Probe {
             period: self.period,
             phase: 0,
         }
-    }
-
-    /// As `parse_probe` reads it.
-    pub fn name(&self) -> String {
-        format!("src={},dst={},period={}", self.src, self.dst, self.period)
     }
 }
 

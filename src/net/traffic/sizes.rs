@@ -10,11 +10,6 @@ use super::draws::below;
 use super::SizeDist;
 use rand_mt::Mt64;
 
-/// The smallest payload a packet can carry here, bytes (one payload word on the wire).
-pub const MIN_SIZE: u32 = 1;
-/// The largest payload, bytes (APElink maximum, 4 KB).
-pub const MAX_SIZE: u32 = 4096;
-
 impl SizeDist {
     /// A payload size, bytes.
     pub fn sample(&self, rng: &mut Mt64) -> u32 {
@@ -47,42 +42,6 @@ impl SizeDist {
         match *self {
             SizeDist::Fixed(s) => s as f64,
             SizeDist::Uniform { min, max } => (min as f64 + max as f64) / 2.0,
-        }
-    }
-
-    /// Sizes within `MIN_SIZE..=MAX_SIZE` and `min <= max`, or an error naming the bad value.
-    pub fn validate(&self) -> Result<(), String> {
-        let in_range = |what: &str, s: u32| {
-            if (MIN_SIZE..=MAX_SIZE).contains(&s) {
-                Ok(())
-            } else {
-                Err(format!(
-                    "packet size: {what}{s} bytes is outside {MIN_SIZE}..={MAX_SIZE}"
-                ))
-            }
-        };
-        match *self {
-            SizeDist::Fixed(s) => in_range("", s),
-            SizeDist::Uniform { min, max } => {
-                in_range("minimum ", min)?;
-                in_range("maximum ", max)?;
-                if min > max {
-                    return Err(format!(
-                        "packet size: minimum {min} is above maximum {max} bytes"
-                    ));
-                }
-                Ok(())
-            }
-        }
-    }
-}
-
-/// As `parse_sizes` reads it: `64`, or `16:256`.
-impl std::fmt::Display for SizeDist {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SizeDist::Fixed(s) => write!(f, "{s}"),
-            SizeDist::Uniform { min, max } => write!(f, "{min}:{max}"),
         }
     }
 }

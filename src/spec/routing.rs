@@ -1,0 +1,109 @@
+//! Routing algorithm names, as the configuration (`net.routing`) and the command line
+//! (`--routing`) give them; `net::routing` builds the algorithm a name names.
+//!
+//! ```text
+//!   ecube          e-cube / dimension order, tori and meshes, 2 VCs        (ecube.rs)
+//!   star-channel   minimal fully adaptive, e-cube escape, 3 VCs            (star_channel.rs)
+//!   smart-dor      e-cube + one misroute at the first hop, 2 VCs           (smart_dor.rs)
+//!   min            dragonfly minimal routing, 2 VCs                        (df_min.rs)
+//!   ecube-1vc      e-cube without the dateline VC  } deadlock-prone: for the channel
+//!   min-1vc        min without the extra local VC  } dependency analysis only
+//! ```
+
+/// The names accepted, for error messages.
+pub const ROUTINGS: &str = "ecube, star-channel, smart-dor (tori and meshes), min (dragonflies); \
+                            ecube-1vc, min-1vc (without the extra VC, deadlock-prone)";
+
+/// A routing algorithm, by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RoutingSpec {
+    Ecube,
+    StarChannel,
+    SmartDor,
+    Min,
+    #[value(name = "ecube-1vc")]
+    Ecube1Vc,
+    #[value(name = "min-1vc")]
+    Min1Vc,
+}
+
+impl RoutingSpec {
+    /// Every algorithm, in the order `ROUTINGS` lists them.
+    pub const ALL: [RoutingSpec; 6] = [
+        RoutingSpec::Ecube,
+        RoutingSpec::StarChannel,
+        RoutingSpec::SmartDor,
+        RoutingSpec::Min,
+        RoutingSpec::Ecube1Vc,
+        RoutingSpec::Min1Vc,
+    ];
+
+    /// The name, as the configuration and the command line give it.
+    pub fn name(self) -> &'static str {
+        match self {
+            RoutingSpec::Ecube => "ecube",
+            RoutingSpec::StarChannel => "star-channel",
+            RoutingSpec::SmartDor => "smart-dor",
+            RoutingSpec::Min => "min",
+            RoutingSpec::Ecube1Vc => "ecube-1vc",
+            RoutingSpec::Min1Vc => "min-1vc",
+        }
+    }
+
+    /// The variant without the extra VC its deadlock freedom rests on: e-cube's dateline VC,
+    /// min-routing's local VC for packets from another group.
+    pub fn without_extra_vc(self) -> Result<RoutingSpec, String> {
+        match self {
+            RoutingSpec::Ecube | RoutingSpec::Ecube1Vc => Ok(RoutingSpec::Ecube1Vc),
+            RoutingSpec::Min | RoutingSpec::Min1Vc => Ok(RoutingSpec::Min1Vc),
+            _ => Err(format!(
+                "routing '{self}' has no variant without an extra VC; accepted: ecube, min"
+            )),
+        }
+    }
+}
+
+impl std::str::FromStr for RoutingSpec {
+    type Err = String;
+    fn from_str(name: &str) -> Result<Self, String> {
+        RoutingSpec::ALL
+            .into_iter()
+            .find(|r| r.name() == name)
+            .ok_or_else(|| format!("routing '{name}': unknown algorithm; accepted: {ROUTINGS}"))
+    }
+}
+
+impl std::fmt::Display for RoutingSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+super::text_serde!(RoutingSpec);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::ValueEnum;
+
+    #[test]
+    fn every_name_parses_back_is_in_the_message_and_is_clap_s() {
+        for r in RoutingSpec::ALL {
+            assert_eq!(r.name().parse::<RoutingSpec>(), Ok(r));
+            assert!(ROUTINGS.contains(r.name()), "{r}");
+            assert_eq!(r.to_possible_value().unwrap().get_name(), r.name());
+        }
+        assert_eq!(RoutingSpec::value_variants(), RoutingSpec::ALL);
+    }
+
+    #[test]
+    fn bad_names_say_what_is_accepted() {
+        for name in ["", "dor", "Ecube", "star"] {
+            let e = name.parse::<RoutingSpec>().unwrap_err();
+            assert!(e.contains(&format!("'{name}'")), "{e}");
+            assert!(e.contains("ecube, star-channel, smart-dor"), "{e}");
+        }
+        let e = RoutingSpec::SmartDor.without_extra_vc().unwrap_err();
+        assert!(e.contains("'smart-dor' has no variant"), "{e}");
+    }
+}
