@@ -308,7 +308,7 @@ fn threads_are_checked_against_partitions_and_nodes() {
     c.net.threads = 5;
     c.net.partitions = 0;
     c.validate().unwrap();
-    c.net.topology = "torus:2x2".into();
+    c.net.topology = "torus:2x2".parse().unwrap();
     let p = plan(&c).unwrap();
     let e = exanet::net::setup::build(&c, &p, 0.1).err().unwrap();
     assert!(e.contains("threads: 5") && e.contains("4 nodes"), "{e}");
