@@ -643,17 +643,23 @@ fn fifo_memory_is_held_only_for_live_words_and_bounded_by_the_depths() {
 
 #[test]
 fn bench_network_runs_a_case_and_refuses_bad_values() {
-    let o = exanet(&[
-        "bench",
-        "network",
-        "--case",
-        "torus32-10",
-        "--cycles",
-        "20",
-        "--json",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    // one case of `bench network`, here, with `extra` options
+    let case = |cycles: &str, extra: &[&str]| -> serde_json::Value {
+        let mut a = vec![
+            "bench",
+            "network",
+            "--case",
+            "torus32-10",
+            "--cycles",
+            cycles,
+        ];
+        a.extend_from_slice(extra);
+        a.push("--json");
+        let o = exanet(&a);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice(&o.stdout).expect("JSON")
+    };
+    let v = case("20", &[]);
     assert_eq!(v["nodes"], 1024);
     assert_eq!(v["timed_cycles"], 20);
     assert!(v["node_cycles_per_cpu_second"].as_f64().unwrap() > 0.0);
@@ -671,19 +677,7 @@ fn bench_network_runs_a_case_and_refuses_bad_values() {
     let want = b + ((depth - held) * 16) as f64 / 1024.0;
     assert!((full - want).abs() <= want * 1e-11, "{full} against {want}");
     // on two threads: the windows of the timed cycles, each with its barrier
-    let o = exanet(&[
-        "bench",
-        "network",
-        "--case",
-        "torus32-10",
-        "--cycles",
-        "100",
-        "--set",
-        "net.threads=2",
-        "--json",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let v2: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let v2 = case("100", &["--set", "net.threads=2"]);
     assert_eq!(
         (v2["threads"].as_u64(), v2["partitions"].as_u64()),
         (Some(2), Some(2))
