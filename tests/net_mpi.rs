@@ -144,24 +144,21 @@ fn a_world_larger_than_the_network_is_refused_by_every_rank() {
 
 #[test]
 fn ranks_given_different_configurations_or_commands_all_exit_2() {
-    let mut a = RUN.to_vec();
-    a.extend(["--set", "sim.seed=1"]);
-    let mut b = RUN.to_vec();
-    b.extend(["--set", "sim.seed=2"]);
-    let mut all = vec!["-n", "1", EXE];
-    all.extend(&a);
-    all.extend([":", "-n", "1", EXE]);
-    all.extend(&b);
-    let o = mpirun(&all);
+    // mpirun's MPMD form: rank 0 runs `exanet A`, rank 1 `exanet B`
+    let two = |a: &[&str], b: &[&str]| {
+        let all = [&["-n", "1", EXE], a, &[":", "-n", "1", EXE], b].concat();
+        mpirun(&all)
+    };
+    let o = two(
+        &[&RUN[..], &["--set", "sim.seed=1"]].concat(),
+        &[&RUN[..], &["--set", "sim.seed=2"]].concat(),
+    );
     refused(&o, "rank 1 differs from rank 0");
     // one rank that cannot read its configuration file: it is named
-    let mut c = RUN.to_vec();
-    c.extend(["--config", "/nonexistent/exanet.toml"]);
-    let mut all = vec!["-n", "1", EXE];
-    all.extend(&c);
-    all.extend([":", "-n", "1", EXE]);
-    all.extend(&RUN);
-    let o = mpirun(&all);
+    let o = two(
+        &[&RUN[..], &["--config", "/nonexistent/exanet.toml"]].concat(),
+        &RUN,
+    );
     refused(&o, "rank 0 of 2: ");
     assert!(
         stderr(&o).contains("/nonexistent/exanet.toml"),
@@ -171,14 +168,7 @@ fn ranks_given_different_configurations_or_commands_all_exit_2() {
     // a command that runs in one process, under mpirun
     let o = ranks(
         2,
-        &[
-            "network",
-            "cdg",
-            "--topology",
-            "torus:4x4",
-            "--routing",
-            "ecube",
-        ],
+        &["network", "cdg", "--topology=torus:4x4", "--routing=ecube"],
     );
     refused(&o, "this command runs in one process");
     // and what needs every node in one process
