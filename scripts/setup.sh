@@ -12,6 +12,9 @@
 #                   tools (otf2-tools) and its Python writer (python3-otf2, for /usr/bin/python3
 #                   or $EXANET_OTF2_PYTHON), for `--features otf2` and the tests that write OTF2
 #                   traces with the library and replay them
+#   need_mpi        Open MPI (mpicc, mpirun: Debian's libopenmpi-dev, openmpi-bin) and libclang
+#                   (libclang-dev: rsmpi generates its bindings with it), for `--features mpi`
+#                   and tests/net_mpi.rs (network runs over MPI ranks)
 
 RUST_MIN=87 # 1.87: the oldest Rust that builds the crate (Cargo.toml rust-version)
 
@@ -109,6 +112,21 @@ need_otf2() {
   command -v otf2-print >/dev/null || { echo "error: otf2-print still missing after apt-get" >&2; exit 1; }
   "$(otf2_python)" -c 'import otf2' ||
     { echo "error: $(otf2_python) cannot import otf2 (python3-otf2) after apt-get" >&2; exit 1; }
+}
+
+# Where Debian's libclang-dev puts libclang.so (llvm-N/lib under it), which rsmpi's bindgen
+# loads; EXANET_LIBCLANG_ROOT replaces it (tests/setup_scripts.rs).
+libclang_root() { echo "${EXANET_LIBCLANG_ROOT:-/usr/lib}"; }
+have_libclang() { compgen -G "$(libclang_root)/llvm-*/lib/libclang.so" >/dev/null; }
+
+need_mpi() {
+  if ! command -v mpicc >/dev/null || ! command -v mpirun >/dev/null || ! have_libclang; then
+    apt_install libopenmpi-dev openmpi-bin libclang-dev
+  fi
+  command -v mpirun >/dev/null || { echo "error: mpirun still missing after apt-get" >&2; exit 1; }
+  command -v mpicc >/dev/null || { echo "error: mpicc still missing after apt-get" >&2; exit 1; }
+  have_libclang ||
+    { echo "error: no $(libclang_root)/llvm-*/lib/libclang.so after apt-get (libclang-dev)" >&2; exit 1; }
 }
 
 need_lints() {

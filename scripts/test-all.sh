@@ -3,11 +3,14 @@
 # 1. Installs what is missing (scripts/setup.sh): Verilator (Debian's 5.006), a C++ compiler
 #    and make through apt-get; Rust through rustup; the rustfmt/clippy components; SimGrid's
 #    SMPI (libsimgrid-dev, apt-get) for the tests that trace real MPI programs; the OTF2
-#    library, its tools and its Python writer (libotf2-trace-dev, otf2-tools, python3-otf2).
+#    library, its tools and its Python writer (libotf2-trace-dev, otf2-tools, python3-otf2);
+#    Open MPI and libclang (libopenmpi-dev, openmpi-bin, libclang-dev) for network runs over
+#    MPI ranks.
 # 2. Checks formatting, clippy (warnings are errors) and Verilator -Wall lint of all RTL.
 # 3. Runs every test, co-simulation against the Verilated RTL included. A build without
 #    Verilator makes the co-simulation tests fail; nothing is skipped.
-# Clippy and the tests build with the feature `otf2` (the OTF2 trace reader and its tests).
+# Clippy and the tests build with the features `otf2` (the OTF2 trace reader and its tests) and
+# `mpi` (network runs over MPI ranks, tests/net_mpi.rs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +21,7 @@ need_rust
 need_lints
 need_simgrid
 need_otf2
+need_mpi
 echo "== $(verilator --version); $(cargo --version)"
 
 echo "== cargo fmt --check"
@@ -25,9 +29,9 @@ cargo fmt --all -- --check
 echo "== verilator lint"
 bash scripts/lint-rtl.sh
 echo "== cargo clippy"
-cargo clippy --release --all-targets --features otf2 -- -D warnings
+cargo clippy --release --all-targets --features otf2,mpi -- -D warnings
 echo "== cargo test (release: the co-simulation runs a million cycles)"
-cargo test --release --all-targets --features otf2
+cargo test --release --all-targets --features otf2,mpi
 echo "== cargo test --doc (the examples in the documentation compile)"
-cargo test --release --doc --features otf2
+cargo test --release --doc --features otf2,mpi
 echo "== all tests passed"

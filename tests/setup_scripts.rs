@@ -41,6 +41,9 @@ for p in "$@"; do case "$p" in
   libotf2-trace-dev) : > "$BIN/../otf2.pc";;
   otf2-tools) printf '#!/bin/sh\n' > "$BIN/otf2-print"; chmod +x "$BIN/otf2-print";;
   python3-otf2) printf '#!/bin/sh\n' > "$BIN/python3"; chmod +x "$BIN/python3";;
+  libopenmpi-dev) printf '#!/bin/sh\n' > "$BIN/mpicc"; chmod +x "$BIN/mpicc";;
+  openmpi-bin) printf '#!/bin/sh\n' > "$BIN/mpirun"; chmod +x "$BIN/mpirun";;
+  libclang-dev) mkdir -p "$BIN/../llvm-14/lib"; : > "$BIN/../llvm-14/lib/libclang.so";;
 esac; done"#,
         );
         s
@@ -88,6 +91,7 @@ esac; done"#,
             .env("BIN", &bin)
             .env("LOG", &log)
             .env("EXANET_OTF2_PYTHON", bin.join("python3"))
+            .env("EXANET_LIBCLANG_ROOT", &self.dir)
             .output()
             .expect("bash runs");
         (out, fs::read_to_string(&log).unwrap_or_default())
@@ -174,6 +178,44 @@ fn the_test_command_installs_the_otf2_library_tools_and_writer_when_missing_and_
     assert!(!o.status.success());
     assert!(
         String::from_utf8_lossy(&o.stderr).contains("cannot import otf2"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn the_test_command_installs_open_mpi_and_libclang_when_missing_and_not_otherwise() {
+    let s = Sandbox::new("mpi");
+    let (o, log) = s.run("need_mpi; command -v mpirun; command -v mpicc");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for p in ["libopenmpi-dev", "openmpi-bin", "libclang-dev"] {
+        assert!(
+            log.contains("apt-get install") && log.contains(p),
+            "{p}: {log}"
+        );
+    }
+    // libclang alone missing (Debian's libclang-cpp, not the C library bindgen loads)
+    let s = Sandbox::new("mpi-libclang");
+    s.tool("mpicc", "true");
+    s.tool("mpirun", "true");
+    let (o, log) = s.run("need_mpi");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(log.contains("libclang-dev"), "{log}");
+    let s = Sandbox::new("mpi-present");
+    s.tool("mpicc", "true");
+    s.tool("mpirun", "true");
+    fs::create_dir_all(s.dir.join("llvm-16/lib")).unwrap();
+    fs::write(s.dir.join("llvm-16/lib/libclang.so"), "").unwrap();
+    let (o, log) = s.run("need_mpi");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!log.contains("apt-get"), "{log}");
+    // still missing after apt-get: an error, not a pass
+    let s = Sandbox::new("mpi-broken");
+    s.tool("apt-get", "echo \"apt-get $*\" >> \"$LOG\"");
+    let (o, _) = s.run("need_mpi");
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("mpirun still missing"),
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
@@ -346,7 +388,8 @@ fn the_scripts_call_the_installers_they_need() {
             "need_rust",
             "need_lints",
             "need_simgrid",
-            "need_otf2"
+            "need_otf2",
+            "need_mpi"
         ]
     );
     assert_eq!(calls("scripts/karma.sh"), ["need_rust"]);
@@ -354,14 +397,15 @@ fn the_scripts_call_the_installers_they_need() {
     for step in [
         "cargo fmt --all -- --check",
         "bash scripts/lint-rtl.sh",
-        "cargo clippy --release --all-targets --features otf2 -- -D warnings",
-        "cargo test --release --all-targets --features otf2",
-        "cargo test --release --doc --features otf2",
+        "cargo clippy --release --all-targets --features otf2,mpi -- -D warnings",
+        "cargo test --release --all-targets --features otf2,mpi",
+        "cargo test --release --doc --features otf2,mpi",
     ] {
         assert!(all.contains(step), "test-all.sh does not run '{step}'");
     }
-    // every clippy and test run builds the OTF2 reader, so that tests/app_replay_otf2.rs
-    // (compiled only with the feature) cannot silently drop out
+    // every clippy and test run builds the OTF2 reader and the MPI engine, so that
+    // tests/app_replay_otf2.rs and tests/net_mpi.rs (compiled only with their features) cannot
+    // silently drop out
     let cargo_runs: Vec<&str> = all
         .lines()
         .map(str::trim)
@@ -370,8 +414,8 @@ fn the_scripts_call_the_installers_they_need() {
     assert_eq!(cargo_runs.len(), 3, "{cargo_runs:?}");
     for l in cargo_runs {
         assert!(
-            l.contains("--features otf2"),
-            "test-all.sh: '{l}' without --features otf2"
+            l.contains("--features otf2,mpi"),
+            "test-all.sh: '{l}' without --features otf2,mpi"
         );
     }
 }

@@ -29,8 +29,40 @@ impl CliError {
             message: m.into(),
         }
     }
+    /// Exit with `code` and say nothing: another MPI rank says why (`rank0_says`).
+    pub fn silent(code: u8) -> CliError {
+        CliError {
+            code,
+            message: String::new(),
+        }
+    }
     pub fn exit_code(&self) -> u8 {
         self.code
+    }
+}
+
+/// Bad input every process an MPI launcher started finds alike: said once, by rank 0; the
+/// others exit 2 silently, a moment later: Open MPI's `mpirun` stops the job when a process
+/// exits with an error, and rank 0 must have said why by then.
+pub fn rank0_says(m: impl Into<String>) -> CliError {
+    match crate::net::dist::launcher_rank() {
+        Some(r) if r != 0 => {
+            std::thread::sleep(std::time::Duration::from_secs(2));
+            CliError::silent(2)
+        }
+        _ => CliError::input(m),
+    }
+}
+
+/// Refuses a command that runs in one process when an MPI launcher started several
+/// (`spreads`: the command shares its work among them: `network run`, decision 0027).
+pub fn in_one_process(spreads: bool) -> Result<(), CliError> {
+    match crate::net::dist::launcher_world_size() {
+        Some(n) if n > 1 && !spreads => Err(rank0_says(format!(
+            "started as one of {n} MPI processes: this command runs in one process; of the \
+             commands only `exanet network run` shares its work among MPI ranks (docs/network.md)"
+        ))),
+        _ => Ok(()),
     }
 }
 
@@ -48,6 +80,8 @@ impl From<crate::config::ConfigError> for CliError {
 
 pub mod app;
 pub mod karma;
+#[cfg(feature = "mpi")]
+pub mod netmpi;
 pub mod netrun;
 pub mod netsweep;
 pub mod network;

@@ -624,8 +624,24 @@ pub fn cnf_figure(curves: &[Curve]) -> crate::plot::Figure {
     )
 }
 
-/// `exanet network run --config FILE`: one configuration's statistics.
+/// `exanet network run --config FILE`: one configuration's statistics. Started by `mpirun`
+/// (a binary built with the feature `mpi`), the ranks share the network (`netmpi.rs`).
 pub fn run(config: Option<&Path>, json: bool, csv: Option<&Path>, packets: Option<&Path>) -> R {
+    if let Some(n) = crate::net::dist::launcher_world_size() {
+        #[cfg(feature = "mpi")]
+        {
+            let _ = n;
+            return super::netmpi::run(config, json, csv, packets);
+        }
+        #[cfg(not(feature = "mpi"))]
+        if n > 1 {
+            return Err(super::rank0_says(format!(
+                "started as one of {n} MPI processes, but this exanet was built without the \
+                 feature mpi: each would run the whole network alone. Build it with \
+                 `cargo build --release --features mpi` (docs/network.md, \"On a cluster\")"
+            )));
+        }
+    }
     let cfg = load_config(config)?;
     check_out("--csv", csv, "csv")?;
     check_out("--packets", packets, "csv")?;
@@ -647,6 +663,19 @@ pub fn run(config: Option<&Path>, json: bool, csv: Option<&Path>, packets: Optio
         l.finish()
             .map_err(|e| CliError::input(format!("--packets: {e}")))?;
     }
+    report_run(&cfg, p.topo.endpoints(), s, json, csv, None)
+}
+
+/// The output of `network run`: its summary as JSON, CSV or text; `mpi_world_size`, the ranks
+/// that ran it (JSON and text).
+pub(super) fn report_run(
+    cfg: &Config,
+    endpoints: usize,
+    s: Summary,
+    json: bool,
+    csv: Option<&Path>,
+    mpi_world_size: Option<usize>,
+) -> R {
     let row = PointRow {
         topology: cfg.net.topology.to_string(),
         routing: cfg.net.routing.to_string(),
@@ -658,17 +687,28 @@ pub fn run(config: Option<&Path>, json: bool, csv: Option<&Path>, packets: Optio
         write_csv(path, std::slice::from_ref(&row))?;
     }
     if json {
-        return json_out(&row);
+        return match mpi_world_size {
+            None => json_out(&row),
+            Some(n) => {
+                let mut v =
+                    serde_json::to_value(&row).map_err(|e| CliError::failed(e.to_string()))?;
+                if let Value::Object(m) = &mut v {
+                    m.insert("mpi_world_size".into(), Value::from(n));
+                }
+                json_out(&v)
+            }
+        };
     }
     let s = &row.summary;
     println!(
-        "{} {} {} {}, load {} ({} endpoints)",
+        "{} {} {} {}, load {} ({} endpoints{})",
         cfg.net.topology,
         cfg.net.routing,
         cfg.net.pattern,
         cfg.net.injection,
         cfg.net.load,
-        p.topo.endpoints()
+        endpoints,
+        mpi_world_size.map_or(String::new(), |n| format!(", {n} MPI ranks"))
     );
     println!("  injected load        {:.4}", s.injected_load);
     println!("  accepted load        {:.4}", s.accepted_load);

@@ -28,6 +28,11 @@
 //! A packet log or a register observer (one object seeing every node) runs the partitions one
 //! after the other on the calling thread, in node order.
 //!
+//! Several processes (MPI ranks, `net/dist.rs`, decision 0027) each build the whole network and
+//! step only their own nodes (`Network::distribute`): a lane into another process's node is a
+//! boundary lane like one into another thread's, and the outboxes of the other processes' nodes
+//! are filled once a window by [`Peers::exchange`], between two barriers.
+//!
 //! Idle skipping (`idle_skip`): blocks whose next cycle changes nothing are not evaluated
 //! (`NetNode::step`), and a node with nothing to do and no beat arriving in a window is not
 //! stepped in it; the results are identical either way (a test).
@@ -101,9 +106,13 @@ pub struct Network {
     visit: Vec<usize>,
     /// Per node, per window parity: the beats its lanes to another thread's nodes present in
     /// that window.
-    outbox: Vec<[Mutex<Vec<Beat>>; 2]>,
-    /// Per node: its ports whose neighbour another thread steps (bit q: port q).
+    outbox: Vec<Outbox>,
+    /// Per node: its ports whose neighbour another thread (or process) steps (bit q: port q).
     boundary: Vec<u16>,
+    /// The nodes this process steps (all of them unless `distribute`d).
+    owned: Range<usize>,
+    /// The other processes, when the network is spread over several (`distribute`).
+    peers: Option<Box<dyn Peers>>,
     window: u64,
     pub cycle: u64,
     /// Per partition.
@@ -296,29 +305,8 @@ impl Network {
             ));
             wires.push(w);
         }
-        let np = s.partitions.clamp(1, n.max(1));
-        if s.threads == 0 || s.threads > np {
-            return Err(format!(
-                "threads: {}: must be between 1 and the partitions ({np} for {} nodes)",
-                s.threads, n
-            ));
-        }
-        let parts = split(n, np);
-        let threads = split(np, s.threads);
-        let mut thread_of = vec![0usize; n];
-        for (k, th) in threads.iter().enumerate() {
-            thread_of[parts[th.start].start..parts[th.end - 1].end].fill(k);
-        }
-        let boundary = wires
-            .iter()
-            .enumerate()
-            .map(|(id, w): (usize, &[Option<(u32, u8)>; MAX_INTER])| {
-                w.iter().enumerate().fold(0u16, |b, (q, wq)| match wq {
-                    Some((m, _)) if thread_of[*m as usize] != thread_of[id] => b | 1 << q,
-                    _ => b,
-                })
-            })
-            .collect();
+        let (parts, threads, boundary) = layout(&wires, 0..n, s.partitions, s.threads)?;
+        let np = parts.len();
         Ok(Network {
             check_order: s.check && s.routing.in_order(),
             topo: t,
@@ -333,6 +321,8 @@ impl Network {
             outbox: (0..n).map(|_| Default::default()).collect(),
             boundary,
             visit: (0..n).collect(),
+            owned: 0..n,
+            peers: None,
             window: s.window,
             cycle: 0,
             stats: vec![Stats::default(); np],
@@ -389,6 +379,45 @@ impl Network {
         }
     }
 
+    /// Step only the nodes `owned` from now on, split into `partitions` and `threads` as `new`
+    /// splits them all; the other nodes are other processes', whose lanes into `owned` `peers`
+    /// brings in once a window (decision 0027). Before the first cycle, without a packet log or
+    /// an observer (they see every node).
+    pub fn distribute(
+        &mut self,
+        owned: Range<usize>,
+        partitions: usize,
+        threads: usize,
+        peers: Box<dyn Peers>,
+    ) -> Result<(), String> {
+        if self.cycle != 0 || self.packet_log.is_some() || self.observer.is_some() {
+            return Err(
+                "a network spread over processes starts at cycle 0, without a packet log or a \
+                 register observer (they see every node)"
+                    .into(),
+            );
+        }
+        if owned.is_empty() || owned.end > self.nodes.len() {
+            return Err(format!(
+                "nodes {owned:?}: not a share of the {} nodes",
+                self.nodes.len()
+            ));
+        }
+        let (parts, threads, boundary) = layout(&self.wires, owned.clone(), partitions, threads)?;
+        self.stats = vec![Stats::default(); parts.len()];
+        self.parts = parts;
+        self.threads = threads;
+        self.boundary = boundary;
+        self.owned = owned;
+        self.peers = Some(peers);
+        Ok(())
+    }
+
+    /// The nodes this process steps.
+    pub fn owned(&self) -> Range<usize> {
+        self.owned.clone()
+    }
+
     /// Threads stepping the partitions.
     pub fn threads(&self) -> usize {
         self.threads.len()
@@ -426,6 +455,7 @@ impl Network {
             wires: &self.wires,
             outbox: &self.outbox,
             boundary: &self.boundary,
+            peers: self.peers.as_deref(),
             measure: self.measure,
             check_order: self.check_order,
             window: self.window,
@@ -438,23 +468,29 @@ impl Network {
                 log: self.packet_log.as_mut(),
                 observer: self.observer.as_deref_mut(),
             };
+            let own = self.owned.clone();
             Worker {
-                nodes: &mut self.nodes,
-                first: 0,
-                wake: &mut self.wake,
+                nodes: &mut self.nodes[own.clone()],
+                first: own.start,
+                wake: &mut self.wake[own],
                 stats: &mut self.stats,
                 parts: &self.parts,
-                visit: &self.visit,
+                visit: &self.visit[self.owned.clone()],
+                lead: true,
             }
             .run(&ctx, &mut hooks, None);
         } else {
             let barrier = Barrier::new(self.threads.len());
             let mut waited = Vec::with_capacity(self.threads.len());
-            let (mut nodes, mut wake, mut stats) =
-                (&mut self.nodes[..], &mut self.wake[..], &mut self.stats[..]);
+            let own = self.owned.clone();
+            let (mut nodes, mut wake, mut stats) = (
+                &mut self.nodes[own.clone()],
+                &mut self.wake[own],
+                &mut self.stats[..],
+            );
             std::thread::scope(|sc| {
                 let mut handles = Vec::with_capacity(self.threads.len());
-                for th in &self.threads {
+                for (k, th) in self.threads.iter().enumerate() {
                     let first = self.parts[th.start].start;
                     let count = self.parts[th.end - 1].end - first;
                     let (n, rest) = std::mem::take(&mut nodes).split_at_mut(count);
@@ -470,6 +506,7 @@ impl Network {
                         stats: st,
                         parts: &self.parts[th.clone()],
                         visit: &self.visit[first..first + count],
+                        lead: k == 0,
                     };
                     let (ctx, barrier) = (&ctx, &barrier);
                     handles.push(sc.spawn(move || {
@@ -491,7 +528,7 @@ impl Network {
         self.cycle = end;
     }
 
-    /// The statistics of every partition, merged.
+    /// The statistics of every partition of this process, merged.
     pub fn merged(&self) -> Stats {
         let mut s = Stats::default();
         for p in &self.stats {
@@ -528,14 +565,25 @@ impl Network {
         let limit = self.cycle + drain_max;
         loop {
             let m = self.merged();
-            if m.delivered_window >= m.injected_window || self.cycle >= limit {
+            // every process stops at the same cycle: the counts of them all
+            let mut c = [m.delivered_window, m.injected_window];
+            if let Some(p) = &self.peers {
+                p.sum(&mut c);
+            }
+            if c[0] >= c[1] || self.cycle >= limit {
                 break;
             }
             // a fixed step, so that where the run stops does not depend on the window
             self.run(DRAIN_STEP);
             at(self.cycle);
         }
-        let m = self.merged();
+        let mut m = self.merged();
+        // this process's counts of what only it steps (the other nodes' are all 0)
+        let mut local = [self.fifo_errors(), self.self_addressed()];
+        if let Some(p) = &self.peers {
+            m = p.merge(m);
+            p.sum(&mut local);
+        }
         let mut s = m.summary(
             offered,
             self.topo.endpoints(),
@@ -544,14 +592,17 @@ impl Network {
             self.clock_ns,
             self.cycle,
         );
-        s.fifo_errors = self.fifo_errors();
-        s.self_addressed = self
-            .nodes
+        [s.fifo_errors, s.self_addressed] = local;
+        s
+    }
+
+    /// Packets the pattern addressed to their own source so far, over every NIC (never sent).
+    pub fn self_addressed(&self) -> u64 {
+        self.nodes
             .iter()
             .flat_map(|n| &n.nics)
             .map(|x| x.self_addressed)
-            .sum();
-        s
+            .sum()
     }
 
     /// Stop injecting at every endpoint (`Nic::stop_injecting`; returns the packets discarded
@@ -611,20 +662,79 @@ fn split(n: usize, k: usize) -> Vec<Range<usize>> {
     (0..k).map(|i| i * n / k..(i + 1) * n / k).collect()
 }
 
+/// The partitions of the nodes `owned` (at most `partitions`, at most one a node), the threads
+/// over them, and every node's boundary ports (to a node another thread, or a node outside
+/// `owned`, steps).
+#[allow(clippy::type_complexity)]
+fn layout(
+    wires: &[[Option<(u32, u8)>; MAX_INTER]],
+    owned: Range<usize>,
+    partitions: usize,
+    threads: usize,
+) -> Result<(Vec<Range<usize>>, Vec<Range<usize>>, Vec<u16>), String> {
+    let n = owned.len();
+    let np = partitions.clamp(1, n.max(1));
+    if threads == 0 || threads > np {
+        return Err(format!(
+            "threads: {threads}: must be between 1 and the partitions ({np} for {n} nodes)"
+        ));
+    }
+    let parts: Vec<Range<usize>> = split(n, np)
+        .into_iter()
+        .map(|r| r.start + owned.start..r.end + owned.start)
+        .collect();
+    let threads = split(np, threads);
+    // nodes outside `owned`: another process's, a thread of their own
+    let mut thread_of = vec![usize::MAX; wires.len()];
+    for (k, th) in threads.iter().enumerate() {
+        thread_of[parts[th.start].start..parts[th.end - 1].end].fill(k);
+    }
+    let boundary = wires
+        .iter()
+        .enumerate()
+        .map(|(id, w)| {
+            w.iter().enumerate().fold(0u16, |b, (q, wq)| match wq {
+                Some((m, _)) if thread_of[*m as usize] != thread_of[id] => b | 1 << q,
+                _ => b,
+            })
+        })
+        .collect();
+    Ok((parts, threads, boundary))
+}
+
 /// A beat a node's lane presents: its port, the cycle and the data.
-#[derive(Debug, Clone, Copy)]
-struct Beat {
-    port: u8,
-    at: u64,
-    data: u64,
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Beat {
+    pub port: u8,
+    pub at: u64,
+    pub data: u64,
+}
+
+/// A node's outboxes, one per window parity: the beats its boundary lanes present in the
+/// window.
+pub type Outbox = [Mutex<Vec<Beat>>; 2];
+
+/// The other processes of a network spread over several (`Network::distribute`; MPI ranks,
+/// `net/dist.rs`). Every process calls each method at the same points of the run, in the same
+/// order: they are collective.
+pub trait Peers: Send + Sync {
+    /// After every thread has filled the outboxes of parity `par` of its nodes: send the beats
+    /// of this process's lanes into other processes' nodes, and fill the outboxes (parity
+    /// `par`) of the other processes' nodes whose lanes come into this process's.
+    fn exchange(&self, outbox: &[Outbox], par: usize);
+    /// `x`, summed element by element over every process (every process gets the sums).
+    fn sum(&self, x: &mut [u64]);
+    /// Every process's statistics merged in process order (every process gets them).
+    fn merge(&self, s: Stats) -> Stats;
 }
 
 /// What every thread of a `run` reads.
 struct Ctx<'a> {
     env: NodeEnv<'a>,
     wires: &'a [[Option<(u32, u8)>; MAX_INTER]],
-    outbox: &'a [[Mutex<Vec<Beat>>; 2]],
+    outbox: &'a [Outbox],
     boundary: &'a [u16],
+    peers: Option<&'a dyn Peers>,
     measure: Window,
     check_order: bool,
     /// The configured window (an outbox holds this many cycles of beats).
@@ -649,11 +759,14 @@ struct Worker<'a> {
     parts: &'a [Range<usize>],
     /// This thread's nodes in the order they are stepped, partition by partition.
     visit: &'a [usize],
+    /// The first thread: it runs the exchange with the other processes.
+    lead: bool,
 }
 
 impl Worker<'_> {
     /// Step every window of `ctx.windows`; with a barrier, wait at it after each window and
-    /// after filling the outboxes of the first. Returns the seconds spent waiting.
+    /// after filling the outboxes of the first; with other processes, exchange the outboxes
+    /// with them there, then wait again. Returns the seconds spent waiting.
     fn run(mut self, ctx: &Ctx, hooks: &mut Hooks, barrier: Option<&Barrier>) -> f64 {
         let mut waited = std::time::Duration::ZERO;
         let mut wait = |b: Option<&Barrier>| {
@@ -667,9 +780,19 @@ impl Worker<'_> {
         // Per port of the node being stepped: the beats its neighbour's lane presents in the
         // window, and the next one not yet taken.
         let mut incoming: [Vec<(u64, u64)>; MAX_INTER] = Default::default();
+        let lead = self.lead;
+        let mut sync = |par: usize| {
+            wait(barrier);
+            if let Some(peers) = ctx.peers {
+                if lead {
+                    peers.exchange(ctx.outbox, par);
+                }
+                wait(barrier);
+            }
+        };
         let (t0, _) = ctx.windows[0];
         self.export(ctx, 0, t0);
-        wait(barrier);
+        sync(0);
         for (k, &(t0, t1)) in ctx.windows.iter().enumerate() {
             for (p, part) in self.parts.iter().enumerate() {
                 for &id in &self.visit[part.start - self.first..part.end - self.first] {
@@ -677,7 +800,7 @@ impl Worker<'_> {
                 }
             }
             self.export(ctx, (k + 1) & 1, t1);
-            wait(barrier);
+            sync((k + 1) & 1);
         }
         waited.as_secs_f64()
     }

@@ -11,6 +11,7 @@
 pub mod adapter;
 pub mod bench;
 pub mod confidence;
+pub mod dist;
 pub mod engine;
 pub mod nic;
 pub mod node;

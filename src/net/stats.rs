@@ -104,6 +104,76 @@ impl Stats {
         self.order_errors += o.order_errors;
         self.probe_latencies.extend_from_slice(&o.probe_latencies);
     }
+
+    /// The statistics as words, for another process to `merge` (`net/dist.rs`): the counts,
+    /// then each list of latencies after its length. The order checks' last sequence numbers
+    /// stay behind (a pair's packets all arrive at one endpoint, in one process).
+    pub fn to_words(&self) -> Vec<u64> {
+        // every field named, so that a new one cannot be left out unnoticed
+        let Stats {
+            injected,
+            injected_window,
+            injected_bytes_window,
+            delivered_window,
+            latencies,
+            arrived_bytes_window,
+            arrived_window,
+            delivered,
+            crc_bad,
+            payload_errors,
+            order_errors,
+            probe_latencies,
+            last_seq: _,
+        } = self;
+        let mut w = vec![
+            *injected,
+            *injected_window,
+            *injected_bytes_window,
+            *delivered_window,
+            *arrived_bytes_window,
+            *arrived_window,
+            *delivered,
+            *crc_bad,
+            *payload_errors,
+            *order_errors,
+        ];
+        for l in [latencies, probe_latencies] {
+            w.push(l.len() as u64);
+            w.extend(l.iter().map(|&x| x as u64));
+        }
+        w
+    }
+
+    /// [`Stats::to_words`] read back; `None` for words it did not write.
+    pub fn from_words(w: &[u64]) -> Option<Stats> {
+        let (counts, mut rest) = w.split_at_checked(10)?;
+        let mut list = || -> Option<Vec<u32>> {
+            let (&n, r) = rest.split_first()?;
+            let (l, r) = r.split_at_checked(usize::try_from(n).ok()?)?;
+            rest = r;
+            l.iter().map(|&x| u32::try_from(x).ok()).collect()
+        };
+        let latencies = list()?;
+        let probe_latencies = list()?;
+        if !rest.is_empty() {
+            return None;
+        }
+        Some(Stats {
+            injected: counts[0],
+            injected_window: counts[1],
+            injected_bytes_window: counts[2],
+            delivered_window: counts[3],
+            latencies,
+            arrived_bytes_window: counts[4],
+            arrived_window: counts[5],
+            delivered: counts[6],
+            crc_bad: counts[7],
+            payload_errors: counts[8],
+            order_errors: counts[9],
+            probe_latencies,
+            last_seq: HashMap::new(),
+        })
+    }
 }
 
 /// One point of a load sweep.
@@ -243,5 +313,39 @@ impl Stats {
         }
         s.stats_hash = format!("{h:016x}");
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statistics_read_back_from_their_words_merge_to_the_same_summary() {
+        let mut s = Stats {
+            injected: 9,
+            injected_window: 7,
+            injected_bytes_window: 700,
+            delivered_window: 6,
+            latencies: vec![40, 12, 99, 12, 50, 61],
+            arrived_bytes_window: 640,
+            arrived_window: 6,
+            delivered: 8,
+            crc_bad: 1,
+            payload_errors: 2,
+            order_errors: 3,
+            probe_latencies: vec![33],
+            ..Stats::default()
+        };
+        s.last_seq.insert((1, 2), 3);
+        let back = Stats::from_words(&s.to_words()).expect("its own words");
+        let w = Window { start: 0, end: 100 };
+        let sum = |x: &Stats| x.summary(0.5, 4, &w, 8.0, 1.0, 200);
+        assert_eq!(sum(&back).stats_hash, sum(&s).stats_hash);
+        assert_eq!(back.to_words(), s.to_words());
+        let words = s.to_words();
+        assert!(Stats::from_words(&words[..words.len() - 1]).is_none());
+        assert!(Stats::from_words(&[words.clone(), vec![0]].concat()).is_none());
+        assert!(Stats::from_words(&words[..9]).is_none());
     }
 }

@@ -1,0 +1,198 @@
+//! The MPI calls of a network run spread over ranks (cargo feature `mpi`: rsmpi over the
+//! system's MPI library, Debian's Open MPI; decision 0027): initialising, the start-up check
+//! every rank takes part in before it builds anything, and the engine's [`Peers`]: the exchange
+//! of the boundary lanes once a window, the sums of the drain's test and the statistics.
+//!
+//! Every call here is collective or pairs with the same call on the peer, made by every rank at
+//! the same point of the run: a rank never waits for one that has left.
+
+use super::{decode, encode, launcher_world_size, verdict, Halo};
+use crate::net::engine::{Outbox, Peers};
+use crate::net::stats::Stats;
+use crate::net::topology::Topology;
+use mpi::collective::SystemOperation;
+use mpi::datatype::PartitionMut;
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+use mpi::{Count, Threading};
+
+/// MPI, initialised for the life of this value (finalised when it is dropped).
+pub struct Mpi {
+    _universe: mpi::environment::Universe,
+    pub rank: usize,
+    pub size: usize,
+}
+
+impl Mpi {
+    /// Initialise MPI when a launcher started this process ([`launcher_world_size`]); `None`
+    /// when none did (a plain run: one process, no MPI). An error when the launcher's world
+    /// and MPI's differ (an `mpirun` of another MPI library: every process would run the whole
+    /// network alone) or the library cannot be called from the engine's threads.
+    pub fn init() -> Result<Option<Mpi>, String> {
+        let Some(expected) = launcher_world_size() else {
+            return Ok(None);
+        };
+        // the exchange runs on the engine's first thread, never two MPI calls at once
+        let (universe, threading) = mpi::initialize_with_threading(Threading::Serialized)
+            .ok_or("MPI was initialised twice")?;
+        let world = universe.world();
+        let (rank, size) = (world.rank() as usize, world.size() as usize);
+        if size != expected as usize {
+            return Err(format!(
+                "process {} of {expected} (the launcher's count): MPI sees a world of {size}: the \
+                 mpirun used is not the one of the MPI library this exanet was built with \
+                 (Debian's Open MPI, /usr/bin/mpirun); each process would run the whole network \
+                 on its own",
+                super::launcher_rank().unwrap_or(0)
+            ));
+        }
+        if threading < Threading::Serialized {
+            return Err(format!(
+                "the MPI library offers threads {threading:?}; the engine calls it from one thread \
+                 at a time, not always the main one (MPI_THREAD_SERIALIZED)"
+            ));
+        }
+        Ok(Some(Mpi {
+            _universe: universe,
+            rank,
+            size,
+        }))
+    }
+
+    /// The start-up check: every rank gives its stage (`super::stage`) and the hash of its
+    /// command line and configuration, every rank learns all of them. `Ok` when every rank is
+    /// ready with the same hash. Otherwise every rank must exit 2: rank 0 gets the message to
+    /// print (`Err(Some)`, from every rank's `error`), the others `Err(None)`.
+    pub fn agree(&self, stage: u64, hash: u64, error: &str) -> Result<(), Option<String>> {
+        let world = SimpleCommunicator::world();
+        let mut all = vec![0u64; 2 * self.size];
+        world.all_gather_into(&[stage, hash][..], &mut all[..]);
+        let status: Vec<[u64; 2]> = all.chunks_exact(2).map(|c| [c[0], c[1]]).collect();
+        if verdict(&status, &vec![String::new(); self.size]).is_none() {
+            return Ok(());
+        }
+        // every rank knows now that the run stops; rank 0 gathers the reasons to say them
+        let root = world.process_at_rank(0);
+        // (a newline after each: Open MPI refuses an empty part of a gather)
+        let text = format!("{error}\n");
+        let bytes = text.as_bytes();
+        let len = count(bytes.len());
+        if self.rank != 0 {
+            root.gather_into(&len);
+            root.gather_varcount_into(bytes);
+            return Err(None);
+        }
+        let mut counts = vec![0 as Count; self.size];
+        root.gather_into_root(&len, &mut counts[..]);
+        let displs = offsets(&counts);
+        let mut buf = vec![0u8; counts.iter().map(|&c| c as usize).sum()];
+        root.gather_varcount_into_root(
+            bytes,
+            &mut PartitionMut::new(&mut buf[..], &counts[..], &displs[..]),
+        );
+        let errors: Vec<String> = (0..self.size)
+            .map(|r| {
+                let (at, n) = (displs[r] as usize, counts[r] as usize);
+                String::from_utf8_lossy(&buf[at..at + n - 1]).into_owned()
+            })
+            .collect();
+        Err(verdict(&status, &errors))
+    }
+
+    /// Wait until every rank is here.
+    pub fn barrier(&self) {
+        SimpleCommunicator::world().barrier();
+    }
+
+    /// The engine's link to the other ranks for a network on `topo`.
+    pub fn peers(&self, topo: &dyn Topology) -> Box<dyn Peers> {
+        Box::new(MpiPeers {
+            halo: Halo::new(topo, self.size, self.rank),
+            size: self.size,
+        })
+    }
+}
+
+fn count(n: usize) -> Count {
+    Count::try_from(n).expect("an MPI message of fewer than 2^31 elements")
+}
+
+/// Where each rank's part starts in a buffer of the parts one after the other.
+fn offsets(counts: &[Count]) -> Vec<Count> {
+    counts
+        .iter()
+        .scan(0, |at, &c| {
+            let d = *at;
+            *at += c;
+            Some(d)
+        })
+        .collect()
+}
+
+struct MpiPeers {
+    halo: Halo,
+    size: usize,
+}
+
+impl Peers for MpiPeers {
+    fn exchange(&self, outbox: &[Outbox], par: usize) {
+        let world = SimpleCommunicator::world();
+        let sends: Vec<Vec<u64>> = self
+            .halo
+            .peers
+            .iter()
+            .map(|p| encode(outbox, &p.send, par))
+            .collect();
+        // every send posted before any receive: no two ranks wait for each other
+        mpi::request::scope(|scope| {
+            let requests: Vec<_> = self
+                .halo
+                .peers
+                .iter()
+                .zip(&sends)
+                .map(|(p, w)| {
+                    world
+                        .process_at_rank(p.rank as i32)
+                        .immediate_send(scope, &w[..])
+                })
+                .collect();
+            for p in &self.halo.peers {
+                let (w, _) = world.process_at_rank(p.rank as i32).receive_vec::<u64>();
+                // both ends compute the lists from the same topology: a bad message is a bug
+                decode(&w, outbox, &p.recv, par).unwrap_or_else(|e| {
+                    panic!("the lanes from rank {}: {e}", p.rank);
+                });
+            }
+            for r in requests {
+                r.wait();
+            }
+        });
+    }
+
+    fn sum(&self, x: &mut [u64]) {
+        let world = SimpleCommunicator::world();
+        let mine = x.to_vec();
+        world.all_reduce_into(&mine[..], x, SystemOperation::sum());
+    }
+
+    fn merge(&self, s: Stats) -> Stats {
+        let world = SimpleCommunicator::world();
+        let w = s.to_words();
+        let mut counts = vec![0 as Count; self.size];
+        world.all_gather_into(&count(w.len()), &mut counts[..]);
+        let displs = offsets(&counts);
+        let mut buf = vec![0u64; counts.iter().map(|&c| c as usize).sum()];
+        world.all_gather_varcount_into(
+            &w[..],
+            &mut PartitionMut::new(&mut buf[..], &counts[..], &displs[..]),
+        );
+        let mut m = Stats::default();
+        for r in 0..self.size {
+            let (at, n) = (displs[r] as usize, counts[r] as usize);
+            let part = Stats::from_words(&buf[at..at + n])
+                .unwrap_or_else(|| panic!("the statistics of rank {r}: unreadable"));
+            m.merge(&part);
+        }
+        m
+    }
+}
