@@ -600,6 +600,18 @@ fn every_configuration_field_at_its_edges_exits_0_or_2() {
 // ---------------------------------------------------------------------------------------------
 // (b) command-line options
 
+/// `bench replay` on a 2x2 torus, quick (its options are fuzzed in two groups below).
+const BENCH_REPLAY: &[&str] = &[
+    "bench",
+    "replay",
+    "--topology",
+    "torus:2x2",
+    "--repeat",
+    "1",
+    "--min-records",
+    "2000",
+];
+
 /// A subcommand's cheap command line and the options to try edge values on. A `{cfg}` argument
 /// is the small-cycles configuration.
 struct OptSpec {
@@ -678,7 +690,14 @@ const OPTS: &[OptSpec] = &[
             "--loads",
             "0.1",
         ],
-        options: &["--loads", "--size", "--pattern", "--seed", "--topology"],
+        options: &[
+            "--loads",
+            "--size",
+            "--pattern",
+            "--seed",
+            "--topology",
+            "--threads",
+        ],
         extra: &[
             "0.1:0.2:1e-300",
             "16:0",
@@ -735,16 +754,7 @@ const OPTS: &[OptSpec] = &[
         extra: &[],
     },
     OptSpec {
-        base: &[
-            "bench",
-            "replay",
-            "--topology",
-            "torus:2x2",
-            "--repeat",
-            "1",
-            "--min-records",
-            "2000",
-        ],
+        base: BENCH_REPLAY,
         options: &["--topology", "--routing", "--bytes", "--repeat"],
         extra: &["mesh:2x2", "ecube", "65536", "1048577", "100000001"],
     },
@@ -752,16 +762,7 @@ const OPTS: &[OptSpec] = &[
         // on its own: a valid count of a million records or more reads the trace over and over,
         // which is the benchmark's work, not an edge (it outlasts the time limit on a loaded
         // 2-core machine)
-        base: &[
-            "bench",
-            "replay",
-            "--topology",
-            "torus:2x2",
-            "--repeat",
-            "1",
-            "--min-records",
-            "2000",
-        ],
+        base: BENCH_REPLAY,
         options: &["--min-records"],
         extra: &["65536", "100000001"],
     },

@@ -210,13 +210,17 @@ fn small_networks_deliver_every_packet_intact_and_in_order() {
     }
 }
 
+/// The networks the invariance tests run: e-cube and star-channel on a torus, min routing on a
+/// dragonfly.
+const INVARIANCE_CASES: [(&str, &str); 3] = [
+    ("torus:6x6", "ecube"),
+    ("torus:6x6", "star-channel"),
+    ("dragonfly:p=2,a=2,h=1,g=3", "min"),
+];
+
 #[test]
 fn results_do_not_depend_on_threads_partitioning_window_or_idle_skipping() {
-    for (topo, routing) in [
-        ("torus:6x6", "ecube"),
-        ("torus:6x6", "star-channel"),
-        ("dragonfly:p=2,a=2,h=1,g=3", "min"),
-    ] {
+    for (topo, routing) in INVARIANCE_CASES {
         let mut c = small(topo, routing, 0.35);
         c.net.check = false;
         // the reference: one thread, one partition, the cycle-by-cycle window, every block
@@ -261,11 +265,7 @@ fn results_do_not_depend_on_threads_partitioning_window_or_idle_skipping() {
 #[test]
 fn the_order_in_which_nodes_are_stepped_changes_nothing() {
     use exanet::net::setup::build;
-    for (topo, routing) in [
-        ("torus:6x6", "ecube"),
-        ("torus:6x6", "star-channel"),
-        ("dragonfly:p=2,a=2,h=1,g=3", "min"),
-    ] {
+    for (topo, routing) in INVARIANCE_CASES {
         let mut c = small(topo, routing, 0.35);
         c.net.check = false;
         let p = plan(&c).unwrap();
@@ -684,7 +684,12 @@ fn bench_network_runs_a_case_and_refuses_bad_values() {
     );
     let latency = exanet::config::Config::default().link.phy.latency_cycles as u64;
     assert_eq!(v2["windows"].as_u64().unwrap(), 100u64.div_ceil(latency));
-    assert!(v2["barrier_seconds_per_window"].as_f64().unwrap() >= 0.0);
+    // a thread waits at the barriers for part of the timed wall-clock time, never more
+    let (wait, wall) = (
+        v2["barrier_seconds_per_window"].as_f64().unwrap() * v2["windows"].as_f64().unwrap(),
+        v2["wall_seconds"].as_f64().unwrap(),
+    );
+    assert!((0.0..=wall).contains(&wait), "waited {wait} s of {wall} s");
     assert_eq!(
         (v["threads"].as_u64(), v["windows"].as_u64()),
         (Some(1), Some(0))
