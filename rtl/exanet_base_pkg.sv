@@ -1,6 +1,6 @@
 // exanet_base_pkg: constants and pure functions of the ExaNet packet and APElink wire format.
 //
-// Models the packet of thesis 002 §5.3.2 (128-bit header with an error detection and correction
+// Models the packet of Biagioni 2017 §5.3.2 (128-bit header with an error detection and correction
 // code, payload of 128-bit words, 128-bit footer with a CRC) and the wire words of the APElink
 // TCL (002 §5.3.4). The bit positions are the project's layout table, `FIELDS` in
 // `src/packet/layout.rs` and the tables of `docs/packet.md`; `tests/packet_layout.rs` checks that

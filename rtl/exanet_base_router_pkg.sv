@@ -1,4 +1,4 @@
-// exanet_base_router_pkg: constants and pure functions of the APErouter (thesis 002 §5.3.3, thesis 000
+// exanet_base_router_pkg: constants and pure functions of the APErouter (Biagioni 2017 §5.3.3, Pisani 2016
 // §2.7.1): the switch gate's states, the routing function and the header size decode.
 //
 // route() is dimension-order routing with run-time priority registers and the thesis's VC rule:

@@ -1,7 +1,7 @@
 // exanet_crc32c: one step of the footer CRC.
 //
 // Models the CRC engine of the APElink TCL (the footer "CRC field validates the content of the
-// transmitted message", thesis 002 §5.3.2): advances the running CRC-32C state (Castagnoli,
+// transmitted message", Biagioni 2017 §5.3.2): advances the running CRC-32C state (Castagnoli,
 // reflected polynomial 0x82F63B78; start from CRC32C_INIT, XOR with CRC32C_XOROUT at the end)
 // by one data word, bytes little-endian (bits 7:0 first). Combinational, no clock: a TCL
 // registers crc_o and feeds it back as crc_i, one beat per cycle. Gives bit for bit the

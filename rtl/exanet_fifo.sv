@@ -1,5 +1,5 @@
 // exanet_fifo: show-ahead (first-word-fall-through) FIFO of the APErouter switch ports and the
-// APElink RX buffers (thesis 002 §5.3.3: "the FIFOs are in show-ahead mode").
+// APElink RX buffers (Biagioni 2017 §5.3.3: "the FIFOs are in show-ahead mode").
 //
 //            +----------------------------------------------------------+
 //   wr_i  -->| mem_q[DEPTH]   wr_ptr_q -> wr_ptr_vis_q[0] -> ... [LATENCY-2] --> empty_o, rdusedw_o
@@ -7,7 +7,7 @@
 //            | full_o, usedw_o = wr_ptr_q - rd_ptr_q      rdata_o = mem_q[rd_ptr_q]
 //            +----------------------------------------------------------+
 //
-// Cycle contract (L_F = LATENCY, thesis 002 §5.3.4 "FIFO delay"): wr_i high in cycle c writes at
+// Cycle contract (L_F = LATENCY, Biagioni 2017 §5.3.4 "FIFO delay"): wr_i high in cycle c writes at
 // the end of c and empty_o is low from cycle c + LATENCY on: the write pointer reaches the read
 // side through LATENCY-1 visibility registers. rd_i high in cycle c (not empty) pops at the end
 // of c; the next word is on rdata_o in c + 1. usedw_o/full_o are the write-side view, rdusedw_o

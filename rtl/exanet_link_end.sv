@@ -1,6 +1,6 @@
 // exanet_link_end: one end of an APElink as the link co-simulation sees it: the inter-tile TX
 // packet FIFOs (one per VC), the TCL, and the inter-tile RX packet FIFOs (one per VC) of a router
-// switch port (thesis 002 §5.3.3-5.3.4). It stands in for a router's inter-tile port; the test
+// switch port (Biagioni 2017 §5.3.3-5.3.4). It stands in for a router's inter-tile port; the test
 // bench writes the TX FIFOs and reads the RX FIFOs.
 //
 //   tx_wr_*_i --> gen_tx[v].u_fifo --> u_tcl --> phy_tx_*     phy_rx_* --> u_tcl --> gen_rx[v].u_fifo --> rx_rd_*_i

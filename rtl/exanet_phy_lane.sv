@@ -1,4 +1,4 @@
-// exanet_phy_lane: one direction of the APEphy, an Aurora-64B/66B-like PHY (thesis 002 §5.3.4;
+// exanet_phy_lane: one direction of the APEphy, an Aurora-64B/66B-like PHY (Biagioni 2017 §5.3.4;
 // PG074 facts in SPEC.md). A latency model, not a SERDES: 64-bit user interface, fixed pipeline.
 //
 //   tx_valid_i, tx_data_i --+--> pipe_q[0] -> pipe_q[1] -> ... -> pipe_q[LATENCY-1] --> rx_valid_o, rx_data_o

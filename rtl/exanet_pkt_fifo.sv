@@ -1,5 +1,5 @@
 // exanet_pkt_fifo: the buffer of an APErouter switch port, a header/footer FIFO plus a payload
-// FIFO, both show-ahead (thesis 002 §5.3.3: header/footer FIFOs 128x128 bit, payload FIFOs
+// FIFO, both show-ahead (Biagioni 2017 §5.3.3: header/footer FIFOs 128x128 bit, payload FIFOs
 // 4096x128 bit intra-tile and 1024x128 bit inter-tile).
 //
 //   wr_hf_i / wr_pay_i, wdata_i --> u_hf  (HF_DEPTH words)  --> hf_*_o,  rd_hf_i

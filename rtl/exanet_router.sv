@@ -1,4 +1,4 @@
-// exanet_router: the APErouter (thesis 002 §5.3.3, Figure 5.6; thesis 000 §2.3, §3.4.2): switch
+// exanet_router: the APErouter (Biagioni 2017 §5.3.3, Figure 5.6; Pisani 2016 §2.3, §3.4.2): switch
 // ports with packet FIFOs, one switch gate per crossbar input, the routing logic, one arbiter per
 // crossbar output, the crossbar.
 //

@@ -1,4 +1,4 @@
-// exanet_rt_in: one crossbar input slot of the APErouter (thesis 002 §5.3.3, "Switch Gate ...
+// exanet_rt_in: one crossbar input slot of the APErouter (Biagioni 2017 §5.3.3, "Switch Gate ...
 // manages the data flow preventing FIFOs overflow and guarantees proper transmission of the
 // packet"): the switch port's packet FIFO u_fifo and the switch gate that reads it. A slot is an
 // intra-tile port's TX side (written by the processing system) or one VC of an inter-tile port's
@@ -15,7 +15,7 @@
 // rewritten for an inter-tile output (ECC re-encoded), and put in the crossbar input register
 // xin_*_q; then one word a cycle (payload as it arrives, then the footer). After the footer the
 // gate waits in EOP until the footer is in its output's write register (eop_i): the pipeline is
-// not overlapped across packets of one gate (thesis 002 §5.4.2). A packet that cannot be routed
+// not overlapped across packets of one gate (Biagioni 2017 §5.4.2). A packet that cannot be routed
 // is read out and discarded (DROP), counted in stat_drops_q with its reason in drop_reason_q.
 // The FIFO's read strobes are driven by the gate within the cycle (the FIFO is inside this
 // block), so a word leaves every cycle.

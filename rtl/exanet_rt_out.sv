@@ -1,4 +1,4 @@
-// exanet_rt_out: one crossbar output slot of the APErouter (thesis 002 §5.3.3, "Arbiter ... Round
+// exanet_rt_out: one crossbar output slot of the APErouter (Biagioni 2017 §5.3.3, "Arbiter ... Round
 // Robin or Fixed Priority"; virtual cut-through): the arbiter of the output, its crossbar and
 // write registers, and the output packet FIFO u_fifo. A slot is an intra-tile port's RX side
 // (read by the processing system) or one VC of an inter-tile port's TX side (read by the TCL TX).

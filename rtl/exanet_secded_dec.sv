@@ -1,6 +1,6 @@
 // exanet_secded_dec: header ECC checker and corrector.
 //
-// Models the header check of the receiving APElink TCL (thesis 002 §5.3.4, code of §5.3.2): a
+// Models the header check of the receiving APElink TCL (Biagioni 2017 §5.3.4, code of §5.3.2): a
 // header with one flipped bit (any of the 128) is corrected so the packet is not misrouted; a
 // header with two flipped bits is flagged uncorrectable, and the TCL drops words until the next
 // Start. Extended Hamming (128,120) SECDED, construction in exanet_base_pkg and docs/packet.md.

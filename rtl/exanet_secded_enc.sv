@@ -1,6 +1,6 @@
 // exanet_secded_enc: header ECC encoder.
 //
-// Models the generation of the "header error detection and correction code" (thesis 002
+// Models the generation of the "header error detection and correction code" (Biagioni 2017
 // §5.3.2) at the packet source: header bits 119:0 in, the full 128-bit header out with the
 // extended Hamming (128,120) SECDED check bits in bits 127:120 (construction in exanet_base_pkg and
 // docs/packet.md). Combinational, no clock.

@@ -1,4 +1,4 @@
-// exanet_tcl: the APElink transmission control logic, TX CTRL plus RX CTRL (thesis 002 §5.3.4,
+// exanet_tcl: the APElink transmission control logic, TX CTRL plus RX CTRL (Biagioni 2017 §5.3.4,
 // Figure 5.9, Table 5.3). The RX hands the peer's credits to the TX (cred_upd_*); the TX reports
 // the occupancy of our RX FIFOs (rxf_usedw_i) to the peer.
 //

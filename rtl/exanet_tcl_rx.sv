@@ -1,4 +1,4 @@
-// exanet_tcl_rx: APElink transmission control logic, RX CTRL (thesis 002 §5.3.4, Figure 5.9).
+// exanet_tcl_rx: APElink transmission control logic, RX CTRL (Biagioni 2017 §5.3.4, Figure 5.9).
 //
 //   PHY lane --rx_valid_i/rx_data_i--> in_q --> parser --> wr_valid_o/wr_vc_o/wr_data_o --> RX FIFO[vc]
 //                                                   +----> cred_upd_* --> local TCL TX (peer's credits)

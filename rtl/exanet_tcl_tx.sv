@@ -1,5 +1,5 @@
-// exanet_tcl_tx: APElink transmission control logic, TX CTRL (thesis 002 §5.3.4, Figure 5.9;
-// thesis 000 §2.8.2).
+// exanet_tcl_tx: APElink transmission control logic, TX CTRL (Biagioni 2017 §5.3.4, Figure 5.9;
+// Pisani 2016 §2.8.2).
 //
 //   TX packet FIFOs, one per VC --hf_*/pay_*--> +-------------+ --tx_valid_o/tx_data_o--> PHY lane
 //                <-------- hf_rd_o/pay_rd_o --- | exanet_     | <------- tx_ready_i -----

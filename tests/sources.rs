@@ -41,8 +41,12 @@ fn sources_are_cited_by_their_reference_keys_never_by_file_names() {
         // a file-name citation: "seed" then three digits naming a plain-text copy
         for (n, line) in s.lines().enumerate() {
             let b = line.as_bytes();
-            for (i, _) in line.match_indices("seed 0") {
-                let d = &b[i + 5..];
+            // (and the older forms "thesis" or "paper" before the same three digits)
+            for (i, w) in ["seed 0", "thesis 0", "paper 0"]
+                .iter()
+                .flat_map(|w| line.match_indices(w).map(move |(i, _)| (i, w.len() - 1)))
+            {
+                let d = &b[i + w..];
                 assert!(
                     !(d.len() >= 3 && d[..3].iter().all(u8::is_ascii_digit)),
                     "{}:{}: cites a source by its file name: {line}",

@@ -14,7 +14,7 @@ use super::layout::{
 
 /// Bytes in one 128-bit payload word.
 pub const WORD_BYTES: u32 = 16;
-/// Default maximum payload of the builder, bytes (thesis 002 §5.3.2: up to 4 KB).
+/// Default maximum payload of the builder, bytes (Biagioni 2017 §5.3.2: up to 4 KB).
 pub const DEFAULT_MAX_PAYLOAD_BYTES: u32 = 4096;
 
 /// Payload words implied by `type` and `size`: 0 for ACK and RATE; otherwise `ceil(size/16)`

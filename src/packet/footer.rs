@@ -1,4 +1,4 @@
-//! The 128-bit packet footer (thesis 002 §5.3.2): channel ID, source, valid bytes, user field,
+//! The 128-bit packet footer (Biagioni 2017 §5.3.2): channel ID, source, valid bytes, user field,
 //! and the CRC of the message.
 
 use super::error::{check_fits, PacketError};

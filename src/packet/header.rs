@@ -1,4 +1,4 @@
-//! The 128-bit packet header (thesis 002 §5.3.2): routing information plus its SECDED code.
+//! The 128-bit packet header (Biagioni 2017 §5.3.2): routing information plus its SECDED code.
 
 use super::error::{check_fits, PacketError};
 use super::layout::{

@@ -1,4 +1,4 @@
-//! The ExaNet packet (thesis 002 §5.3.2): a 128-bit header, a payload of 128-bit words and a
+//! The ExaNet packet (Biagioni 2017 §5.3.2): a 128-bit header, a payload of 128-bit words and a
 //! 128-bit footer, with the header's SECDED code, the footer's CRC-32C and the APElink wire
 //! constants.
 //!

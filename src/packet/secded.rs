@@ -1,6 +1,6 @@
 //! Header ECC: an extended Hamming (128,120) SECDED code.
 //!
-//! Models the "header error detection and correction code" of thesis 002 §5.3.2, which the
+//! Models the "header error detection and correction code" of Biagioni 2017 §5.3.2, which the
 //! receiving TCL uses so that a corrupted header does not misroute a packet (002 §5.3.4). The
 //! construction is this project's (the thesis names no code); `rtl/exanet_base_pkg.sv`
 //! (`secded_encode`) and `rtl/exanet_secded_dec.sv` implement the same one.
