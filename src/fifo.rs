@@ -21,17 +21,15 @@
 //! - A write while full or a read while empty is ignored and counted (`overflow_cnt_q`,
 //!   `underflow_cnt_q`): nothing is ever lost silently.
 //!
-//! Memory is allocated in pages of `PAGE` words on the first write into a page (a never-written
-//! word reads 0, the memory's reset value), so a model holds only the pages its traffic
-//! touched; read-out words stay and show on `rdata_o` while the FIFO is empty, as in the RTL's
-//! memory. Network-scale runs call `keep_live_words_only`: the memory is then a ring of only the
-//! words written and not yet popped, which grows to the FIFO's peak occupancy (at most its
-//! depth) and shrinks when the FIFO empties. Such a FIFO shows 0 on `rdata_o` while it holds no
-//! word, a value no reader uses; every word read is the same in both modes (a test), and the
-//! live ring keeps a node's few busy words together in cache.
+//! The memory `mem_q` is not a register the waves show; its storage (`fifo_mem.rs`) is paged,
+//! or, in network-scale runs, a ring of only the live words (`keep_live_words_only`); every
+//! word read is the same in both modes (a test).
 //!
 //! RTL twin: `rtl/exanet_fifo.sv` (same register names with `_q`).
 
+use crate::block::Block;
+use crate::fifo_mem::FifoMem;
+pub use crate::fifo_mem::PAGE;
 use crate::probe::{b, clk_rst, Visitor};
 
 /// Maximum write-to-not-empty latency supported.
@@ -99,51 +97,39 @@ pub struct FifoNext {
     underflow_cnt: u32,
 }
 
-/// Words per memory page.
-pub const PAGE: usize = 64;
+crate::registers! {
+    /// The FIFO's pointer and counter registers (the memory is `mem`).
+    pub struct FifoRegs(p: &FifoParams) {
+        wr_ptr: u32 [p.ptr_width()],
+        rd_ptr: u32 [p.ptr_width()],
+        /// `wr_ptr_vis[0]` is the newest copy; `[latency - 2]` drives the read side.
+        wr_ptr_vis: [u32; MAX_LATENCY as usize] [p.ptr_width(); p.latency - 1],
+        overflow_cnt: u32 [32],
+        underflow_cnt: u32 [32],
+    }
+}
 
-/// Words a live ring keeps when its FIFO empties.
-const LIVE_KEEP: usize = 16;
-
-/// The memory: pages allocated on first write, or the live words only (see the module doc).
-#[derive(Debug, Clone)]
-enum Mem {
-    Pages(Vec<Option<Box<[u128; PAGE]>>>),
-    Live(std::collections::VecDeque<u128>),
+impl FifoParams {
+    /// Pointer width in bits (address bits + 1).
+    pub fn ptr_width(&self) -> u32 {
+        self.depth.trailing_zeros() + 1
+    }
 }
 
 #[derive(Debug, Clone)]
 pub struct Fifo {
     p: FifoParams,
     ptr_mask: u32,
-    mem: Mem,
+    r: FifoRegs,
+    mem: FifoMem,
     /// `mem[rd_ptr]`, kept up to date by `commit`, so `rdata` needs no memory access.
     head: u128,
-    wr_ptr: u32,
-    rd_ptr: u32,
-    /// `wr_ptr_vis[0]` is the newest copy; `[latency - 2]` drives the read side.
-    wr_ptr_vis: [u32; MAX_LATENCY as usize],
-    overflow_cnt: u32,
-    underflow_cnt: u32,
 }
 
 impl Fifo {
     /// Parameters must have been validated ([`check_depth`], [`check_latency`]).
     pub fn new(p: FifoParams) -> Fifo {
-        if let Err(e) = check_depth(p.depth).and_then(|_| check_latency(p.latency)) {
-            panic!("FIFO parameters must be validated before construction: {e}");
-        }
-        Fifo {
-            p,
-            ptr_mask: 2 * p.depth - 1,
-            mem: Mem::Pages(vec![None; (p.depth as usize).div_ceil(PAGE)]),
-            head: 0,
-            wr_ptr: 0,
-            rd_ptr: 0,
-            wr_ptr_vis: [0; MAX_LATENCY as usize],
-            overflow_cnt: 0,
-            underflow_cnt: 0,
-        }
+        Fifo::reset(&p)
     }
 
     pub fn params(&self) -> FifoParams {
@@ -152,11 +138,11 @@ impl Fifo {
 
     /// Pointer width in bits (address bits + 1).
     pub fn ptr_width(&self) -> u32 {
-        self.p.depth.trailing_zeros() + 1
+        self.p.ptr_width()
     }
 
     fn vis(&self) -> u32 {
-        self.wr_ptr_vis[self.p.latency as usize - 2]
+        self.r.wr_ptr_vis[self.p.latency as usize - 2]
     }
 
     // ---- outputs (functions of the registers only) ----
@@ -165,13 +151,13 @@ impl Fifo {
         self.usedw() == self.p.depth
     }
     pub fn usedw(&self) -> u32 {
-        self.wr_ptr.wrapping_sub(self.rd_ptr) & self.ptr_mask
+        self.r.wr_ptr.wrapping_sub(self.r.rd_ptr) & self.ptr_mask
     }
     pub fn empty(&self) -> bool {
-        self.vis() == self.rd_ptr
+        self.vis() == self.r.rd_ptr
     }
     pub fn rdusedw(&self) -> u32 {
-        self.vis().wrapping_sub(self.rd_ptr) & self.ptr_mask
+        self.vis().wrapping_sub(self.r.rd_ptr) & self.ptr_mask
     }
     pub fn rdata(&self) -> u128 {
         self.head
@@ -184,124 +170,107 @@ impl Fifo {
         if k >= self.rdusedw() {
             return None;
         }
-        Some(match &self.mem {
-            Mem::Pages(m) => {
-                let a = (self.rd_ptr.wrapping_add(k) & (self.p.depth - 1)) as usize;
-                m[a / PAGE].as_ref().map_or(0, |pg| pg[a % PAGE])
-            }
-            Mem::Live(q) => q.get(k as usize).copied().unwrap_or(0),
-        })
+        let a = self.r.rd_ptr.wrapping_add(k) & (self.p.depth - 1);
+        Some(self.mem.word(a, k))
     }
 
-    /// Keep only the words written and not yet popped (network-scale runs; see the module
-    /// doc). Only on a FIFO that was never written.
+    /// Keep only the words written and not yet popped (network-scale runs; `fifo_mem.rs`).
+    /// Only on a FIFO that was never written.
     pub fn keep_live_words_only(&mut self) {
         assert!(
-            self.wr_ptr == 0 && self.rd_ptr == 0,
+            self.r.wr_ptr == 0 && self.r.rd_ptr == 0,
             "a FIFO keeps live words only from its reset"
         );
-        self.mem = Mem::Live(std::collections::VecDeque::new());
+        self.mem = FifoMem::live();
     }
 
     /// Words of memory held now (pages, or the live ring's capacity).
     pub fn words_held(&self) -> usize {
-        match &self.mem {
-            Mem::Pages(m) => m.iter().filter(|p| p.is_some()).count() * PAGE,
-            Mem::Live(q) => q.capacity(),
-        }
+        self.mem.words_held()
     }
     pub fn overflow_cnt(&self) -> u32 {
-        self.overflow_cnt
+        self.r.overflow_cnt
     }
     pub fn underflow_cnt(&self) -> u32 {
-        self.underflow_cnt
+        self.r.underflow_cnt
     }
     /// Every write has reached the read side: with no write or read, the next cycle changes
     /// nothing (the engine may skip it).
     pub fn settled(&self) -> bool {
         let stages = self.p.latency as usize - 1;
-        self.wr_ptr_vis[..stages].iter().all(|&v| v == self.wr_ptr)
+        self.r.wr_ptr_vis[..stages]
+            .iter()
+            .all(|&v| v == self.r.wr_ptr)
+    }
+}
+
+impl Block for Fifo {
+    type Spec = FifoParams;
+    type In<'a> = FifoIn;
+    type Next = FifoNext;
+    type Events = ();
+
+    fn reset(p: &FifoParams) -> Fifo {
+        if let Err(e) = check_depth(p.depth).and_then(|_| check_latency(p.latency)) {
+            panic!("FIFO parameters must be validated before construction: {e}");
+        }
+        Fifo {
+            p: *p,
+            ptr_mask: 2 * p.depth - 1,
+            r: FifoRegs::reset_regs(p),
+            mem: FifoMem::paged(p.depth),
+            head: 0,
+        }
     }
 
-    // ---- next state ----
-
-    pub fn eval(&self, i: &FifoIn) -> FifoNext {
+    #[inline]
+    fn eval(&self, i: &FifoIn) -> FifoNext {
+        let r = &self.r;
         let full = self.full();
         let empty = self.empty();
         let wr_ok = i.wr && !full;
         let rd_ok = i.rd && !empty;
         FifoNext {
             same: !i.wr && !i.rd && self.settled(),
-            wr_ptr: self.wr_ptr.wrapping_add(wr_ok as u32) & self.ptr_mask,
-            rd_ptr: self.rd_ptr.wrapping_add(rd_ok as u32) & self.ptr_mask,
-            vis_in: self.wr_ptr,
-            write: wr_ok.then_some((self.wr_ptr & (self.p.depth - 1), i.wdata)),
-            overflow_cnt: self.overflow_cnt.wrapping_add((i.wr && full) as u32),
-            underflow_cnt: self.underflow_cnt.wrapping_add((i.rd && empty) as u32),
+            wr_ptr: r.wr_ptr.wrapping_add(wr_ok as u32) & self.ptr_mask,
+            rd_ptr: r.rd_ptr.wrapping_add(rd_ok as u32) & self.ptr_mask,
+            vis_in: r.wr_ptr,
+            write: wr_ok.then_some((r.wr_ptr & (self.p.depth - 1), i.wdata)),
+            overflow_cnt: r.overflow_cnt.wrapping_add((i.wr && full) as u32),
+            underflow_cnt: r.underflow_cnt.wrapping_add((i.rd && empty) as u32),
         }
     }
 
-    /// One cycle in place: the same as `eval` then `commit`, and nothing at all when the
-    /// cycle changes nothing (no strobe, settled).
+    /// No strobe, and every write already on the read side.
     #[inline]
-    pub fn step(&mut self, i: &FifoIn) {
-        if !i.wr && !i.rd && self.settled() {
-            return;
-        }
-        let n = self.eval(i);
-        self.commit(n);
+    fn quiet(&self, i: &FifoIn) -> bool {
+        !i.wr && !i.rd && self.settled()
     }
 
-    pub fn commit(&mut self, n: FifoNext) {
+    #[inline]
+    fn commit(&mut self, n: FifoNext) {
         if n.same {
             // (most FIFOs of a busy slot, most cycles: the other half of a packet FIFO)
             return;
         }
-        let popped = n.rd_ptr != self.rd_ptr;
-        let head_moved = match &mut self.mem {
-            Mem::Pages(m) => {
-                if let Some((a, d)) = n.write {
-                    let a = a as usize;
-                    m[a / PAGE].get_or_insert_with(|| Box::new([0; PAGE]))[a % PAGE] = d;
-                }
-                popped
-                    || n.write
-                        .is_some_and(|(a, _)| a == n.rd_ptr & (self.p.depth - 1))
-            }
-            Mem::Live(q) => {
-                let was_empty = q.is_empty();
-                if popped {
-                    q.pop_front();
-                }
-                if let Some((_, d)) = n.write {
-                    q.push_back(d);
-                }
-                if q.is_empty() && q.capacity() > 4 * LIVE_KEEP {
-                    q.shrink_to(LIVE_KEEP);
-                }
-                popped || was_empty
-            }
-        };
+        let r = &mut self.r;
+        let popped = n.rd_ptr != r.rd_ptr;
+        let rd_a = n.rd_ptr & (self.p.depth - 1);
+        let head_moved = self.mem.apply(popped, n.write, rd_a);
         let stages = self.p.latency as usize - 1;
-        self.wr_ptr_vis.copy_within(0..stages - 1, 1);
-        self.wr_ptr_vis[0] = n.vis_in;
-        self.wr_ptr = n.wr_ptr;
-        self.rd_ptr = n.rd_ptr;
+        r.wr_ptr_vis.copy_within(0..stages - 1, 1);
+        r.wr_ptr_vis[0] = n.vis_in;
+        r.wr_ptr = n.wr_ptr;
+        r.rd_ptr = n.rd_ptr;
         if head_moved {
-            self.head = match &self.mem {
-                Mem::Pages(m) => {
-                    let a = (self.rd_ptr & (self.p.depth - 1)) as usize;
-                    m[a / PAGE].as_ref().map_or(0, |pg| pg[a % PAGE])
-                }
-                Mem::Live(q) => q.front().copied().unwrap_or(0),
-            };
+            self.head = self.mem.word(rd_a, 0);
         }
-        self.overflow_cnt = n.overflow_cnt;
-        self.underflow_cnt = n.underflow_cnt;
+        r.overflow_cnt = n.overflow_cnt;
+        r.underflow_cnt = n.underflow_cnt;
     }
 
     /// Ports and registers under their RTL names (the memory is not probed).
-    pub fn probe(&self, i: &FifoIn, v: &mut dyn Visitor) {
+    fn probe(&self, i: &FifoIn, v: &mut dyn Visitor) {
         let pw = self.ptr_width();
         clk_rst(v);
         v.sig("wr_i", 1, b(i.wr));
@@ -312,13 +281,7 @@ impl Fifo {
         v.sig("usedw_o", pw, self.usedw() as u128);
         v.sig("rdusedw_o", pw, self.rdusedw() as u128);
         v.sig("rdata_o", 128, self.rdata());
-        v.sig("wr_ptr_q", pw, self.wr_ptr as u128);
-        v.sig("rd_ptr_q", pw, self.rd_ptr as u128);
-        for s in 0..self.p.latency as usize - 1 {
-            v.sig_idx("wr_ptr_vis_q", s, pw, self.wr_ptr_vis[s] as u128);
-        }
-        v.sig("overflow_cnt_q", 32, self.overflow_cnt as u128);
-        v.sig("underflow_cnt_q", 32, self.underflow_cnt as u128);
+        self.r.probe_regs(&self.p, v);
     }
 }
 
@@ -457,6 +420,7 @@ mod tests {
 #[cfg(test)]
 mod memory_tests {
     use super::*;
+    use crate::fifo_mem::LIVE_KEEP;
 
     /// A FIFO keeping live words only reads the same words as the paged one for any traffic,
     /// holds memory for no more than twice its peak occupancy, and shrinks once empty; the

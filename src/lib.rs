@@ -5,6 +5,7 @@
 //! from the current registers only, then commits them all.
 
 pub mod app;
+pub mod block;
 pub mod cli;
 pub mod config;
 pub mod config_doc;
@@ -12,6 +13,7 @@ pub mod config_set;
 pub mod conststr;
 pub mod cosim;
 pub mod fifo;
+pub mod fifo_mem;
 pub mod geometric;
 pub mod karma;
 pub mod link;

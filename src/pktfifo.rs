@@ -19,6 +19,7 @@
 //!
 //! RTL twin: `rtl/exanet_pkt_fifo.sv` (instances `u_hf`, `u_pay`).
 
+use crate::block::{self, Block};
 use crate::fifo::{Fifo, FifoIn, FifoNext, FifoParams};
 use crate::probe::{b, clk_rst, Visitor};
 
@@ -88,20 +89,7 @@ pub struct PktFifo {
 impl PktFifo {
     /// Parameters must have been validated ([`PktFifoParams::check`]).
     pub fn new(p: PktFifoParams) -> PktFifo {
-        if let Err(e) = p.check() {
-            panic!("packet FIFO parameters must be validated before construction: {e}");
-        }
-        PktFifo {
-            p,
-            hf: Fifo::new(FifoParams {
-                depth: p.hf_depth,
-                latency: p.latency,
-            }),
-            pay: Fifo::new(FifoParams {
-                depth: p.pay_depth,
-                latency: p.latency,
-            }),
-        }
+        PktFifo::reset(&p)
     }
 
     pub fn params(&self) -> PktFifoParams {
@@ -128,29 +116,6 @@ impl PktFifo {
         )
     }
 
-    #[inline]
-    pub fn eval(&self, i: &PktFifoIn) -> PktFifoNext {
-        let (h, p) = Self::split(i);
-        PktFifoNext {
-            hf: self.hf.eval(&h),
-            pay: self.pay.eval(&p),
-        }
-    }
-
-    /// One cycle in place (`Fifo::step`, both halves).
-    #[inline]
-    pub fn step(&mut self, i: &PktFifoIn) {
-        let (h, p) = Self::split(i);
-        self.hf.step(&h);
-        self.pay.step(&p);
-    }
-
-    #[inline]
-    pub fn commit(&mut self, n: PktFifoNext) {
-        self.hf.commit(n.hf);
-        self.pay.commit(n.pay);
-    }
-
     /// Both FIFOs settled (`Fifo::settled`).
     pub fn settled(&self) -> bool {
         self.hf.settled() && self.pay.settled()
@@ -163,8 +128,49 @@ impl PktFifo {
             + self.pay.overflow_cnt()
             + self.pay.underflow_cnt()
     }
+}
 
-    pub fn probe(&self, i: &PktFifoIn, v: &mut dyn Visitor) {
+impl Block for PktFifo {
+    type Spec = PktFifoParams;
+    type In<'a> = PktFifoIn;
+    type Next = PktFifoNext;
+    type Events = ();
+
+    fn reset(p: &PktFifoParams) -> PktFifo {
+        if let Err(e) = p.check() {
+            panic!("packet FIFO parameters must be validated before construction: {e}");
+        }
+        PktFifo {
+            p: *p,
+            hf: Fifo::new(FifoParams {
+                depth: p.hf_depth,
+                latency: p.latency,
+            }),
+            pay: Fifo::new(FifoParams {
+                depth: p.pay_depth,
+                latency: p.latency,
+            }),
+        }
+    }
+
+    #[inline]
+    fn eval(&self, i: &PktFifoIn) -> PktFifoNext {
+        let (h, p) = Self::split(i);
+        PktFifoNext {
+            hf: self.hf.eval(&h),
+            pay: self.pay.eval(&p),
+        }
+    }
+
+    /// Each half steps on its own when it is not quiet (`block::step`); the pair is never
+    /// skipped as a whole.
+    #[inline]
+    fn commit(&mut self, n: PktFifoNext) {
+        self.hf.commit(n.hf);
+        self.pay.commit(n.pay);
+    }
+
+    fn probe(&self, i: &PktFifoIn, v: &mut dyn Visitor) {
         clk_rst(v);
         v.sig("wr_hf_i", 1, b(i.wr_hf));
         v.sig("wr_pay_i", 1, b(i.wr_pay));
@@ -190,6 +196,16 @@ impl PktFifo {
         v.enter("u_pay");
         self.pay.probe(&p, v);
         v.leave();
+    }
+}
+
+impl PktFifo {
+    /// One cycle in place: each half as `block::step` steps it (a quiet half is passed over).
+    #[inline]
+    pub fn step(&mut self, i: &PktFifoIn) {
+        let (h, p) = Self::split(i);
+        block::step(&mut self.hf, &h);
+        block::step(&mut self.pay, &p);
     }
 }
 

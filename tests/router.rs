@@ -651,10 +651,10 @@ fn unroutable_packets_are_dropped_counted_and_the_router_goes_on() {
 }
 
 // ---------------------------------------------------------------------------------------
-// The in-place step with quiet slots skipped against eval + commit
+// The scheduler (quiet slots skipped, any visiting order) against eval + commit
 
 #[test]
-fn step_in_place_equals_eval_and_commit_every_cycle() {
+fn scheduled_step_equals_eval_and_commit_in_any_visiting_order() {
     use exanet::probe::Sampler;
     for seed in [1u64, 2, 3] {
         let mk = || {
@@ -674,19 +674,28 @@ fn step_in_place_equals_eval_and_commit_every_cycle() {
             let inter = (10..14).map(st).collect();
             RouterBench::new(p, c, intra, inter)
         };
-        let (mut fast, mut pure) = (mk(), mk());
+        let (mut fast, mut pure, mut shuffled) = (mk(), mk(), mk());
         pure.pure = true;
-        let (mut a, mut b) = (Sampler::default(), Sampler::default());
+        // the scheduler visiting the slots in a random order every cycle
+        shuffled.router.shuffle_visits(seed);
+        let (mut a, mut b, mut d) = (Sampler::default(), Sampler::default(), Sampler::default());
         let mut skipped_some = false;
         for c in 0..20_000 {
             let ia = fast.step();
             let ib = pure.step();
+            let id = shuffled.step();
             a.clear();
             b.clear();
+            d.clear();
             fast.probe(&ia, &mut a);
             pure.probe(&ib, &mut b);
+            shuffled.probe(&id, &mut d);
             assert!(a.values == b.values, "seed {seed}: differ after cycle {c}");
-            skipped_some |= fast.router.ins.iter().any(|s| s.quiet(true));
+            assert!(
+                a.values == d.values,
+                "seed {seed}: the slots' visiting order changed cycle {c}"
+            );
+            skipped_some |= fast.router.ins.iter().any(|s| s.quiet_but_writes(true));
         }
         assert!(
             skipped_some,

@@ -7,6 +7,7 @@
 
 use super::lockstep::{run, CosimError, CosimReport, Design, Options};
 use super::rtl::RtlTop;
+use crate::block::Block;
 use crate::config::Config;
 use crate::probe::{clk_rst, Visitor};
 use crate::router::bench::{PortStimulus, RouterBench};

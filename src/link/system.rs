@@ -18,6 +18,7 @@ use super::account::LinkAccount;
 use super::phy::{PhyCfg, PhyIn, PhyLane, PhyNext, PhyParams};
 use super::tcl_rx::{RxEvents, RxIn, TclRx};
 use super::tcl_tx::{pack16, TclCfg, TclParams, TclTx, TxEvents, TxFifoView, TxIn};
+use crate::block::Block;
 use crate::config::{CreditFlavour, LinkConfig};
 use crate::pktfifo::{PktFifo, PktFifoIn, PktFifoNext, PktFifoParams};
 use crate::probe::{b, clk_rst, Visitor};

@@ -238,7 +238,7 @@ impl Network {
         for id in 0..n {
             let rf = Arc::new(NodeRouting::new(t.clone(), s.routing.clone(), id, &p));
             let mut router = Router::with_routing(p.clone(), rf);
-            router.skip_quiet = s.idle_skip;
+            router.set_skip_quiet(s.idle_skip);
             for sl in router.ins.iter_mut() {
                 sl.fifo.hf.keep_live_words_only();
                 sl.fifo.pay.keep_live_words_only();

@@ -23,6 +23,7 @@ pub mod selftest;
 pub mod target;
 pub mod top;
 
+use crate::block::Block;
 use crate::config::Config;
 use crate::link::phy::{PhyCfg, PhyIn, PhyLane, PhyNext};
 use crate::link::system::probe_tcl;

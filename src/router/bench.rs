@@ -9,6 +9,7 @@
 
 use super::params::{RouterCfg, RouterParams};
 use super::{InterIn, IntraIn, Router, RouterIn};
+use crate::block::Block;
 use crate::pktfifo::PktFifo;
 use crate::probe::Visitor;
 use crate::stimulus::{

@@ -34,9 +34,10 @@
 
 use super::params::{RouterCfg, RouterParams, Slot};
 use super::route::{route, Route, RouteFn};
+use crate::block::Block;
 use crate::packet::layout::HDR_ROUTE;
 use crate::packet::{payload_words, secded_encode};
-use crate::pktfifo::{PktFifo, PktFifoIn, PktFifoNext};
+use crate::pktfifo::{PktFifo, PktFifoIn, PktFifoNext, PktFifoParams};
 use crate::probe::{b, clk_rst, Visitor};
 
 /// Gate states (`state_q`, `S_*`) and word kinds (`kind_q`, `K_*`), from the one table shared
@@ -44,30 +45,33 @@ use crate::probe::{b, clk_rst, Visitor};
 pub use crate::wave::states::gate_kind::*;
 pub use crate::wave::states::gate_state::*;
 
-/// The gate's registers.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Gate {
-    pub state: u8,
-    pub hdr: u128,
-    pub out: u32,
-    pub ovc: u8,
-    pub words: u32,
-    pub req: bool,
-    pub kind: u8,
-    pub left: u32,
-    pub xin_valid: bool,
-    pub xin_data: u128,
-    pub xin_hf: bool,
-    pub xin_last: bool,
-    pub xin_out: u32,
-    pub drop_reason: u8,
-    pub stat_pkts: u32,
-    pub stat_words: u32,
-    pub stat_drops: u32,
-    /// Network routing only (no RTL twin: the RTL routes by the APErouter's DOR): the output
-    /// was an adaptive choice, so the gate routes the packet again if it has no room there
-    /// while the gate waits (`GateIn::no_room`).
-    pub retry: bool,
+crate::registers! {
+    /// The gate's registers (`exanet_rt_in`'s `_q`).
+    pub struct Gate(s: &SlotSpec) {
+        state: u8 [3],
+        hdr: u128 [128],
+        out: u32 [8],
+        ovc: u8 [3],
+        words: u32 [13],
+        req: bool [1],
+        kind: u8 [2],
+        left: u32 [13],
+        xin_valid: bool [1],
+        xin_data: u128 [128],
+        xin_hf: bool [1],
+        xin_last: bool [1],
+        xin_out: u32 [8],
+        drop_reason: u8 [2],
+        stat_pkts: u32 [32],
+        stat_words: u32 [32],
+        stat_drops: u32 [32],
+    }
+    model {
+        /// Network routing only, no RTL twin (the RTL routes by the APErouter's DOR): the
+        /// output was an adaptive choice, so the gate routes the packet again if it has no
+        /// room there while the gate waits (`GateIn::no_room`).
+        retry: bool,
+    }
 }
 
 /// An input slot: the gate and the packet FIFO it reads.
@@ -104,6 +108,38 @@ pub struct InSlotNext {
     fifo: PktFifoNext,
 }
 
+/// The gate's output ports every output slot reads (`exanet_rt_in`'s `req_o` ... `xin_out_o`,
+/// the router's `gate_*` buses): functions of its registers, so an output reads them as they
+/// are in this cycle whatever has committed since.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct GatePorts {
+    pub req: bool,
+    pub out: u32,
+    pub words: u32,
+    pub xin_valid: bool,
+    pub xin_data: u128,
+    pub xin_hf: bool,
+    pub xin_last: bool,
+    pub xin_out: u32,
+}
+
+/// What a router slot (input or output) is built from: its crossbar index and its FIFO.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SlotSpec {
+    pub index: u32,
+    pub fifo: PktFifoParams,
+}
+
+/// An input slot's inputs in a cycle: the router's parameters and configuration, the network's
+/// routing function (None: the APErouter's dimension-order routing, `route.rs`), its ports.
+#[derive(Clone, Copy)]
+pub struct InSlotIn<'a> {
+    pub p: &'a RouterParams,
+    pub cfg: &'a RouterCfg,
+    pub routing: Option<&'a dyn RouteFn>,
+    pub port: GateIn,
+}
+
 /// The header as it leaves through `out`: an inter-tile output carries the VC of the route and
 /// the `route` field the routing function left in the gate's header register (the word's own
 /// with the APErouter's DOR), with its SECDED code computed again.
@@ -119,69 +155,45 @@ pub fn rewrite_header(hdr: u128, p: &RouterParams, out: u32, ovc: u8, routed: u1
 
 impl InSlot {
     pub fn new(index: u32, p: &RouterParams) -> InSlot {
-        InSlot {
+        InSlot::reset(&SlotSpec {
             index,
-            gate: Gate::default(),
-            fifo: PktFifo::new(p.fifo_in(index)),
+            fifo: p.fifo_in(index),
+        })
+    }
+
+    /// What the slot was built from.
+    pub fn spec(&self) -> SlotSpec {
+        SlotSpec {
+            index: self.index,
+            fifo: self.fifo.params(),
+        }
+    }
+
+    /// The gate's output ports towards the outputs (`GatePorts`).
+    #[inline]
+    pub fn ports(&self) -> GatePorts {
+        let g = &self.gate;
+        GatePorts {
+            req: g.req,
+            out: g.out,
+            words: g.words,
+            xin_valid: g.xin_valid,
+            xin_data: g.xin_data,
+            xin_hf: g.xin_hf,
+            xin_last: g.xin_last,
+            xin_out: g.xin_out,
         }
     }
 
     /// Nothing in flight and no header to take: with no write into the FIFO, the next cycle
-    /// changes nothing (the engine may skip it).
-    pub fn quiet(&self, enabled: bool) -> bool {
+    /// changes nothing (`Block::quiet` adds the write).
+    pub fn quiet_but_writes(&self, enabled: bool) -> bool {
         let g = &self.gate;
         g.state == S_IDLE
             && !g.xin_valid
             && !g.xin_last
             && (!enabled || self.fifo.hf.empty())
             && self.fifo.settled()
-    }
-
-    /// Next state. Pure. `routing`: the network's routing function, or None for the APErouter's
-    /// dimension-order routing (`route.rs`).
-    #[inline]
-    pub fn eval(
-        &self,
-        p: &RouterParams,
-        cfg: &RouterCfg,
-        routing: Option<&dyn RouteFn>,
-        i: &GateIn,
-    ) -> InSlotNext {
-        let mut n = self.gate.clone();
-        let fi = Self::next(
-            (self.index, &self.gate, &self.fifo),
-            p,
-            cfg,
-            routing,
-            i,
-            &mut n,
-        );
-        InSlotNext {
-            gate: n,
-            fifo: self.fifo.eval(&fi),
-        }
-    }
-
-    /// One cycle in place: the same as `eval` then `commit`, with one copy of the gate's
-    /// registers instead of three (the network engine steps every busy slot every cycle).
-    #[inline]
-    pub fn step(
-        &mut self,
-        p: &RouterParams,
-        cfg: &RouterCfg,
-        routing: Option<&dyn RouteFn>,
-        i: &GateIn,
-    ) {
-        let now = self.gate.clone();
-        let fi = Self::next(
-            (self.index, &now, &self.fifo),
-            p,
-            cfg,
-            routing,
-            i,
-            &mut self.gate,
-        );
-        self.fifo.step(&fi);
     }
 
     /// The gate's next registers written into `n` (a copy of `g`), from this cycle's: slot
@@ -294,12 +306,6 @@ impl InSlot {
         fi
     }
 
-    #[inline]
-    pub fn commit(&mut self, n: InSlotNext) {
-        self.gate = n.gate;
-        self.fifo.commit(n.fifo);
-    }
-
     /// The FIFO's strobes this cycle: the writer's write port, and the gate's pop of the word
     /// its stage needs (header, payload or footer) when the FIFO shows one (XFER and DROP).
     #[inline]
@@ -322,35 +328,62 @@ impl InSlot {
             rd_pay,
         }
     }
+}
 
-    pub fn probe(&self, i: &GateIn, v: &mut dyn Visitor) {
-        let g = &self.gate;
+impl Block for InSlot {
+    type Spec = SlotSpec;
+    type In<'a> = InSlotIn<'a>;
+    type Next = InSlotNext;
+    type Events = ();
+
+    fn reset(s: &SlotSpec) -> InSlot {
+        InSlot {
+            index: s.index,
+            gate: Gate::reset_regs(s),
+            fifo: PktFifo::new(s.fifo),
+        }
+    }
+
+    #[inline]
+    fn eval(&self, i: &InSlotIn) -> InSlotNext {
+        let mut n = self.gate.clone();
+        let fi = Self::next(
+            (self.index, &self.gate, &self.fifo),
+            i.p,
+            i.cfg,
+            i.routing,
+            &i.port,
+            &mut n,
+        );
+        InSlotNext {
+            gate: n,
+            fifo: self.fifo.eval(&fi),
+        }
+    }
+
+    #[inline]
+    fn commit(&mut self, n: InSlotNext) {
+        self.gate = n.gate;
+        self.fifo.commit(n.fifo);
+    }
+
+    #[inline]
+    fn quiet(&self, i: &InSlotIn) -> bool {
+        self.quiet_but_writes(i.port.enabled) && !i.port.wr_hf && !i.port.wr_pay
+    }
+
+    fn probe(&self, i: &InSlotIn, v: &mut dyn Visitor) {
+        let (g, port) = (&self.gate, &i.port);
         clk_rst(v);
-        v.sig("wr_hf_i", 1, b(i.wr_hf));
-        v.sig("wr_pay_i", 1, b(i.wr_pay));
-        v.sig("wdata_i", 128, i.wdata);
-        v.sig("enabled_i", 1, b(i.enabled));
-        v.sig("granted_i", 1, b(i.granted));
-        v.sig("eop_i", 1, b(i.eop));
-        v.sig("state_q", 3, g.state as u128);
-        v.sig("hdr_q", 128, g.hdr);
-        v.sig("out_q", 8, g.out as u128);
-        v.sig("ovc_q", 3, g.ovc as u128);
-        v.sig("words_q", 13, g.words as u128);
-        v.sig("req_q", 1, b(g.req));
-        v.sig("kind_q", 2, g.kind as u128);
-        v.sig("left_q", 13, g.left as u128);
-        v.sig("xin_valid_q", 1, b(g.xin_valid));
-        v.sig("xin_data_q", 128, g.xin_data);
-        v.sig("xin_hf_q", 1, b(g.xin_hf));
-        v.sig("xin_last_q", 1, b(g.xin_last));
-        v.sig("xin_out_q", 8, g.xin_out as u128);
-        v.sig("drop_reason_q", 2, g.drop_reason as u128);
-        v.sig("stat_pkts_q", 32, g.stat_pkts as u128);
-        v.sig("stat_words_q", 32, g.stat_words as u128);
-        v.sig("stat_drops_q", 32, g.stat_drops as u128);
+        v.sig("wr_hf_i", 1, b(port.wr_hf));
+        v.sig("wr_pay_i", 1, b(port.wr_pay));
+        v.sig("wdata_i", 128, port.wdata);
+        v.sig("enabled_i", 1, b(port.enabled));
+        v.sig("granted_i", 1, b(port.granted));
+        v.sig("eop_i", 1, b(port.eop));
+        g.probe_regs(&self.spec(), v);
         v.enter("u_fifo");
-        self.fifo.probe(&self.fifo_in(i), v);
+        self.fifo.probe(&self.fifo_in(port), v);
         v.leave();
     }
 }

@@ -22,11 +22,13 @@ pub mod gate;
 pub mod output;
 pub mod params;
 pub mod route;
+pub mod sched;
 
+use crate::block::Block;
 use crate::pktfifo::PktFifo;
 use crate::probe::{b, clk_rst, Visitor};
-use gate::{GateIn, InSlot, InSlotNext, S_ROUTE, S_WAIT};
-use output::{OutIn, OutSlot, OutSlotNext};
+use gate::{GateIn, GatePorts, InSlot, InSlotIn, InSlotNext, S_ROUTE, S_WAIT};
+use output::{OutIn, OutSlot, OutSlotIn, OutSlotNext};
 use params::{RouterCfg, RouterParams, Slot, MAX_INTER, MAX_INTRA};
 
 /// One intra-tile port's side of a cycle: its TX FIFO's write port (from the processing system
@@ -68,69 +70,17 @@ pub struct Router {
     pub ins: Vec<InSlot>,
     /// `None` for the RX side of a TX-only intra-tile port.
     pub outs: Vec<Option<OutSlot>>,
+    /// Every gate's output ports (`InSlot::ports`) as of this cycle: the RTL's `gate_*` buses
+    /// every output reads. Brought up to date after gates commit (`refresh_marks`, `sched.rs`).
+    gate_ports: Vec<GatePorts>,
     /// A network routing function replacing the APErouter's dimension-order routing
     /// (`with_routing`).
     routing: Option<std::sync::Arc<dyn route::RouteFn>>,
-    /// `routing` adapts (`RouteFn::adapts`), kept so that `step` does not ask every cycle.
+    /// `routing` adapts (`RouteFn::adapts`), kept so that the scheduler does not ask every cycle.
     adapts: bool,
-    /// Skip slots whose next cycle changes nothing (`step` only; results are identical).
-    pub skip_quiet: bool,
-    /// What `step` needs of every slot's registers, kept up to date as slots commit.
-    marks: Marks,
-    /// `step`'s scratch: per gate, `adaptive_in` of this cycle (kept to reuse its memory).
-    adaptive: Vec<(u64, bool)>,
-}
-
-/// A slot index that names none.
-const NONE: u8 = u8::MAX;
-
-/// What `step` keeps of every slot's registers between cycles, so that it decides which slots
-/// to evaluate, and computes the arbiters' grants and the free outputs, without touching the
-/// quiet slots. Updated whenever a slot commits; code that changes slots directly calls
-/// `Router::refresh_marks`.
-#[derive(Debug, Clone, Default)]
-struct Marks {
-    /// Bit s: gate s is idle with nothing in its crossbar registers, its FIFO settled.
-    in_idle: u64,
-    /// Bit s: input FIFO s shows no header.
-    in_hf_empty: u64,
-    /// Per input: the output its gate requests (`NONE`: no request).
-    req_out: Vec<u8>,
-    /// Per output: bit s is set when gate s requests it (`req_out` the other way round).
-    req_to: Vec<u64>,
-    /// Bit s: some gate requests output s.
-    wanted: u64,
-    /// Per input: its FIFO's occupancy in credit units (`PktFifo::units`).
-    in_units: Vec<u32>,
-    /// Bit s: output s exists.
-    out_exists: u64,
-    /// Bit s: output s is quiet (`OutSlot::quiet`).
-    out_quiet: u64,
-    /// Bit s: output s is free (not owned, no grant pending).
-    out_free: u64,
-    /// Bit s: output FIFO s shows a header; shows a payload word; is settled.
-    out_hf_ready: u64,
-    out_pay_ready: u64,
-    out_settled: u64,
-    /// Per output: the input it grants this cycle, and the input whose footer is in its write
-    /// register (`NONE`: none).
-    grant_in: Vec<u8>,
-    eop_src: Vec<u8>,
-    /// Bit s: an output grants input s this cycle; input s's footer is in an output's write
-    /// register (`grant_in` and `eop_src` as masks).
-    granted: u64,
-    eop: u64,
-}
-
-/// Entry `s` of `of` changed from `old` to `new` (`NONE`: none): bring `mask`, whose bit k
-/// says that some entry is k, up to date. (Only a change costs a look at the other entries.)
-fn remap(of: &[u8], mask: &mut u64, old: u8, new: u8) {
-    if old != NONE && !of.contains(&old) {
-        *mask &= !(1 << old);
-    }
-    if new != NONE {
-        *mask |= 1 << new;
-    }
+    /// The scheduler's view of the slots (`sched.rs`: model only, no RTL twin), kept up to date
+    /// as slots commit.
+    sched: sched::Sched,
 }
 
 pub struct RouterNext {
@@ -144,117 +94,7 @@ const GEN_OUT: [&str; 64] = crate::gen_names!("gen_out");
 
 impl Router {
     pub fn new(p: RouterParams) -> Router {
-        let n = p.slots();
-        let ins = (0..n).map(|s| InSlot::new(s, &p)).collect();
-        let outs = (0..n)
-            .map(|s| p.has_output(s).then(|| OutSlot::new(s, &p)))
-            .collect();
-        let mut r = Router {
-            p,
-            ins,
-            outs,
-            routing: None,
-            adapts: false,
-            skip_quiet: true,
-            marks: Marks::default(),
-            adaptive: Vec::new(),
-        };
-        r.refresh_marks();
-        r
-    }
-
-    /// Bring `step`'s view of every slot up to date (after changing slots directly).
-    pub fn refresh_marks(&mut self) {
-        let n = self.p.slots() as usize;
-        let m = &mut self.marks;
-        for v in [&mut m.req_out, &mut m.grant_in, &mut m.eop_src] {
-            v.clear();
-            v.resize(n, NONE);
-        }
-        m.in_units.clear();
-        m.in_units.resize(n, 0);
-        m.req_to.clear();
-        m.req_to.resize(n, 0);
-        (m.wanted, m.granted, m.eop) = (0, 0, 0);
-        m.out_exists = 0;
-        for s in 0..n {
-            self.mark_in(s);
-            if self.outs[s].is_some() {
-                self.marks.out_exists |= 1 << s;
-                self.mark_out(s);
-            }
-        }
-    }
-
-    fn mark_in(&mut self, s: usize) {
-        let (m, x) = (&mut self.marks, &self.ins[s]);
-        let g = &x.gate;
-        let bit = 1u64 << s;
-        let idle = g.state == gate::S_IDLE && !g.xin_valid && !g.xin_last && x.fifo.settled();
-        m.in_idle = (m.in_idle & !bit) | if idle { bit } else { 0 };
-        m.in_hf_empty = (m.in_hf_empty & !bit) | if x.fifo.hf.empty() { bit } else { 0 };
-        let req = if g.req { g.out as u8 } else { NONE };
-        if req != m.req_out[s] {
-            for (o, on) in [(m.req_out[s], false), (req, true)] {
-                if o != NONE {
-                    let o = o as usize;
-                    m.req_to[o] = (m.req_to[o] & !bit) | if on { bit } else { 0 };
-                    m.wanted = (m.wanted & !(1 << o)) | ((m.req_to[o] != 0) as u64) << o;
-                }
-            }
-            m.req_out[s] = req;
-        }
-        m.in_units[s] = x.fifo.units();
-    }
-
-    fn mark_out(&mut self, s: usize) {
-        let m = &mut self.marks;
-        let Some(o) = &self.outs[s] else { return };
-        let r = &o.r;
-        let bit = 1u64 << s;
-        let set = |mask: &mut u64, on: bool| *mask = (*mask & !bit) | if on { bit } else { 0 };
-        set(&mut m.out_quiet, o.quiet());
-        set(&mut m.out_free, !r.busy && !r.grant_valid);
-        set(&mut m.out_hf_ready, !o.fifo.hf.empty());
-        set(&mut m.out_pay_ready, !o.fifo.pay.empty());
-        set(&mut m.out_settled, o.fifo.settled());
-        let grant = if r.grant_valid {
-            r.grant_in as u8
-        } else {
-            NONE
-        };
-        if grant != m.grant_in[s] {
-            let old = std::mem::replace(&mut m.grant_in[s], grant);
-            remap(&m.grant_in, &mut m.granted, old, grant);
-        }
-        let eop = if r.owr_valid && r.owr_last {
-            r.owr_src as u8
-        } else {
-            NONE
-        };
-        if eop != m.eop_src[s] {
-            let old = std::mem::replace(&mut m.eop_src[s], eop);
-            remap(&m.eop_src, &mut m.eop, old, eop);
-        }
-    }
-
-    /// Output slot `s`'s FIFO, from `step`'s marks: (a header shows, a payload word shows, it
-    /// is settled).
-    pub fn out_fifo_state(&self, s: u32) -> (bool, bool, bool) {
-        let m = &self.marks;
-        (
-            m.out_hf_ready >> s & 1 != 0,
-            m.out_pay_ready >> s & 1 != 0,
-            m.out_settled >> s & 1 != 0,
-        )
-    }
-
-    /// A header shows at the head of one of inter-tile port `q`'s TX FIFOs (what the TCL TX
-    /// looks for between packets), from `step`'s marks.
-    pub fn inter_tx_header_waiting(&self, q: u32) -> bool {
-        let nv = self.p.num_vcs;
-        let first = self.p.inter_slot(q, 0);
-        (self.marks.out_hf_ready >> first) & ((1u64 << nv) - 1) != 0
+        Router::reset(&p)
     }
 
     /// A router whose ROUTE stage asks `f` instead of the APErouter's dimension-order routing.
@@ -401,11 +241,75 @@ impl Router {
         }
     }
 
+    /// The inter-tile RX FIFOs' occupancies of port `q` in credit units, packed for the TCL TX
+    /// (`inter_rx_units_o`).
+    pub fn inter_rx_units(&self, q: u32) -> u128 {
+        let first = self.p.inter_slot(q, 0) as usize;
+        let mut units = [0u32; 8];
+        let nv = self.p.num_vcs as usize;
+        for (v, u) in units.iter_mut().enumerate().take(nv) {
+            *u = self.ins[first + v].fifo.units();
+        }
+        crate::link::tcl_tx::pack16(&units[..nv])
+    }
+}
+
+impl Router {
+    /// An input slot's inputs this cycle, with its ports `port`.
+    fn in_slot_in<'a>(&'a self, i: &'a RouterIn, port: GateIn) -> InSlotIn<'a> {
+        InSlotIn {
+            p: &self.p,
+            cfg: &i.cfg,
+            routing: self.routing.as_deref(),
+            port,
+        }
+    }
+
+    /// Output slot `s`'s inputs this cycle.
+    fn out_slot_in<'a>(&'a self, s: u32, i: &'a RouterIn, requests: u64) -> OutSlotIn<'a> {
+        OutSlotIn {
+            p: &self.p,
+            cfg: &i.cfg,
+            gates: &self.gate_ports,
+            requests,
+            port: self.out_in(s, i),
+        }
+    }
+}
+
+/// The router is a block of blocks: its input slots (gate and FIFO) and output slots (arbiter,
+/// crossbar, write stage and FIFO), each reading the others' registers of this cycle only
+/// (`gate_in_with`, `out_in`, `OutSlot::requests`). `sched.rs` steps the same blocks passing
+/// over the quiet ones.
+impl Block for Router {
+    type Spec = RouterParams;
+    type In<'a> = RouterIn;
+    type Next = RouterNext;
+    type Events = ();
+
+    fn reset(p: &RouterParams) -> Router {
+        let n = p.slots();
+        let ins = (0..n).map(|s| InSlot::new(s, p)).collect();
+        let outs = (0..n)
+            .map(|s| p.has_output(s).then(|| OutSlot::new(s, p)))
+            .collect();
+        let mut r = Router {
+            p: p.clone(),
+            ins,
+            outs,
+            gate_ports: vec![GatePorts::default(); n as usize],
+            routing: None,
+            adapts: false,
+            sched: sched::Sched::default(),
+        };
+        r.refresh_marks();
+        r
+    }
+
     /// Next state of every slot. Pure.
-    pub fn eval(&self, i: &RouterIn) -> RouterNext {
+    fn eval(&self, i: &RouterIn) -> RouterNext {
         let free = self.free_outputs();
         let ge = self.grant_eop();
-        let rf = self.routing.as_deref();
         let adapts = self.adapts;
         RouterNext {
             ins: self
@@ -422,7 +326,7 @@ impl Router {
                         no_room,
                         ..self.gate_in_with(s.index, i, ge)
                     };
-                    s.eval(&self.p, &i.cfg, rf, &gi)
+                    s.eval(&self.in_slot_in(i, gi))
                 })
                 .collect(),
             outs: self
@@ -430,15 +334,15 @@ impl Router {
                 .iter()
                 .map(|o| {
                     o.as_ref().map(|o| {
-                        let req = OutSlot::requests(&self.ins, o.index);
-                        o.eval(&self.p, &i.cfg, &self.ins, req, &self.out_in(o.index, i))
+                        let req = OutSlot::requests(&self.gate_ports, o.index);
+                        o.eval(&self.out_slot_in(o.index, i, req))
                     })
                 })
                 .collect(),
         }
     }
 
-    pub fn commit(&mut self, n: RouterNext) {
+    fn commit(&mut self, n: RouterNext) {
         for (s, x) in self.ins.iter_mut().zip(n.ins) {
             s.commit(x);
         }
@@ -450,128 +354,15 @@ impl Router {
         self.refresh_marks();
     }
 
-    /// One cycle, in place: the same next state as `eval` then `commit` (a test holds them
-    /// equal), without building the whole next state, and skipping the slots whose next cycle
-    /// changes nothing when `skip_quiet` is set. Returns whether some slot is not quiet after
-    /// the cycle (always true without `skip_quiet`).
-    pub fn step(&mut self, i: &RouterIn) -> bool {
-        let n = self.p.slots() as usize;
-        let adapts = self.adapts;
-        let mut adaptive = if adapts {
-            std::mem::take(&mut self.adaptive)
-        } else {
-            Vec::new()
-        };
-        let skip = self.skip_quiet;
-        let m = &self.marks;
-        let free = if self.routing.is_some() {
-            m.out_free
-        } else {
-            0
-        };
-        // grants and footers in the outputs' registers, requests in the gates' (this cycle)
-        let (granted, eop, wanted) = (m.granted, m.eop, m.wanted);
-        // Per slot, from the ports: a write into the input FIFO, a pop from the output FIFO,
-        // the port enabled (as `gate_in_with` and `out_in` see them), so that the quiet slots
-        // are passed over without building their inputs.
-        let all = u64::MAX >> (64 - n);
-        let (written, read, enabled) = if skip {
-            self.port_masks(i)
-        } else {
-            (all, all, all)
-        };
-        let quiet_in = |m: &Marks| m.in_idle & (!enabled | m.in_hf_empty);
-        // An adaptive routing function's view of room, from this cycle's output registers
-        // (before the outputs below commit): for the gates routing or waiting with `retry`.
-        if adapts {
-            adaptive.resize(n, (0, false));
-            let mut busy = all & !m.in_idle;
-            while busy != 0 {
-                let s = busy.trailing_zeros() as usize;
-                busy &= busy - 1;
-                adaptive[s] = self.adaptive_in(s, i, free);
-            }
-        }
-        // Outputs: they read the gates' registers of this cycle, which change only below, and
-        // the gates read nothing of the outputs but the masks above, so each output commits at
-        // once. A quiet output nobody requests and nobody pops changes nothing.
-        let mut todo = m.out_exists & !(m.out_quiet & !wanted & !read);
-        while todo != 0 {
-            let s = todo.trailing_zeros() as usize;
-            todo &= todo - 1;
-            let oi = self.out_in(s as u32, i);
-            let o = self.outs[s].as_mut().expect("marked as existing");
-            o.step(&self.p, &i.cfg, &self.ins, self.marks.req_to[s], &oi);
-            self.mark_out(s);
-        }
-        // Gates: a quiet gate with no write into its FIFO changes nothing.
-        let mut todo = all & !(quiet_in(&self.marks) & !written);
-        while todo != 0 {
-            let s = todo.trailing_zeros() as usize;
-            todo &= todo - 1;
-            let (free, no_room) = if adapts { adaptive[s] } else { (free, false) };
-            let gi = GateIn {
-                free,
-                no_room,
-                ..self.gate_in_with(s as u32, i, (granted, eop))
-            };
-            self.ins[s].step(&self.p, &i.cfg, self.routing.as_deref(), &gi);
-            self.mark_in(s);
-        }
-        if adapts {
-            self.adaptive = adaptive;
-        }
-        // (the slots passed over were quiet and still are)
-        let m = &self.marks;
-        !skip || m.out_exists & !m.out_quiet != 0 || all & !quiet_in(m) != 0
-    }
-
-    /// Bit s of each: input slot s is written this cycle; output slot s is popped; slot s's
-    /// port is enabled.
-    fn port_masks(&self, i: &RouterIn) -> (u64, u64, u64) {
-        let p = &self.p;
-        let (mut written, mut read, mut enabled) = (0u64, 0u64, 0u64);
-        for (k, x) in i.intra.iter().enumerate().take(p.n_intra as usize) {
-            let bit = 1u64 << p.intra_slot(k as u32);
-            if x.wr_hf || x.wr_pay {
-                written |= bit;
-            }
-            if x.rd_hf || x.rd_pay {
-                read |= bit;
-            }
-            if i.cfg.intra_en & (1 << k) != 0 {
-                enabled |= bit;
-            }
-        }
-        let vcs = (1u64 << p.num_vcs) - 1;
-        for (q, x) in i.inter.iter().enumerate().take(p.inter.len()) {
-            let first = p.inter_slot(q as u32, 0);
-            if x.wr_valid && (x.wr_vc as u32) < p.num_vcs {
-                written |= 1 << (first + x.wr_vc as u32);
-            }
-            read |= ((x.hf_rd | x.pay_rd) as u64 & vcs) << first;
-            if i.cfg.inter_en & (1 << q) != 0 {
-                enabled |= vcs << first;
-            }
-        }
-        (written, read, enabled)
-    }
-
-    /// The inter-tile RX FIFOs' occupancies of port `q` in credit units, packed for the TCL TX.
-    pub fn inter_rx_units(&self, q: u32) -> u128 {
-        let first = self.p.inter_slot(q, 0) as usize;
-        crate::link::tcl_tx::pack16(&self.marks.in_units[first..first + self.p.num_vcs as usize])
-    }
-
     /// Every port and register of `exanet_router`, under its RTL names (scope entered by the caller).
-    pub fn probe(&self, i: &RouterIn, v: &mut dyn Visitor) {
+    fn probe(&self, i: &RouterIn, v: &mut dyn Visitor) {
         clk_rst(v);
         probe_cfg(&i.cfg, v);
         self.probe_ports(i, v);
         for s in 0..self.p.slots() {
             v.enter(GEN_IN[s as usize]);
             v.enter("u_in");
-            self.ins[s as usize].probe(&self.gate_in(s, i), v);
+            self.ins[s as usize].probe(&self.in_slot_in(i, self.gate_in(s, i)), v);
             v.leave();
             v.leave();
         }
@@ -579,7 +370,7 @@ impl Router {
             if let Some(o) = &self.outs[s as usize] {
                 v.enter(GEN_OUT[s as usize]);
                 v.enter("u_out");
-                o.probe(&self.out_in(s, i), v);
+                o.probe(&self.out_slot_in(s, i, 0), v);
                 v.leave();
                 v.leave();
             }

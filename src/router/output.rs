@@ -26,34 +26,36 @@
 //!
 //! RTL twin: `rtl/exanet_rt_out.sv`.
 
-use super::gate::InSlot;
+use super::gate::{GatePorts, SlotSpec};
 use super::params::{RouterCfg, RouterParams, Slot};
+use crate::block::Block;
 use crate::pktfifo::{PktFifo, PktFifoIn, PktFifoNext};
 use crate::probe::{b, clk_rst, Visitor};
 
-/// The output slot's registers.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct OutRegs {
-    pub busy: bool,
-    pub owner: u32,
-    pub rr: u32,
-    pub grant_valid: bool,
-    pub grant_in: u32,
-    pub resv_hf: u32,
-    pub resv_pay: u32,
-    pub inflight: u32,
-    pub xout_valid: bool,
-    pub xout_data: u128,
-    pub xout_hf: bool,
-    pub xout_last: bool,
-    pub xout_src: u32,
-    pub owr_valid: bool,
-    pub owr_data: u128,
-    pub owr_hf: bool,
-    pub owr_last: bool,
-    pub owr_src: u32,
-    pub stat_pkts: u32,
-    pub stat_words: u32,
+crate::registers! {
+    /// The output slot's registers (`exanet_rt_out`'s `_q`).
+    pub struct OutRegs(s: &SlotSpec) {
+        busy: bool [1],
+        owner: u32 [8],
+        rr: u32 [8],
+        grant_valid: bool [1],
+        grant_in: u32 [8],
+        resv_hf: u32 [16],
+        resv_pay: u32 [16],
+        inflight: u32 [16],
+        xout_valid: bool [1],
+        xout_data: u128 [128],
+        xout_hf: bool [1],
+        xout_last: bool [1],
+        xout_src: u32 [8],
+        owr_valid: bool [1],
+        owr_data: u128 [128],
+        owr_hf: bool [1],
+        owr_last: bool [1],
+        owr_src: u32 [8],
+        stat_pkts: u32 [32],
+        stat_words: u32 [32],
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -80,12 +82,32 @@ pub struct OutSlotNext {
     fifo: PktFifoNext,
 }
 
+/// An output slot's inputs in a cycle: the router's parameters and configuration, every gate's
+/// output ports (the RTL's `gate_*_i`), which gates request this output (bit k: gate k's
+/// `req_o` is high and its `out_o` is this output, a summary the caller keeps so that
+/// arbitration looks only at the gates that request), and its own ports.
+#[derive(Clone, Copy)]
+pub struct OutSlotIn<'a> {
+    pub p: &'a RouterParams,
+    pub cfg: &'a RouterCfg,
+    pub gates: &'a [GatePorts],
+    pub requests: u64,
+    pub port: OutIn,
+}
+
 impl OutSlot {
     pub fn new(index: u32, p: &RouterParams) -> OutSlot {
-        OutSlot {
+        OutSlot::reset(&SlotSpec {
             index,
-            r: OutRegs::default(),
-            fifo: PktFifo::new(p.fifo_out(index)),
+            fifo: p.fifo_out(index),
+        })
+    }
+
+    /// What the slot was built from.
+    pub fn spec(&self) -> SlotSpec {
+        SlotSpec {
+            index: self.index,
+            fifo: self.fifo.params(),
         }
     }
 
@@ -143,59 +165,6 @@ impl OutSlot {
         Self::room((self.index, &self.r, &self.fifo), p, cfg, i, words)
     }
 
-    /// Next state. Pure: reads its own registers, the gates' registers and `i`. `requests`:
-    /// bit k is set when gate k requests this output (`req_q` high, `out_q` this output), a
-    /// summary of the gates' registers the caller keeps, so that arbitration looks only at the
-    /// gates that request (`requests`).
-    #[inline]
-    pub fn eval(
-        &self,
-        p: &RouterParams,
-        cfg: &RouterCfg,
-        ins: &[InSlot],
-        requests: u64,
-        i: &OutIn,
-    ) -> OutSlotNext {
-        let mut n = self.r.clone();
-        let fi = Self::next(
-            (self.index, &self.r, &self.fifo),
-            p,
-            cfg,
-            ins,
-            requests,
-            i,
-            &mut n,
-        );
-        OutSlotNext {
-            r: n,
-            fifo: self.fifo.eval(&fi),
-        }
-    }
-
-    /// One cycle in place: the same as `eval` then `commit`, with one copy of the registers
-    /// instead of three (the network engine steps every busy slot every cycle).
-    #[inline]
-    pub fn step(
-        &mut self,
-        p: &RouterParams,
-        cfg: &RouterCfg,
-        ins: &[InSlot],
-        requests: u64,
-        i: &OutIn,
-    ) {
-        let now = self.r.clone();
-        let fi = Self::next(
-            (self.index, &now, &self.fifo),
-            p,
-            cfg,
-            ins,
-            requests,
-            i,
-            &mut self.r,
-        );
-        self.fifo.step(&fi);
-    }
-
     /// The next registers written into `n` (a copy of `r`), from this cycle's: output `me`'s
     /// registers `r` and FIFO `f`; and the FIFO's strobes.
     #[inline]
@@ -203,7 +172,7 @@ impl OutSlot {
         (me, r, f): (u32, &OutRegs, &PktFifo),
         p: &RouterParams,
         cfg: &RouterCfg,
-        ins: &[InSlot],
+        gates: &[GatePorts],
         requests: u64,
         i: &OutIn,
         n: &mut OutRegs,
@@ -211,7 +180,7 @@ impl OutSlot {
         let is_inter = matches!(p.slot(me), Slot::Inter(..));
 
         // Crossbar: the owner's word, if it is one for this output.
-        let o = &ins[r.owner as usize].gate;
+        let o = &gates[r.owner as usize];
         let owner_word = r.busy && o.xin_valid && o.xin_out == me;
         n.xout_valid = owner_word;
         n.xout_data = if owner_word { o.xin_data } else { 0 };
@@ -242,7 +211,7 @@ impl OutSlot {
 
         // Arbitration.
         let free = !r.busy || (o.xin_valid && o.xin_last && o.xin_out == me);
-        let nin = ins.len() as u32;
+        let nin = gates.len() as u32;
         // The first requesting gate with room, in arbitration order: from `rr` on, wrapping
         // (round robin), or from gate 0 (fixed). Only the requesting gates are looked at.
         let start = if cfg.arb_fixed { 0 } else { r.rr % nin };
@@ -250,7 +219,7 @@ impl OutSlot {
         let first_with_room = |mut m: u64| {
             while m != 0 {
                 let k = m.trailing_zeros();
-                if Self::room((me, r, f), p, cfg, i, ins[k as usize].gate.words) {
+                if Self::room((me, r, f), p, cfg, i, gates[k as usize].words) {
                     return Some(k);
                 }
                 m &= m - 1;
@@ -266,7 +235,7 @@ impl OutSlot {
         n.grant_in = 0;
         match (free, winner) {
             (true, Some(w)) => {
-                let g = &ins[w as usize].gate;
+                let g = &gates[w as usize];
                 n.grant_valid = true;
                 n.grant_in = w;
                 n.busy = true;
@@ -294,11 +263,12 @@ impl OutSlot {
         }
     }
 
-    /// Bit k: gate k of `ins` requests output `me` (the `requests` of `eval`).
-    pub fn requests(ins: &[InSlot], me: u32) -> u64 {
-        ins.iter().enumerate().fold(0, |m, (k, x)| {
-            m | (((x.gate.req && x.gate.out == me) as u64) << k)
-        })
+    /// Bit k: gate k requests output `me` (the `requests` of `OutSlotIn`).
+    pub fn requests(gates: &[GatePorts], me: u32) -> u64 {
+        gates
+            .iter()
+            .enumerate()
+            .fold(0, |m, (k, g)| m | (((g.req && g.out == me) as u64) << k))
     }
 
     /// Nothing in flight and nothing to arbitrate: with no request for this output and no pop
@@ -314,40 +284,60 @@ impl OutSlot {
             && r.inflight == 0
             && self.fifo.settled()
     }
+}
+
+impl Block for OutSlot {
+    type Spec = SlotSpec;
+    type In<'a> = OutSlotIn<'a>;
+    type Next = OutSlotNext;
+    type Events = ();
+
+    fn reset(s: &SlotSpec) -> OutSlot {
+        OutSlot {
+            index: s.index,
+            r: OutRegs::reset_regs(s),
+            fifo: PktFifo::new(s.fifo),
+        }
+    }
 
     #[inline]
-    pub fn commit(&mut self, n: OutSlotNext) {
+    fn eval(&self, i: &OutSlotIn) -> OutSlotNext {
+        let mut n = self.r.clone();
+        let fi = Self::next(
+            (self.index, &self.r, &self.fifo),
+            i.p,
+            i.cfg,
+            i.gates,
+            i.requests,
+            &i.port,
+            &mut n,
+        );
+        OutSlotNext {
+            r: n,
+            fifo: self.fifo.eval(&fi),
+        }
+    }
+
+    #[inline]
+    fn commit(&mut self, n: OutSlotNext) {
         self.r = n.r;
         self.fifo.commit(n.fifo);
     }
 
-    pub fn probe(&self, i: &OutIn, v: &mut dyn Visitor) {
-        let r = &self.r;
+    /// Quiet (`OutSlot::quiet`), no gate requests it and its reader pops nothing.
+    #[inline]
+    fn quiet(&self, i: &OutSlotIn) -> bool {
+        self.quiet() && i.requests == 0 && !i.port.rd_hf && !i.port.rd_pay
+    }
+
+    fn probe(&self, i: &OutSlotIn, v: &mut dyn Visitor) {
+        let (r, i) = (&self.r, &i.port);
         clk_rst(v);
         v.sig("rd_hf_i", 1, b(i.rd_hf));
         v.sig("rd_pay_i", 1, b(i.rd_pay));
         v.sig("credit_cnt_i", 16, i.credit_cnt as u128);
         v.sig("credit_stop_i", 1, b(i.credit_stop));
-        v.sig("busy_q", 1, b(r.busy));
-        v.sig("owner_q", 8, r.owner as u128);
-        v.sig("rr_q", 8, r.rr as u128);
-        v.sig("grant_valid_q", 1, b(r.grant_valid));
-        v.sig("grant_in_q", 8, r.grant_in as u128);
-        v.sig("resv_hf_q", 16, r.resv_hf as u128);
-        v.sig("resv_pay_q", 16, r.resv_pay as u128);
-        v.sig("inflight_q", 16, r.inflight as u128);
-        v.sig("xout_valid_q", 1, b(r.xout_valid));
-        v.sig("xout_data_q", 128, r.xout_data);
-        v.sig("xout_hf_q", 1, b(r.xout_hf));
-        v.sig("xout_last_q", 1, b(r.xout_last));
-        v.sig("xout_src_q", 8, r.xout_src as u128);
-        v.sig("owr_valid_q", 1, b(r.owr_valid));
-        v.sig("owr_data_q", 128, r.owr_data);
-        v.sig("owr_hf_q", 1, b(r.owr_hf));
-        v.sig("owr_last_q", 1, b(r.owr_last));
-        v.sig("owr_src_q", 8, r.owr_src as u128);
-        v.sig("stat_pkts_q", 32, r.stat_pkts as u128);
-        v.sig("stat_words_q", 32, r.stat_words as u128);
+        r.probe_regs(&self.spec(), v);
         let fi = PktFifoIn {
             wr_hf: r.owr_valid && r.owr_hf,
             wr_pay: r.owr_valid && !r.owr_hf,
