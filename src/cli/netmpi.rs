@@ -11,7 +11,7 @@ use super::{load_config, CliError, R};
 use crate::config::Config;
 use crate::net::dist::mpi::Mpi;
 use crate::net::dist::{fnv, share, stage, FNV_START};
-use crate::net::setup::{build, max_cycles, plan, resolve_threads};
+use crate::net::setup::{build_share, max_cycles, plan, resolve_threads};
 use crate::progress::Progress;
 use std::path::Path;
 use std::process::ExitCode;
@@ -47,17 +47,19 @@ pub fn run(config: Option<&Path>, json: bool, csv: Option<&Path>, packets: Optio
                 cfg.net.topology
             )));
         }
-        let mut net = build(&cfg, &p, cfg.net.load).map_err(CliError::input)?;
         let own = share(n, world, rank);
+        let its_share = |e: String| {
+            CliError::input(format!(
+                "its share, nodes {} to {}: {e}",
+                own.start,
+                own.end - 1
+            ))
+        };
+        // only the share's nodes (decision 0029)
+        let mut net = build_share(&cfg, &p, cfg.net.load, own.clone()).map_err(its_share)?;
         let (parts, threads) = resolve_threads(&cfg, own.len());
         net.distribute(own.clone(), parts, threads, m.peers(p.topo.as_ref()))
-            .map_err(|e| {
-                CliError::input(format!(
-                    "its share, nodes {} to {}: {e}",
-                    own.start,
-                    own.end - 1
-                ))
-            })?;
+            .map_err(its_share)?;
         Ok((cfg, p, net))
     })();
     let error = set_up
@@ -81,7 +83,7 @@ pub fn run(config: Option<&Path>, json: bool, csv: Option<&Path>, packets: Optio
         eprintln!(
             "mpi: {world} rank{} share the {n} nodes ({} a rank)",
             if world == 1 { "" } else { "s" },
-            if n % world == 0 {
+            if n.is_multiple_of(world) {
                 (n / world).to_string()
             } else {
                 format!("{} or {}", n / world, n / world + 1)
