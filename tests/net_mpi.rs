@@ -6,7 +6,9 @@
 //! configurations or commands, one rank that cannot read its configuration) makes every rank
 //! exit 2, with one message, and never leaves a rank waiting: every `mpirun` runs under a time
 //! limit. `bench network --case` over the ranks gives one process's statistics hash, with every
-//! rank's own figures, and holds on each rank only its share of the nodes.
+//! rank's own figures, and holds on each rank only its share of the nodes. A launcher's count
+//! that MPI does not see (a program started with `OMPI_COMM_WORLD_SIZE` set, not by that
+//! `mpirun`) exits 2, naming the problem.
 //!
 //! Cargo.toml builds this file only with the feature (`required-features`); the test command
 //! enables it (tests/setup_scripts.rs holds it to that).
@@ -333,4 +335,43 @@ fn bench_network_over_the_ranks_needs_one_case() {
         &o,
         "under mpirun, bench network runs one case on the ranks: give --case NAME",
     );
+}
+
+#[test]
+fn a_launcher_count_that_mpi_does_not_see_exits_2() {
+    // a program started with a launcher's variables but not by that launcher (or by the
+    // mpirun of another MPI library): MPI sees a world of one process, not the two the
+    // variable says; running on would make each of them simulate the whole network alone
+    for (var, args) in [
+        ("OMPI_COMM_WORLD_SIZE", &RUN[..]),
+        ("OMPI_COMM_WORLD_SIZE", &BENCH[..]),
+        ("PMI_SIZE", &RUN[..]),
+    ] {
+        let mut c = Command::new("timeout");
+        c.args(["-s", "TERM", LIMIT_S, EXE]).args(args);
+        for v in [
+            "OMPI_COMM_WORLD_SIZE",
+            "OMPI_COMM_WORLD_RANK",
+            "PMI_SIZE",
+            "PMI_RANK",
+        ] {
+            c.env_remove(v);
+        }
+        let o = c
+            .env(var, "2")
+            .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+            .output()
+            .unwrap();
+        assert_ne!(
+            o.status.code(),
+            Some(124),
+            "{var}=2 {args:?}: still running"
+        );
+        refused(
+            &o,
+            "process 0 of 2 (the launcher's count): MPI sees a world of 1: the mpirun used is \
+             not the one of the MPI library this exanet was built with",
+        );
+    }
 }
