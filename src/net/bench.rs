@@ -358,7 +358,7 @@ impl fmt::Display for NetBenchReport {
         )?;
         writeln!(
             f,
-            "  {:<16} {:<21} {:>5} {:>6} {:>7} {:>8} {:>14} {:>10} {:>12} {:>9}  {:<16}",
+            "  {:<16} {:<21} {:>5} {:>6} {:>7} {:>8} {:>14} {:>10} {:>12} {:>9}  statistics hash",
             "case",
             "topology",
             "load",
@@ -368,13 +368,12 @@ impl fmt::Display for NetBenchReport {
             "node-cycles/s",
             "B/node",
             "B/node full",
-            "accepted",
-            "statistics hash"
+            "accepted"
         )?;
         for c in &self.cases {
             writeln!(
                 f,
-                "  {:<16} {:<21} {:>5.2} {:>6} {:>7} {:>8.2} {:>14.0} {:>10.0} {:>12.0} {:>9.3}  {:<16}",
+                "  {:<16} {:<21} {:>5.2} {:>6} {:>7} {:>8.2} {:>14.0} {:>10.0} {:>12.0} {:>9.3}  {}",
                 c.case,
                 c.topology,
                 c.load,

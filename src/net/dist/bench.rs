@@ -218,8 +218,9 @@ impl fmt::Display for MpiCaseResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "network engine over {} MPI ranks: {} ({} {}, load {}, {} nodes, {} + {} cycles)",
+            "network engine over {} MPI rank{}: {} ({} {}, load {}, {} nodes, {} + {} cycles)",
             self.mpi_world_size,
+            if self.mpi_world_size == 1 { "" } else { "s" },
             self.case,
             self.topology,
             self.routing,
@@ -230,7 +231,7 @@ impl fmt::Display for MpiCaseResult {
         )?;
         writeln!(
             f,
-            "  {:>4} {:>6} {:>6} {:>7} {:>8} {:>8} {:>10} {:>14} {:>10} {:>10} {:>10}",
+            "  {:>4} {:>6} {:>6} {:>7} {:>8} {:>8} {:>10} {:>15} {:>10} {:>10} {:>11}",
             "rank",
             "first",
             "nodes",
@@ -246,7 +247,7 @@ impl fmt::Display for MpiCaseResult {
         for r in &self.ranks {
             writeln!(
                 f,
-                "  {:>4} {:>6} {:>6} {:>7} {:>8.2} {:>8.2} {:>10} {:>15.1} {:>10.1} {:>10.0} {:>10.0}",
+                "  {:>4} {:>6} {:>6} {:>7} {:>8.2} {:>8.2} {:>10} {:>15.1} {:>10.1} {:>10.0} {:>11.0}",
                 r.rank,
                 r.first_node,
                 r.nodes,
