@@ -16,10 +16,11 @@ use std::process::ExitCode;
 use exanet::spec::{PatternSpec, RoutingSpec, SizeDist, TopologySpec};
 
 /// The names of `bench network`'s cases.
-const BENCH_CASES: [&str; 3] = [
+const BENCH_CASES: [&str; 4] = [
     exanet::net::bench::CASES[0].name,
     exanet::net::bench::CASES[1].name,
     exanet::net::bench::CASES[2].name,
+    exanet::net::bench::CASES[3].name,
 ];
 
 #[derive(Parser)]
@@ -607,15 +608,20 @@ enum BenchCmd {
         cycles: u64,
     },
     /// Network engine: simulated node-cycles per CPU second and bytes of memory per node, for a
-    /// 32x32 torus at 10 % and at saturating load and a 96x96 torus (each case in a child
-    /// process of its own).
+    /// 32x32 torus at 10 % and at saturating load, a 96x96 torus and the 1056-endpoint
+    /// dragonfly at 30 % (each case in a child process of its own; under mpirun one --case,
+    /// shared by the ranks).
     Network {
         #[command(flatten)]
         common: Common,
-        /// Timed cycles of every case (default: the case's own, 4000 or 1000).
+        /// Timed cycles of every case (default: the case's own, 4000; 1000 for torus96-10).
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..=exanet::net::bench::MAX_CYCLES))]
         cycles: Option<u64>,
-        /// Run only this case, in this process.
+        /// Untimed warm-up cycles of every case (default: the case's own, 2000; 4000 for
+        /// torus96-10).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(0..=exanet::net::bench::MAX_CYCLES))]
+        warmup: Option<u64>,
+        /// Run only this case, in this process (under mpirun: shared by the ranks; required).
         #[arg(long, value_parser = PossibleValuesParser::new(BENCH_CASES))]
         case: Option<String>,
         /// Also run every case on N threads and report the wall-clock speed-up over one thread
@@ -761,11 +767,14 @@ fn main() -> ExitCode {
             }
         }
     }
-    // under mpirun only `network run` shares its work among the ranks (decision 0027)
+    // under mpirun only `network run` and `bench network` share their work among the ranks
+    // (decisions 0027, 0029)
     let spreads = matches!(
         &args.cmd,
         Cmd::Network {
             cmd: NetworkCmd::Run { .. }
+        } | Cmd::Bench {
+            cmd: BenchCmd::Network { .. }
         }
     );
     let gate = cli::in_one_process(spreads);
@@ -1070,13 +1079,14 @@ fn main() -> ExitCode {
             BenchCmd::Network {
                 common,
                 cycles,
+                warmup,
                 case,
                 threads,
                 repeat,
             } => cli::netrun::bench_network(
                 common.config.as_deref(),
                 common.json,
-                cycles,
+                (warmup, cycles),
                 case.as_deref(),
                 threads,
                 repeat,

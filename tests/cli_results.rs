@@ -314,7 +314,12 @@ fn fixed_value_options_list_their_values() {
         (
             vec!["bench", "network"],
             "--case",
-            vec!["torus32-10", "torus32-sat", "torus96-10"],
+            vec![
+                "torus32-10",
+                "torus32-sat",
+                "torus96-10",
+                "dragonfly1056-30",
+            ],
         ),
     ] {
         let mut a = args.clone();

@@ -749,8 +749,17 @@ const OPTS: &[OptSpec] = &[
         extra: &["270", "271"],
     },
     OptSpec {
-        base: &["bench", "network", "--case", "torus32-10", "--cycles", "10"],
-        options: &["--cycles", "--case"],
+        base: &[
+            "bench",
+            "network",
+            "--case",
+            "torus32-10",
+            "--warmup",
+            "0",
+            "--cycles",
+            "10",
+        ],
+        options: &["--cycles", "--warmup", "--case"],
         extra: &[],
     },
     OptSpec {

@@ -707,6 +707,75 @@ fn bench_network_runs_a_case_and_refuses_bad_values() {
     refused(&["bench", "network", "--cycles", "0"], &range);
     let over = (exanet::net::bench::MAX_CYCLES + 1).to_string();
     refused(&["bench", "network", "--cycles", &over], &range);
+    let range = format!("0..={}", exanet::net::bench::MAX_CYCLES);
+    refused(&["bench", "network", "--warmup", &over], &range);
+}
+
+#[test]
+fn a_bench_case_s_statistics_hash_is_network_run_s_of_its_configuration() {
+    // the dragonfly case, short: its warm-up, timed cycles and no drain as `network run`'s
+    // window; `network run` on its default threads, the case on one
+    let json = |args: &[&str]| -> serde_json::Value {
+        let o = exanet(args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice(&o.stdout).expect("JSON")
+    };
+    let b = json(&[
+        "bench",
+        "network",
+        "--case",
+        "dragonfly1056-30",
+        "--warmup",
+        "300",
+        "--cycles",
+        "300",
+        "--json",
+    ]);
+    assert_eq!(
+        (
+            b["nodes"].as_u64(),
+            b["routing"].as_str(),
+            b["warmup_cycles"].as_u64()
+        ),
+        (Some(264), Some("min"), Some(300))
+    );
+    assert!(b["packets_delivered"].as_u64().unwrap() > 100, "{b}");
+    let r = json(&[
+        "network",
+        "run",
+        "--set",
+        "net.topology=dragonfly:p=4,a=8,h=4",
+        "--set",
+        "net.routing=min",
+        "--set",
+        "net.load=0.3",
+        "--set",
+        "net.warmup_cycles=300",
+        "--set",
+        "net.measure_cycles=300",
+        "--set",
+        "net.drain_cycles=0",
+        "--json",
+    ]);
+    assert_eq!(r["stats_hash"], b["stats_hash"]);
+    assert_eq!(r["packets_delivered_total"], b["packets_delivered"]);
+    // the text gives the hash too
+    let o = exanet(&[
+        "bench",
+        "network",
+        "--case",
+        "dragonfly1056-30",
+        "--warmup",
+        "300",
+        "--cycles",
+        "300",
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains(b["stats_hash"].as_str().unwrap()), "{text}");
+    assert!(
+        text.contains("dragonfly1056-30 dragonfly:p=4,a=8,h=4"),
+        "{text}"
+    );
 }
 
 // ---- deadlock freedom past saturation (docs/decisions/0013) ----

@@ -5,7 +5,10 @@
 //! simulations). Bad input (a world larger than the network, ranks given different
 //! configurations or commands, one rank that cannot read its configuration) makes every rank
 //! exit 2, with one message, and never leaves a rank waiting: every `mpirun` runs under a time
-//! limit.
+//! limit. `bench network --case` over the ranks gives one process's statistics hash, with every
+//! rank's own figures, and holds on each rank only its share of the nodes. A launcher's count
+//! that MPI does not see (a program started with `OMPI_COMM_WORLD_SIZE` set, not by that
+//! `mpirun`) exits 2, naming the problem.
 //!
 //! Cargo.toml builds this file only with the feature (`required-features`); the test command
 //! enables it (tests/setup_scripts.rs holds it to that).
@@ -174,4 +177,201 @@ fn ranks_given_different_configurations_or_commands_all_exit_2() {
     // and what needs every node in one process
     let o = ranks(2, &[&RUN[..], &["--packets", "p.csv"]].concat());
     refused(&o, "--packets: the packet log sees every node");
+}
+
+/// `bench network` of one case, short: the warm-up past the lanes' start-up (500 cycles), so
+/// that packets cross the ranks' boundaries in the timed cycles.
+const BENCH: [&str; 8] = [
+    "bench",
+    "network",
+    "--case",
+    "torus32-10",
+    "--warmup",
+    "600",
+    "--cycles",
+    "400",
+];
+
+fn num(v: &Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+#[test]
+fn bench_network_over_one_two_and_four_ranks_gives_one_process_s_hash() {
+    let mut args = BENCH.to_vec();
+    args.push("--json");
+    let one = json(&Command::new(EXE).args(&args).output().unwrap());
+    assert!(one["packets_delivered"].as_u64().unwrap() > 100, "{one:?}");
+    // what one rank's resident set grows by when it holds all the nodes
+    let mut all_nodes_growth = 0.0;
+    for (n, threads) in [(1, 1), (2, 1), (4, 1)] {
+        let set = format!("net.threads={threads}");
+        let got = json(&ranks(n, &[&args[..], &["--set", &set]].concat()));
+        // the world the program saw, and the figures of one process, bit for bit
+        assert_eq!(got["mpi_world_size"], n, "{n} ranks");
+        for k in ["stats_hash", "packets_delivered", "accepted_load", "nodes"] {
+            assert_eq!(got[k], one[k], "{k}: {n} ranks of {threads} thread(s)");
+        }
+        assert_eq!(got["timed_cycles"], 400);
+        assert_eq!(got["warmup_cycles"], 600);
+        let ranks = got["ranks"].as_array().expect("ranks[]");
+        assert_eq!(ranks.len(), n as usize);
+        let latency = exanet::config::Config::default().link.phy.latency_cycles as u64;
+        let (mut next, mut slowest, mut cpu) = (0, 0.0f64, 0.0);
+        for (r, x) in ranks.iter().enumerate() {
+            let nodes = x["nodes"].as_u64().unwrap();
+            assert_eq!(
+                (x["rank"].as_u64(), x["first_node"].as_u64()),
+                (Some(r as u64), Some(next))
+            );
+            next += nodes;
+            // a rank holds its share of the nodes only
+            assert_eq!(x["nodes_held"], nodes, "rank {r} of {n}");
+            assert_eq!(x["threads"], threads);
+            // one exchange a window of the timed cycles, and one before the first
+            assert_eq!(x["windows"], 400u64.div_ceil(latency));
+            assert_eq!(x["exchanges"], 400u64.div_ceil(latency) + 1);
+            // a 32x32 torus in blocks of rows: a rank's neighbours are the ranks before and
+            // after it (the same one of two ranks), none of one
+            assert_eq!(x["neighbours"], n.min(3) - 1, "rank {r} of {n}");
+            let (wall, cpu_r, ex) = (
+                num(&x["wall_seconds"]),
+                num(&x["cpu_seconds"]),
+                num(&x["exchange_seconds"]),
+            );
+            assert!(wall > 0.0 && cpu_r > 0.0, "rank {r} of {n}: {x}");
+            assert!(
+                (0.0..=wall).contains(&ex),
+                "rank {r}: exchanged {ex} s of {wall} s"
+            );
+            let per = num(&x["exchange_seconds_per_window"]);
+            assert!(
+                (per * num(&x["exchanges"]) - ex).abs() <= 1e-9 + ex * 1e-9,
+                "{x}"
+            );
+            slowest = slowest.max(wall);
+            cpu += cpu_r;
+            let (start, end, peak) = (
+                num(&x["resident_bytes_start"]),
+                num(&x["resident_bytes_end"]),
+                num(&x["resident_bytes_peak"]),
+            );
+            assert!(start < end && end <= peak, "rank {r} of {n}: {x}");
+            let growth = end - start;
+            assert!(
+                (num(&x["bytes_per_node"]) - growth / nodes as f64).abs() < 1e-6,
+                "{x}"
+            );
+            if n == 1 {
+                all_nodes_growth = growth;
+            } else if n == 4 {
+                // a quarter of the nodes: far less than all of them (about 0.37 measured)
+                assert!(
+                    growth < 0.6 * all_nodes_growth,
+                    "rank {r} of 4 grew by {growth} B, one rank of all the nodes by \
+                     {all_nodes_growth} B"
+                );
+            }
+        }
+        assert_eq!(next, 1024);
+        // the case's speed: its node-cycles over the slowest rank's wall time and over the
+        // ranks' CPU time summed (JSON floats carry 12 significant digits)
+        let close = |a: f64, b: f64| (a - b).abs() <= b * 1e-11;
+        assert!(close(num(&got["wall_seconds"]), slowest), "{got:?}");
+        assert!(close(num(&got["cpu_seconds"]), cpu), "{got:?}");
+        let nc = 1024.0 * 400.0;
+        assert!(close(
+            num(&got["node_cycles_per_wall_second"]),
+            nc / slowest
+        ));
+        assert!(close(num(&got["node_cycles_per_cpu_second"]), nc / cpu));
+    }
+    // the text, two threads a rank: rank 0's table, a line a rank, the hash once
+    let o = ranks(2, &[&BENCH[..], &["--set", "net.threads=2"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("over 2 MPI ranks: torus32-10"), "{text}");
+    let hash = one["stats_hash"].as_str().unwrap();
+    assert_eq!(text.matches(hash).count(), 1, "{text}");
+    assert_eq!(
+        text.matches("\n     1    512    512       2 ").count(),
+        1,
+        "{text}"
+    );
+}
+
+#[test]
+fn bench_network_of_the_dragonfly_over_three_ranks_gives_one_process_s_hash() {
+    // its global channels make every rank every other's neighbour
+    let a = [
+        "bench",
+        "network",
+        "--case",
+        "dragonfly1056-30",
+        "--warmup",
+        "300",
+        "--cycles",
+        "300",
+        "--json",
+    ];
+    let one = json(&Command::new(EXE).args(a).output().unwrap());
+    assert!(one["packets_delivered"].as_u64().unwrap() > 100, "{one:?}");
+    let got = json(&ranks(3, &a));
+    for k in ["stats_hash", "packets_delivered", "nodes"] {
+        assert_eq!(got[k], one[k], "{k}");
+    }
+    for x in got["ranks"].as_array().unwrap() {
+        assert_eq!(
+            (x["nodes"].as_u64(), x["neighbours"].as_u64()),
+            (Some(88), Some(2))
+        );
+    }
+}
+
+#[test]
+fn bench_network_over_the_ranks_needs_one_case() {
+    let o = ranks(2, &["bench", "network", "--cycles", "10"]);
+    refused(
+        &o,
+        "under mpirun, bench network runs one case on the ranks: give --case NAME",
+    );
+}
+
+#[test]
+fn a_launcher_count_that_mpi_does_not_see_exits_2() {
+    // a program started with a launcher's variables but not by that launcher (or by the
+    // mpirun of another MPI library): MPI sees a world of one process, not the two the
+    // variable says; running on would make each of them simulate the whole network alone
+    for (var, args) in [
+        ("OMPI_COMM_WORLD_SIZE", &RUN[..]),
+        ("OMPI_COMM_WORLD_SIZE", &BENCH[..]),
+        ("PMI_SIZE", &RUN[..]),
+    ] {
+        let mut c = Command::new("timeout");
+        c.args(["-s", "TERM", LIMIT_S, EXE]).args(args);
+        for v in [
+            "OMPI_COMM_WORLD_SIZE",
+            "OMPI_COMM_WORLD_RANK",
+            "PMI_SIZE",
+            "PMI_RANK",
+        ] {
+            c.env_remove(v);
+        }
+        let o = c
+            .env(var, "2")
+            .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+            .output()
+            .unwrap();
+        assert_ne!(
+            o.status.code(),
+            Some(124),
+            "{var}=2 {args:?}: still running"
+        );
+        refused(
+            &o,
+            "process 0 of 2 (the launcher's count): MPI sees a world of 1: the mpirun used is \
+             not the one of the MPI library this exanet was built with",
+        );
+    }
 }

@@ -60,10 +60,39 @@ pub fn in_one_process(spreads: bool) -> Result<(), CliError> {
     match crate::net::dist::launcher_world_size() {
         Some(n) if n > 1 && !spreads => Err(rank0_says(format!(
             "started as one of {n} MPI processes: this command runs in one process; of the \
-             commands only `exanet network run` shares its work among MPI ranks (docs/network.md)"
+             commands only `exanet network run` and `exanet bench network --case` share their \
+             work among MPI ranks (docs/network.md)"
         ))),
         _ => Ok(()),
     }
+}
+
+/// Whether a command that shares its work among MPI ranks runs over MPI: `Ok(true)` when a
+/// launcher started this process (`world`, its count) and the binary has MPI (`with_mpi`, the
+/// feature `mpi`); `Ok(false)` when it runs as one process: no launcher, or a launcher of one
+/// process and no MPI; an error for a launcher of more than one process and no MPI, where each
+/// process would run the whole of it alone.
+pub fn over_mpi(world: Option<u32>, with_mpi: bool) -> Result<bool, String> {
+    match world {
+        None => Ok(false),
+        Some(_) if with_mpi => Ok(true),
+        Some(n) if n > 1 => Err(format!(
+            "started as one of {n} MPI processes, but this exanet was built without the \
+             feature mpi: each would run the whole network alone. Build it with \
+             `cargo build --release --features mpi` (docs/network.md, \"On a cluster\")"
+        )),
+        Some(_) => Ok(false),
+    }
+}
+
+/// [`over_mpi`] for this process: its launcher's count and this binary's feature; the error
+/// said by rank 0 alone.
+pub fn this_process_over_mpi() -> Result<bool, CliError> {
+    over_mpi(
+        crate::net::dist::launcher_world_size(),
+        cfg!(feature = "mpi"),
+    )
+    .map_err(rank0_says)
 }
 
 impl fmt::Display for CliError {
@@ -772,6 +801,24 @@ pub fn bench(config: Option<&Path>, json: bool, cycles: u64, design: &str) -> R 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_launcher_of_several_processes_needs_mpi_and_one_without_it_runs_alone() {
+        // no launcher: one process, MPI or not
+        assert_eq!(over_mpi(None, true), Ok(false));
+        assert_eq!(over_mpi(None, false), Ok(false));
+        // a launcher: over MPI when there is one (a wrong mpirun is `Mpi::init`'s to find)
+        assert_eq!(over_mpi(Some(1), true), Ok(true));
+        assert_eq!(over_mpi(Some(4), true), Ok(true));
+        // without MPI: one process runs alone; several would each run the whole network
+        assert_eq!(over_mpi(Some(1), false), Ok(false));
+        let e = over_mpi(Some(3), false).unwrap_err();
+        assert!(
+            e.starts_with("started as one of 3 MPI processes, but this exanet was built without the feature mpi"),
+            "{e}"
+        );
+        assert!(e.contains("--features mpi"), "{e}");
+    }
 
     #[test]
     fn the_size_warning_gives_the_estimate_and_the_ways_to_write_less() {

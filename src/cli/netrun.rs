@@ -13,6 +13,7 @@ use super::output::{check_out, record_seeds, write_csv};
 use super::{json_out, load_config, CliError, R};
 use crate::config::Config;
 use crate::config_set::{apply, Assignment};
+use crate::net::bench::Case;
 use crate::net::confidence::MeanCi;
 use crate::net::packet_log::{CsvSink, PacketLog};
 use crate::net::setup::{plan, run_logged, Injection};
@@ -627,20 +628,9 @@ pub fn cnf_figure(curves: &[Curve]) -> crate::plot::Figure {
 /// `exanet network run --config FILE`: one configuration's statistics. Started by `mpirun`
 /// (a binary built with the feature `mpi`), the ranks share the network (`netmpi.rs`).
 pub fn run(config: Option<&Path>, json: bool, csv: Option<&Path>, packets: Option<&Path>) -> R {
-    if let Some(n) = crate::net::dist::launcher_world_size() {
+    if super::this_process_over_mpi()? {
         #[cfg(feature = "mpi")]
-        {
-            let _ = n;
-            return super::netmpi::run(config, json, csv, packets);
-        }
-        #[cfg(not(feature = "mpi"))]
-        if n > 1 {
-            return Err(super::rank0_says(format!(
-                "started as one of {n} MPI processes, but this exanet was built without the \
-                 feature mpi: each would run the whole network alone. Build it with \
-                 `cargo build --release --features mpi` (docs/network.md, \"On a cluster\")"
-            )));
-        }
+        return super::netmpi::run(config, json, csv, packets);
     }
     let cfg = load_config(config)?;
     check_out("--csv", csv, "csv")?;
@@ -751,22 +741,32 @@ pub(super) fn report_run(
     Ok(ExitCode::SUCCESS)
 }
 
+/// `case` with the warm-up and timed cycles of `cycles` where given (`--warmup`, `--cycles`).
+pub fn with_cycles(case: &Case, cycles: (Option<u64>, Option<u64>)) -> Case {
+    Case {
+        warmup: cycles.0.unwrap_or(case.warmup),
+        cycles: cycles.1.unwrap_or(case.cycles),
+        ..*case
+    }
+}
+
 /// The command line of `bench network`'s child for one case: the case, its cycles, and the
 /// parent's configuration (file and `--set`s), so that the child runs what the parent was
 /// asked to.
 fn bench_child_args(
-    case: &str,
-    cycles: u64,
+    case: &Case,
     config: Option<&Path>,
     sets: &[Assignment],
     threads: u32,
 ) -> Vec<std::ffi::OsString> {
-    let mut v: Vec<std::ffi::OsString> = ["bench", "network", "--json", "--case", case]
+    let mut v: Vec<std::ffi::OsString> = ["bench", "network", "--json", "--case", case.name]
         .iter()
         .map(Into::into)
         .collect();
+    v.push("--warmup".into());
+    v.push(case.warmup.to_string().into());
     v.push("--cycles".into());
-    v.push(cycles.to_string().into());
+    v.push(case.cycles.to_string().into());
     if let Some(p) = config {
         v.push("--config".into());
         v.push(p.into());
@@ -781,28 +781,34 @@ fn bench_child_args(
 }
 
 /// `exanet bench network`: every case in a child process of its own (`--case`), or one case
-/// here.
+/// here; started by `mpirun` (a binary built with the feature `mpi`), one case shared by the
+/// ranks (`netmpi.rs`).
+///
+/// `cycles`: the warm-up and timed cycles of every case, when given (else the case's own).
 pub fn bench_network(
     config: Option<&Path>,
     json: bool,
-    cycles: Option<u64>,
+    cycles: (Option<u64>, Option<u64>),
     case: Option<&str>,
     threads: Option<u32>,
     repeat: u32,
 ) -> R {
     use crate::net::bench::{run_case, CaseResult, NetBenchReport, Speedup, CASES};
+    if super::this_process_over_mpi()? {
+        // (`--threads` conflicts with `--case`, which the ranks need)
+        let _ = (threads, repeat);
+        #[cfg(feature = "mpi")]
+        return super::netmpi::bench(config, json, cycles, case);
+    }
     let mut cfg = load_config(config)?;
     if cfg.net.threads == 0 {
         // the benchmark's figures are one thread's unless net.threads says otherwise
         cfg.net.threads = 1;
     }
-    if cycles == Some(0) {
+    if cycles.1 == Some(0) {
         return Err(CliError::input("--cycles: must be at least 1"));
     }
-    let with_cycles = |c: &crate::net::bench::Case| crate::net::bench::Case {
-        cycles: cycles.unwrap_or(c.cycles),
-        ..*c
-    };
+    let with_cycles = |c: &Case| with_cycles(c, cycles);
     if let Some(name) = case {
         let c = super::find_case(&CASES, name, |c| c.name)?;
         let r = run_case(&cfg, &with_cycles(c)).map_err(CliError::input)?;
@@ -815,7 +821,7 @@ pub fn bench_network(
     let sets = super::overrides();
     let exe = std::env::current_exe()
         .map_err(|e| CliError::failed(format!("cannot find this program to rerun it: {e}")))?;
-    let child = |c: &crate::net::bench::Case, threads: u32| -> Result<CaseResult, CliError> {
+    let child = |c: &Case, threads: u32| -> Result<CaseResult, CliError> {
         if !json {
             eprintln!(
                 "  running {} ({}, load {}, {} + {} cycles, {threads} thread{})...",
@@ -828,7 +834,7 @@ pub fn bench_network(
             );
         }
         let mut cmd = std::process::Command::new(&exe);
-        cmd.args(bench_child_args(c.name, c.cycles, config, &sets, threads));
+        cmd.args(bench_child_args(c, config, &sets, threads));
         let out = super::bench_child(&mut cmd, c.name)?;
         serde_json::from_slice(&out)
             .map_err(|e| CliError::failed(format!("case {}: unreadable result: {e}", c.name)))
@@ -873,7 +879,12 @@ mod tests {
             .iter()
             .map(|s| s.parse().unwrap())
             .collect();
-        let args = bench_child_args("torus32-10", 7, Some(Path::new("my.toml")), &sets, 1);
+        let case = Case {
+            warmup: 3,
+            cycles: 7,
+            ..crate::net::bench::CASES[0]
+        };
+        let args = bench_child_args(&case, Some(Path::new("my.toml")), &sets, 1);
         let text: Vec<String> = args
             .iter()
             .map(|a| a.to_string_lossy().into_owned())
@@ -886,6 +897,8 @@ mod tests {
                 "--json",
                 "--case",
                 "torus32-10",
+                "--warmup",
+                "3",
                 "--cycles",
                 "7",
                 "--config",
@@ -907,9 +920,10 @@ mod tests {
             .collect();
         assert_eq!(back[..2], sets[..]);
         assert_eq!(back[2], "net.threads=1".parse().unwrap());
-        let bare = bench_child_args("torus96-10", 1, None, &[], 2);
-        assert_eq!(bare.len(), 9);
-        assert_eq!(bare[8], "net.threads=2");
+        let bare = bench_child_args(&crate::net::bench::CASES[2], None, &[], 2);
+        assert_eq!(bare.len(), 11);
+        assert_eq!(bare[5..9], ["--warmup", "4000", "--cycles", "1000"]);
+        assert_eq!(bare[10], "net.threads=2");
     }
 
     #[test]

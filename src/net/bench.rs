@@ -19,6 +19,7 @@
 
 use super::setup::{build, plan};
 use crate::config::Config;
+use crate::spec::RoutingSpec;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -27,6 +28,9 @@ use std::fmt;
 pub struct Case {
     pub name: &'static str,
     pub topology: &'static str,
+    /// The routing the case runs; `None`: the configuration's (`net.routing`, e-cube by
+    /// default: the tori's).
+    pub routing: Option<RoutingSpec>,
     pub load: f64,
     /// Untimed cycles first.
     pub warmup: u64,
@@ -34,11 +38,15 @@ pub struct Case {
     pub cycles: u64,
 }
 
-/// The cases of issue 5 §6: 32x32 at 10 % and at a load beyond saturation, 96x96 at 10 %.
-pub const CASES: [Case; 3] = [
+/// The cases of issue 5 §6: 32x32 at 10 % and at a load beyond saturation, 96x96 at 10 %; and
+/// of issue 13 §4: the balanced dragonfly of 1056 endpoints (264 routers of 4 terminals, 33
+/// groups of 8) at 30 % with its minimal routing (the only deadlock-free routing of a dragonfly
+/// here; e-cube, the configuration's default, is a torus's).
+pub const CASES: [Case; 4] = [
     Case {
         name: "torus32-10",
         topology: "torus:32x32",
+        routing: None,
         load: 0.1,
         warmup: 2000,
         cycles: 4000,
@@ -46,6 +54,7 @@ pub const CASES: [Case; 3] = [
     Case {
         name: "torus32-sat",
         topology: "torus:32x32",
+        routing: None,
         load: 0.5,
         warmup: 2000,
         cycles: 4000,
@@ -53,9 +62,18 @@ pub const CASES: [Case; 3] = [
     Case {
         name: "torus96-10",
         topology: "torus:96x96",
+        routing: None,
         load: 0.1,
         warmup: 4000,
         cycles: 1000,
+    },
+    Case {
+        name: "dragonfly1056-30",
+        topology: "dragonfly:p=4,a=8,h=4",
+        routing: Some(RoutingSpec::Min),
+        load: 0.3,
+        warmup: 2000,
+        cycles: 4000,
     },
 ];
 
@@ -104,6 +122,9 @@ pub struct CaseResult {
     /// (payload bytes per cycle per endpoint over `injection_bytes_per_cycle`).
     pub packets_delivered: u64,
     pub accepted_load: f64,
+    /// The statistics hash of the run (warm-up, then the timed cycles as the measurement window,
+    /// no drain): `network run`'s with the case's configuration and `net.drain_cycles = 0`.
+    pub stats_hash: String,
 }
 
 /// CPU time of this process, seconds: `clock_gettime(CLOCK_PROCESS_CPUTIME_ID)`, nanosecond
@@ -136,21 +157,52 @@ pub fn resident_bytes() -> Result<u64, String> {
         .ok_or_else(|| "/proc/self/statm: resident pages unreadable".to_string())
 }
 
-/// Run one case in this process.
-pub fn run_case(cfg: &Config, case: &Case) -> Result<CaseResult, String> {
+/// Peak resident set of this process over its life, bytes (`VmHWM` of `/proc/self/status`).
+pub fn peak_resident_bytes() -> Result<u64, String> {
+    let s = std::fs::read_to_string("/proc/self/status")
+        .map_err(|e| format!("/proc/self/status: {e}"))?;
+    s.lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().strip_suffix("kB"))
+        .and_then(|k| k.trim().parse::<u64>().ok())
+        .map(|k| k * 1024)
+        .ok_or_else(|| "/proc/self/status: no VmHWM in kB".to_string())
+}
+
+/// The configuration of `case`: `cfg` with the case's topology, load and routing (when it
+/// names one), the warm-up and the timed cycles as the measurement window, and no drain: a
+/// `network run` of it gives the case's statistics hash. An error for timed cycles outside 1 to
+/// [`MAX_CYCLES`], or a warm-up beyond it.
+pub fn case_config(cfg: &Config, case: &Case) -> Result<Config, String> {
     if case.cycles == 0 || case.cycles > MAX_CYCLES {
         return Err(format!(
             "--cycles: {}: must be between 1 and {MAX_CYCLES}",
             case.cycles
         ));
     }
-    let rss0 = resident_bytes()?;
+    if case.warmup > MAX_CYCLES {
+        return Err(format!(
+            "--warmup: {}: must be between 0 and {MAX_CYCLES}",
+            case.warmup
+        ));
+    }
     let mut c = cfg.clone();
     c.net.topology = case.topology.parse()?;
+    if let Some(r) = case.routing {
+        c.net.routing = r;
+    }
     c.net.load = case.load;
     // the whole run counts: warm-up and timed cycles lie in the window
     c.net.warmup_cycles = case.warmup;
     c.net.measure_cycles = case.cycles;
+    c.net.drain_cycles = 0;
+    Ok(c)
+}
+
+/// Run one case in this process.
+pub fn run_case(cfg: &Config, case: &Case) -> Result<CaseResult, String> {
+    let c = case_config(cfg, case)?;
+    let rss0 = resident_bytes()?;
     let p = plan(&c)?;
     let mut net = build(&c, &p, case.load)?;
     net.run(case.warmup);
@@ -164,6 +216,8 @@ pub fn run_case(cfg: &Config, case: &Case) -> Result<CaseResult, String> {
     let rss1 = resident_bytes()?;
     let nodes = p.topo.nodes();
     let (held, depth) = net.fifo_words();
+    // the run's summary, as `network run` of `c` makes it (no drain: no further cycle)
+    let summary = net.run_phases(0, case.load, c.net.injection_bytes_per_cycle);
     let bytes_per_node = rss1.saturating_sub(rss0) as f64 / nodes as f64;
     // the window is the timed cycles: what arrived in it
     let bytes = after.arrived_bytes_window;
@@ -200,6 +254,7 @@ pub fn run_case(cfg: &Config, case: &Case) -> Result<CaseResult, String> {
             / case.cycles as f64
             / p.topo.endpoints() as f64
             / c.net.injection_bytes_per_cycle,
+        stats_hash: summary.stats_hash,
     })
 }
 
@@ -303,7 +358,7 @@ impl fmt::Display for NetBenchReport {
         )?;
         writeln!(
             f,
-            "  {:<12} {:<12} {:>5} {:>6} {:>7} {:>8} {:>14} {:>10} {:>12} {:>9}",
+            "  {:<16} {:<21} {:>5} {:>6} {:>7} {:>8} {:>14} {:>10} {:>12} {:>9}  statistics hash",
             "case",
             "topology",
             "load",
@@ -318,7 +373,7 @@ impl fmt::Display for NetBenchReport {
         for c in &self.cases {
             writeln!(
                 f,
-                "  {:<12} {:<12} {:>5.2} {:>6} {:>7} {:>8.2} {:>14.0} {:>10.0} {:>12.0} {:>9.3}",
+                "  {:<16} {:<21} {:>5.2} {:>6} {:>7} {:>8.2} {:>14.0} {:>10.0} {:>12.0} {:>9.3}  {}",
                 c.case,
                 c.topology,
                 c.load,
@@ -328,7 +383,8 @@ impl fmt::Display for NetBenchReport {
                 c.node_cycles_per_cpu_second,
                 c.bytes_per_node,
                 c.full_buffers_bytes_per_node,
-                c.accepted_load
+                c.accepted_load,
+                c.stats_hash
             )?;
         }
         if self.cases.iter().any(|c| c.case == "torus32-10") {
@@ -364,7 +420,7 @@ impl fmt::Display for NetBenchReport {
             )?;
             writeln!(
                 f,
-                "  {:<12} {:>7} {:>10} {:>10} {:>8} {:>8} {:>14} {:>9}",
+                "  {:<16} {:>7} {:>10} {:>10} {:>8} {:>8} {:>14} {:>9}",
                 "case",
                 "threads",
                 "1 thr s",
@@ -377,7 +433,7 @@ impl fmt::Display for NetBenchReport {
             for t in &self.threads {
                 writeln!(
                     f,
-                    "  {:<12} {:>7} {:>10.3} {:>10.3} {:>7.2}x {:>8} {:>14.1} {:>9}",
+                    "  {:<16} {:>7} {:>10.3} {:>10.3} {:>7.2}x {:>8} {:>14.1} {:>9}",
                     t.case,
                     t.threads,
                     t.one_thread_wall_seconds,

@@ -28,10 +28,11 @@
 //! A packet log or a register observer (one object seeing every node) runs the partitions one
 //! after the other on the calling thread, in node order.
 //!
-//! Several processes (MPI ranks, `net/dist.rs`, decision 0027) each build the whole network and
-//! step only their own nodes (`Network::distribute`): a lane into another process's node is a
-//! boundary lane like one into another thread's, and the outboxes of the other processes' nodes
-//! are filled once a window by [`Peers::exchange`], between two barriers.
+//! Several processes (MPI ranks, `net/dist/`, decisions 0027 and 0029) each build and step only
+//! their own nodes (`Network::new_share`, `Network::distribute`), knowing every node's wires: a
+//! lane into another process's node is a boundary lane like one into another thread's, and the
+//! outboxes of the other processes' nodes are filled once a window by [`Peers::exchange`],
+//! between two barriers.
 //!
 //! Idle skipping (`idle_skip`): blocks whose next cycle changes nothing are not evaluated
 //! (`NetNode::step`), and a node with nothing to do and no beat arriving in a window is not
@@ -94,7 +95,10 @@ pub struct Network {
     pattern: Box<dyn Pattern>,
     sizes: SizeDist,
     link: LinkParams,
+    /// The nodes this process holds: node `base + i` is `nodes[i]` (every node, `base` 0,
+    /// unless built as a share or `distribute`d).
     pub nodes: Vec<NetNode>,
+    base: usize,
     /// For every node and port: the neighbour and its port.
     wires: Vec<[Option<(u32, u8)>; MAX_INTER]>,
     /// Partitions: contiguous ranges of node indices.
@@ -183,6 +187,19 @@ pub fn router_params(cfg: &Config, t: &dyn Topology, vcs: u32) -> RouterParams {
 
 impl Network {
     pub fn new(cfg: &Config, s: NetSetup, measure: Window) -> Result<Network, String> {
+        let n = s.topo.nodes();
+        Network::new_share(cfg, s, measure, 0..n)
+    }
+
+    /// [`Network::new`] holding the nodes `share` only (decision 0029): of the others it knows
+    /// the wires, and their endpoints' injectors go unused. The others are another process's:
+    /// [`Network::distribute`] this share before running.
+    pub fn new_share(
+        cfg: &Config,
+        s: NetSetup,
+        measure: Window,
+        share: Range<usize>,
+    ) -> Result<Network, String> {
         let t = s.topo.clone();
         s.routing.check(t.as_ref())?;
         s.pattern.check(t.as_ref())?;
@@ -232,10 +249,23 @@ impl Network {
         let mut injectors = s.injectors;
         injectors.resize_with(t.endpoints(), || None);
         let mut probe = s.probe;
-        let mut nodes = Vec::with_capacity(n);
+        if share.is_empty() || share.end > n {
+            return Err(format!("nodes {share:?}: not a share of the {n} nodes"));
+        }
+        let mut nodes = Vec::with_capacity(share.len());
         let mut wires = Vec::with_capacity(n);
         let mut inj = injectors.into_iter();
         for id in 0..n {
+            if !share.contains(&id) {
+                // another process's node: its wires only
+                let mut w = [None; MAX_INTER];
+                for (q, wq) in w.iter_mut().enumerate().take(t.ports()) {
+                    *wq = t.link(id, q).map(|(m, r)| (m as u32, r as u8));
+                }
+                wires.push(w);
+                inj.by_ref().take(t.terminals()).for_each(drop);
+                continue;
+            }
             let rf = Arc::new(NodeRouting::new(t.clone(), s.routing.clone(), id, &p));
             let mut router = Router::with_routing(p.clone(), rf);
             router.set_skip_quiet(s.idle_skip);
@@ -305,7 +335,7 @@ impl Network {
             ));
             wires.push(w);
         }
-        let (parts, threads, boundary) = layout(&wires, 0..n, s.partitions, s.threads)?;
+        let (parts, threads, boundary) = layout(&wires, share.clone(), s.partitions, s.threads)?;
         let np = parts.len();
         Ok(Network {
             check_order: s.check && s.routing.in_order(),
@@ -321,7 +351,8 @@ impl Network {
             outbox: (0..n).map(|_| Default::default()).collect(),
             boundary,
             visit: (0..n).collect(),
-            owned: 0..n,
+            base: share.start,
+            owned: share,
             peers: None,
             window: s.window,
             cycle: 0,
@@ -381,8 +412,9 @@ impl Network {
 
     /// Step only the nodes `owned` from now on, split into `partitions` and `threads` as `new`
     /// splits them all; the other nodes are other processes', whose lanes into `owned` `peers`
-    /// brings in once a window (decision 0027). Before the first cycle, without a packet log or
-    /// an observer (they see every node).
+    /// brings in once a window (decision 0027), and are no longer held (decision 0029). Before
+    /// the first cycle, without a packet log or an observer (they see every node); `owned`
+    /// within the nodes held.
     pub fn distribute(
         &mut self,
         owned: Range<usize>,
@@ -397,13 +429,17 @@ impl Network {
                     .into(),
             );
         }
-        if owned.is_empty() || owned.end > self.nodes.len() {
+        let held = self.base..self.base + self.nodes.len();
+        if owned.is_empty() || owned.start < held.start || owned.end > held.end {
             return Err(format!(
-                "nodes {owned:?}: not a share of the {} nodes",
-                self.nodes.len()
+                "nodes {owned:?}: not a share of the nodes held, {held:?}"
             ));
         }
         let (parts, threads, boundary) = layout(&self.wires, owned.clone(), partitions, threads)?;
+        self.nodes.truncate(owned.end - self.base);
+        self.nodes.drain(..owned.start - self.base);
+        self.nodes.shrink_to_fit();
+        self.base = owned.start;
         self.stats = vec![Stats::default(); parts.len()];
         self.parts = parts;
         self.threads = threads;
@@ -426,6 +462,11 @@ impl Network {
     /// Partitions of the nodes.
     pub fn partitions(&self) -> usize {
         self.parts.len()
+    }
+
+    /// Cycles of a window (the last window of a `run` may be shorter).
+    pub fn window(&self) -> u64 {
+        self.window
     }
 
     /// Advance `cycles` cycles (whole windows; the last one may be shorter).
@@ -470,7 +511,7 @@ impl Network {
             };
             let own = self.owned.clone();
             Worker {
-                nodes: &mut self.nodes[own.clone()],
+                nodes: &mut self.nodes[own.start - self.base..own.end - self.base],
                 first: own.start,
                 wake: &mut self.wake[own],
                 stats: &mut self.stats,
@@ -484,7 +525,7 @@ impl Network {
             let mut waited = Vec::with_capacity(self.threads.len());
             let own = self.owned.clone();
             let (mut nodes, mut wake, mut stats) = (
-                &mut self.nodes[own.clone()],
+                &mut self.nodes[own.start - self.base..own.end - self.base],
                 &mut self.wake[own],
                 &mut self.stats[..],
             );

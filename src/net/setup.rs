@@ -90,6 +90,30 @@ pub fn window(cfg: &Config) -> Window {
 
 /// The network of `plan` at `load`.
 pub fn build(cfg: &Config, p: &Plan, load: f64) -> Result<Network, String> {
+    let (partitions, threads) = resolve_threads(cfg, p.topo.nodes());
+    Network::new(cfg, setup(cfg, p, load, partitions, threads)?, window(cfg))
+}
+
+/// The nodes `share` of the network of `plan` at `load`, split into partitions and threads
+/// as a network of those nodes would be (a process's share, `Network::new_share`).
+pub fn build_share(
+    cfg: &Config,
+    p: &Plan,
+    load: f64,
+    share: std::ops::Range<usize>,
+) -> Result<Network, String> {
+    let (partitions, threads) = resolve_threads(cfg, share.len());
+    let s = setup(cfg, p, load, partitions, threads)?;
+    Network::new_share(cfg, s, window(cfg), share)
+}
+
+fn setup(
+    cfg: &Config,
+    p: &Plan,
+    load: f64,
+    partitions: usize,
+    threads: usize,
+) -> Result<NetSetup, String> {
     let n = &cfg.net;
     let injectors: Vec<Option<Box<dyn Injector>>> = match p.injection {
         Injection::Bernoulli => {
@@ -111,8 +135,7 @@ pub fn build(cfg: &Config, p: &Plan, load: f64) -> Result<Network, String> {
         p.sizes.min().min(super::traffic::MIN_SIZE)
     };
     let tred = super::tred::network_tred(cfg, min_payload, p.sizes.max())?;
-    let (partitions, threads) = resolve_threads(cfg, p.topo.nodes());
-    let setup = NetSetup {
+    Ok(NetSetup {
         topo: p.topo.clone(),
         routing: p.routing.clone(),
         pattern: p.pattern.build()?,
@@ -130,8 +153,7 @@ pub fn build(cfg: &Config, p: &Plan, load: f64) -> Result<Network, String> {
         idle_skip: n.idle_skip,
         check: n.check,
         tred,
-    };
-    Network::new(cfg, setup, window(cfg))
+    })
 }
 
 /// Nodes a thread takes at least when `net.threads` is 0 (more threads for fewer nodes cost
@@ -205,4 +227,27 @@ pub fn run_logged(
         &mut |c| progress.set_position(c),
     );
     Ok((s, net.take_packet_log()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_share_holds_its_nodes_only_and_one_outside_the_network_is_refused() {
+        let mut cfg = Config::default();
+        cfg.net.topology = "torus:4x4".parse().unwrap();
+        cfg.net.threads = 1;
+        let p = plan(&cfg).unwrap();
+        let net = build_share(&cfg, &p, 0.1, 4..12).unwrap();
+        assert_eq!(net.nodes.len(), 8);
+        assert_eq!(net.owned(), 4..12);
+        assert_eq!(build(&cfg, &p, 0.1).unwrap().nodes.len(), 16);
+        for bad in [0..0, 12..17, 16..17] {
+            match build_share(&cfg, &p, 0.1, bad.clone()) {
+                Err(e) => assert!(e.contains("not a share of the 16 nodes"), "{bad:?}: {e}"),
+                Ok(_) => panic!("{bad:?} accepted"),
+            }
+        }
+    }
 }

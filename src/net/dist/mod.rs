@@ -11,8 +11,10 @@
 //! cycle, data); both sides compute the same lists from the topology, so nothing else is sent.
 //!
 //! This module holds what needs no MPI library (the shares, the lists, the messages, the
-//! verdict of the start-up check); `mpi.rs` (cargo feature `mpi`) the MPI calls.
+//! verdict of the start-up check, the figures of `bench network` over the ranks in `bench.rs`);
+//! `mpi.rs` (cargo feature `mpi`) the MPI calls.
 
+pub mod bench;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 

@@ -15,6 +15,8 @@ use mpi::datatype::PartitionMut;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use mpi::{Count, Threading};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// MPI, initialised for the life of this value (finalised when it is dropped).
 pub struct Mpi {
@@ -72,31 +74,44 @@ impl Mpi {
             return Ok(());
         }
         // every rank knows now that the run stops; rank 0 gathers the reasons to say them
+        let Some(parts) = self.gather(error.as_bytes()) else {
+            return Err(None);
+        };
+        let errors: Vec<String> = parts
+            .iter()
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+            .collect();
+        Err(verdict(&status, &errors))
+    }
+
+    /// Every rank's `bytes` at rank 0, in rank order (`Some` there, `None` on the others).
+    pub fn gather(&self, bytes: &[u8]) -> Option<Vec<Vec<u8>>> {
+        let world = SimpleCommunicator::world();
         let root = world.process_at_rank(0);
-        // (a newline after each: Open MPI refuses an empty part of a gather)
-        let text = format!("{error}\n");
-        let bytes = text.as_bytes();
-        let len = count(bytes.len());
+        // (a byte after each: Open MPI refuses an empty part of a gather)
+        let part = [bytes, b"\n"].concat();
+        let len = count(part.len());
         if self.rank != 0 {
             root.gather_into(&len);
-            root.gather_varcount_into(bytes);
-            return Err(None);
+            root.gather_varcount_into(&part[..]);
+            return None;
         }
         let mut counts = vec![0 as Count; self.size];
         root.gather_into_root(&len, &mut counts[..]);
         let displs = offsets(&counts);
         let mut buf = vec![0u8; counts.iter().map(|&c| c as usize).sum()];
         root.gather_varcount_into_root(
-            bytes,
+            &part[..],
             &mut PartitionMut::new(&mut buf[..], &counts[..], &displs[..]),
         );
-        let errors: Vec<String> = (0..self.size)
-            .map(|r| {
-                let (at, n) = (displs[r] as usize, counts[r] as usize);
-                String::from_utf8_lossy(&buf[at..at + n - 1]).into_owned()
-            })
-            .collect();
-        Err(verdict(&status, &errors))
+        Some(
+            (0..self.size)
+                .map(|r| {
+                    let (at, n) = (displs[r] as usize, counts[r] as usize);
+                    buf[at..at + n - 1].to_vec()
+                })
+                .collect(),
+        )
     }
 
     /// Wait until every rank is here.
@@ -104,12 +119,40 @@ impl Mpi {
         SimpleCommunicator::world().barrier();
     }
 
-    /// The engine's link to the other ranks for a network on `topo`.
-    pub fn peers(&self, topo: &dyn Topology) -> Box<dyn Peers> {
-        Box::new(MpiPeers {
-            halo: Halo::new(topo, self.size, self.rank),
+    /// The engine's link to the other ranks for a network on `topo`, and what its exchanges
+    /// cost as they happen.
+    pub fn peers(&self, topo: &dyn Topology) -> (Box<dyn Peers>, Arc<ExchangeMeter>) {
+        let halo = Halo::new(topo, self.size, self.rank);
+        let meter = Arc::new(ExchangeMeter {
+            neighbours: halo.peers.len(),
+            ..Default::default()
+        });
+        let peers = MpiPeers {
+            halo,
             size: self.size,
-        })
+            meter: meter.clone(),
+        };
+        (Box::new(peers), meter)
+    }
+}
+
+/// The exchanges of a rank with its neighbours so far (`bench network`).
+#[derive(Debug, Default)]
+pub struct ExchangeMeter {
+    /// The ranks this one exchanges with.
+    pub neighbours: usize,
+    exchanges: AtomicU64,
+    nanos: AtomicU64,
+}
+
+impl ExchangeMeter {
+    /// Exchanges so far, and the seconds they took (encoding, sending, waiting for the
+    /// neighbours' messages, decoding).
+    pub fn read(&self) -> (u64, f64) {
+        (
+            self.exchanges.load(Ordering::Relaxed),
+            self.nanos.load(Ordering::Relaxed) as f64 * 1e-9,
+        )
     }
 }
 
@@ -132,10 +175,12 @@ fn offsets(counts: &[Count]) -> Vec<Count> {
 struct MpiPeers {
     halo: Halo,
     size: usize,
+    meter: Arc<ExchangeMeter>,
 }
 
 impl Peers for MpiPeers {
     fn exchange(&self, outbox: &[Outbox], par: usize) {
+        let t0 = std::time::Instant::now();
         let world = SimpleCommunicator::world();
         let sends: Vec<Vec<u64>> = self
             .halo
@@ -167,6 +212,10 @@ impl Peers for MpiPeers {
                 r.wait();
             }
         });
+        let m = &self.meter;
+        m.exchanges.fetch_add(1, Ordering::Relaxed);
+        m.nanos
+            .fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
     }
 
     fn sum(&self, x: &mut [u64]) {
