@@ -557,7 +557,8 @@ fn every_packet_is_accounted_for_under_errors_and_back_pressure() {
 /// Payload beats a TCL TX sends in the 200 cycles after its peer's stop bit arrives in the
 /// middle of a 32-word packet (start/stop credits, one VC, the link always ready).
 fn beats_after_a_stop_inside_a_packet(whole_pkt: bool) -> usize {
-    use exanet::link::tcl_tx::{TclCfg, TclTx, TxIn};
+    use exanet::block::{self, Block};
+    use exanet::link::tcl_tx::{TclCfg, TclTx, TclTxIn, TxIn};
     use exanet::packet::layout::HDR_SIZE;
     use exanet::pktfifo::{PktFifo, PktFifoIn, PktFifoParams};
     let p = LinkParams::from_config(&Config::default().link).tcl;
@@ -589,7 +590,7 @@ fn beats_after_a_stop_inside_a_packet(whole_pkt: bool) -> usize {
     for _ in 0..4 {
         f.step(&PktFifoIn::default());
     }
-    let mut tx = TclTx::new(&p);
+    let mut tx = TclTx::reset(&p);
     let (mut payload_beats, mut after_stop, mut stopped_at) = (0, 0, None);
     for c in 0..400 {
         let mut i = TxIn {
@@ -606,7 +607,15 @@ fn beats_after_a_stop_inside_a_packet(whole_pkt: bool) -> usize {
             i.cred_upd_stop = 1;
             stopped_at = Some(c);
         }
-        let ev = tx.step(&p, &cfg, &i);
+        let ev = block::step(
+            &mut tx,
+            &TclTxIn {
+                p: &p,
+                cfg: &cfg,
+                port: &i,
+            },
+        )
+        .expect("the TX CTRL is never quiet");
         f.step(&PktFifoIn {
             rd_hf: tx.hf_rd & 1 != 0,
             rd_pay: tx.pay_rd & 1 != 0,

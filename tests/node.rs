@@ -2,6 +2,7 @@
 //! interface (timing, read-back, every kind of bad access), the self-test IPs and the status
 //! counters, drops of unroutable self-test packets, and the link counters with a neighbour.
 
+use exanet::block::{self, Block};
 use exanet::config::Config;
 use exanet::measure::router::selftest_bandwidth;
 use exanet::node::regs::*;
@@ -13,12 +14,15 @@ use exanet::router::route::DropReason;
 /// One access: the request in one cycle, the answer (ack, rdata, err) visible after it.
 fn access(n: &mut Node, req: RegReq) -> (bool, u32, bool) {
     assert!(!n.reg_response().0, "no answer before the request");
-    n.step(&NodeIn {
-        reg: req,
-        ..Default::default()
-    });
+    block::step(
+        n,
+        &NodeIn {
+            reg: req,
+            ..Default::default()
+        },
+    );
     let r = n.reg_response();
-    n.step(&NodeIn::default());
+    block::step(n, &NodeIn::default());
     assert!(!n.reg_response().0, "the answer lasts one cycle");
     r
 }
@@ -68,7 +72,7 @@ fn refused(n: &mut Node, addr: u16, v: u32, bit: u32) {
 #[test]
 fn identity_and_read_back() {
     let cfg = Config::default();
-    let mut n = Node::new(&cfg);
+    let mut n = Node::reset(&cfg);
     assert_eq!(rd(&mut n, ID), ID_VALUE);
     // 3 intra-tile ports, 2 inter-tile ports, 2 VCs, 2 dimensions
     assert_eq!(rd(&mut n, NUM_PORTS), 3 | 2 << 8 | 2 << 16 | 2 << 24);
@@ -112,7 +116,7 @@ fn identity_and_read_back() {
 #[test]
 fn bad_accesses_are_answered_with_an_error_and_recorded() {
     let cfg = Config::default();
-    let mut n = Node::new(&cfg);
+    let mut n = Node::reset(&cfg);
     // unknown addresses: write and read
     for addr in [0x0F0u16, 0x7FC, slot_reg(9, 0), link_reg(2, 0), 0xFFC] {
         let (ack, _, err) = wr(&mut n, addr, 1);
@@ -151,13 +155,13 @@ fn bad_accesses_are_answered_with_an_error_and_recorded() {
     refused(&mut n, slot_reg(0, 0x10), 5, ERR_READ_ONLY);
     refused(&mut n, link_reg(1, 0x04), 5, ERR_READ_ONLY);
     // the configuration is what it was
-    let fresh = Node::new(&cfg);
+    let fresh = Node::reset(&cfg);
     assert_eq!(n.router_cfg(), fresh.router_cfg());
 }
 
 #[test]
 fn a_start_is_refused_while_a_generator_runs() {
-    let mut n = Node::new(&Config::default());
+    let mut n = Node::reset(&Config::default());
     ok(wr(&mut n, ST_PKT, 4096), "pkt");
     ok(wr(&mut n, ST_DEST, 0), "dest"); // this node, port 0
     ok(wr(&mut n, ST_COUNT, 20), "count");
@@ -168,7 +172,7 @@ fn a_start_is_refused_while_a_generator_runs() {
     assert!(ack && err, "second start while running");
     assert_eq!(rd(&mut n, ERR_STATUS) & ERR_BAD_VALUE, ERR_BAD_VALUE);
     for _ in 0..20_000 {
-        n.step(&NodeIn::default());
+        block::step(&mut n, &NodeIn::default());
     }
     assert_eq!(
         rd(&mut n, ST_CONS_PKTS),
@@ -180,7 +184,7 @@ fn a_start_is_refused_while_a_generator_runs() {
 
 #[test]
 fn the_self_test_moves_every_packet_and_the_counters_agree() {
-    let mut n = Node::new(&Config::default());
+    let mut n = Node::reset(&Config::default());
     let (count, bytes) = (50u32, 256u32);
     let words = bytes / 16 + 2;
     ok(wr(&mut n, ST_PKT, bytes), "pkt");
@@ -191,7 +195,7 @@ fn the_self_test_moves_every_packet_and_the_counters_agree() {
     ok(wr(&mut n, ST_CTRL, 1), "start");
     assert_eq!(rd(&mut n, PERF_STATUS), 1, "running");
     for _ in 0..20_000 {
-        n.step(&NodeIn::default());
+        block::step(&mut n, &NodeIn::default());
     }
     assert_eq!(rd(&mut n, PERF_STATUS), 2, "done");
     let cycles = rd(&mut n, PERF_CYCLES);
@@ -219,7 +223,7 @@ fn the_self_test_moves_every_packet_and_the_counters_agree() {
     assert!(cycles >= total * words, "{cycles}");
     assert!(cycles <= total * (words + 8) + 100, "{cycles}");
     // PERF_CYCLES stays put once done
-    n.step(&NodeIn::default());
+    block::step(&mut n, &NodeIn::default());
     assert_eq!(rd(&mut n, PERF_CYCLES), cycles);
 }
 
@@ -233,7 +237,7 @@ fn unroutable_self_test_packets_are_dropped_and_counted() {
         (0x0000_0000, 0x0306, DropReason::BadDstPort), // to port 0, disabled
     ];
     for (dest, en, reason) in cases {
-        let mut n = Node::new(&cfg);
+        let mut n = Node::reset(&cfg);
         ok(wr(&mut n, PORT_EN, en), "port_en");
         ok(wr(&mut n, ST_PKT, 128), "pkt");
         ok(wr(&mut n, ST_DEST, dest), "dest");
@@ -241,7 +245,7 @@ fn unroutable_self_test_packets_are_dropped_and_counted() {
         ok(wr(&mut n, ST_GEN_EN, 0b10), "gen");
         ok(wr(&mut n, ST_CTRL, 1), "start");
         for _ in 0..2_000 {
-            n.step(&NodeIn::default());
+            block::step(&mut n, &NodeIn::default());
         }
         assert_eq!(
             rd(&mut n, ST_GEN_PKTS),
@@ -266,7 +270,7 @@ fn unroutable_self_test_packets_are_dropped_and_counted() {
         ok(wr(&mut n, ST_CONS_EN, 0b100), "cons");
         ok(wr(&mut n, ST_CTRL, 1), "start");
         for _ in 0..2_000 {
-            n.step(&NodeIn::default());
+            block::step(&mut n, &NodeIn::default());
         }
         assert_eq!(rd(&mut n, ST_CONS_PKTS), 10, "{reason:?}: after the drops");
     }

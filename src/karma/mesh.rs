@@ -16,6 +16,7 @@
 //!
 //! RTL twin: `testbench/rtl/exanet_karma_top.sv`.
 
+use crate::block::Block;
 use crate::config::Config;
 use crate::node::target::RegReq;
 use crate::node::{Node, NodeIn};
@@ -162,7 +163,7 @@ impl Mesh {
     pub fn new(cfg: &Config) -> Result<Mesh, String> {
         check_config(cfg)?;
         Ok(Mesh {
-            nodes: (0..NODES).map(|_| Node::new(cfg)).collect(),
+            nodes: (0..NODES).map(|_| Node::reset(cfg)).collect(),
             cycle: 0,
             wave: None,
             wave_err: None,

@@ -19,7 +19,10 @@
 //!
 //! RTL twin: `rtl/exanet_phy_lane.sv`.
 
+use crate::block::Block;
 use crate::probe::{b, clk_rst, Visitor};
+
+mod window;
 
 /// Structural parameters of a lane.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,31 +76,8 @@ pub struct PhyLane {
 }
 
 impl PhyLane {
-    pub fn new(p: PhyParams) -> PhyLane {
-        assert!(
-            p.latency >= 1,
-            "PHY latency must be validated before construction"
-        );
-        PhyLane {
-            p,
-            now: 0,
-            tx_ready: false,
-            beats: std::collections::VecDeque::new(),
-            keep: 0,
-        }
-    }
-
     pub fn params(&self) -> PhyParams {
         self.p
-    }
-
-    /// Keep every beat for `cycles` cycles after it was presented, so that `out_at` and
-    /// `beats_between` also answer for those past cycles. A network-scale run advances each
-    /// node through a whole window before the next node (`Network`), so a lane may be ahead
-    /// of the node reading it by up to a window (at most the latency). Nothing a port shows
-    /// changes.
-    pub fn keep_presented(&mut self, cycles: u64) {
-        self.keep = cycles;
     }
 
     /// Drop the beats presented before `now - keep`.
@@ -109,17 +89,6 @@ impl PhyLane {
         {
             self.beats.pop_front();
         }
-    }
-
-    /// Append the beats presented in cycles `[t0, t1)` (in time order) to `out`: `t0` at
-    /// least `now - keep`, `t1` at most `now` + latency.
-    pub fn beats_between(&self, t0: u64, t1: u64, out: &mut Vec<(u64, u64)>) {
-        out.extend(
-            self.beats
-                .iter()
-                .skip_while(|b| b.0 < t0)
-                .take_while(|b| b.0 < t1),
-        );
     }
 
     fn up_cnt(&self) -> u32 {
@@ -174,42 +143,29 @@ impl PhyLane {
     pub fn rx_data(&self) -> u64 {
         self.out_at(self.now).1
     }
-    /// What `rx_valid_o`/`rx_data_o` will show `k` cycles from now (`k` < latency), whatever the
-    /// lane accepts meanwhile: the delay line already holds it. A network split into partitions
-    /// exchanges these at the start of each window.
-    pub fn ahead(&self, k: usize) -> (bool, u64) {
-        self.out_at(self.now + k as u64)
-    }
-    /// The first cycle at or after `t` in which a beat in flight is presented (`u64::MAX`:
-    /// none).
-    pub fn next_arrival(&self, t: u64) -> u64 {
-        self.beats
-            .iter()
-            .find(|b| b.0 >= t)
-            .map_or(u64::MAX, |b| b.0)
-    }
-    /// Cycles since reset.
-    pub fn now(&self) -> u64 {
-        self.now
-    }
-    /// No beat in flight.
-    pub fn empty(&self) -> bool {
-        self.beats.iter().all(|b| b.0 < self.now)
-    }
+}
 
-    /// Advance to cycle `t` (>= `now`) over cycles in which nothing was offered (`tx_valid_i`
-    /// low) with the run-time options `cfg`: exactly what `t - now` cycles of `eval` and
-    /// `commit` would do. A network-scale run leaves an idle lane alone and calls this when
-    /// it needs the lane again.
-    pub fn catch_up(&mut self, t: u64, cfg: PhyCfg) {
-        if t > self.now {
-            self.now = t;
-            self.tx_ready = self.ready_at(t, cfg);
-            self.drop_old();
+impl Block for PhyLane {
+    type Spec = PhyParams;
+    type In<'a> = PhyIn;
+    type Next = PhyNext;
+    type Events = ();
+
+    fn reset(p: &PhyParams) -> PhyLane {
+        assert!(
+            p.latency >= 1,
+            "PHY latency must be validated before construction"
+        );
+        PhyLane {
+            p: *p,
+            now: 0,
+            tx_ready: false,
+            beats: std::collections::VecDeque::new(),
+            keep: 0,
         }
     }
 
-    pub fn eval(&self, i: &PhyIn) -> PhyNext {
+    fn eval(&self, i: &PhyIn) -> PhyNext {
         let accept = i.tx_valid && self.tx_ready;
         PhyNext {
             tx_ready: self.ready_at(self.now + 1, i.cfg),
@@ -217,7 +173,7 @@ impl PhyLane {
         }
     }
 
-    pub fn commit(&mut self, n: PhyNext) {
+    fn commit(&mut self, n: PhyNext) {
         if let Some(d) = n.accept {
             self.beats.push_back((self.now + self.p.latency as u64, d));
         }
@@ -226,7 +182,7 @@ impl PhyLane {
         self.drop_old();
     }
 
-    pub fn probe(&self, i: &PhyIn, v: &mut dyn Visitor) {
+    fn probe(&self, i: &PhyIn, v: &mut dyn Visitor) {
         clk_rst(v);
         v.sig("cfg_gearbox_en_i", 1, b(i.cfg.gearbox_en));
         v.sig("cfg_cc_en_i", 1, b(i.cfg.cc_en));
@@ -254,7 +210,7 @@ mod tests {
     use super::*;
 
     fn lane(latency: u32, up: u32) -> PhyLane {
-        PhyLane::new(PhyParams {
+        PhyLane::reset(&PhyParams {
             latency,
             gb_period: 32,
             cc_period: 4992,

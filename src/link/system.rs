@@ -16,8 +16,8 @@
 
 use super::account::LinkAccount;
 use super::phy::{PhyCfg, PhyIn, PhyLane, PhyNext, PhyParams};
-use super::tcl_rx::{RxEvents, RxIn, TclRx};
-use super::tcl_tx::{pack16, TclCfg, TclParams, TclTx, TxEvents, TxFifoView, TxIn};
+use super::tcl_rx::{RxEvents, RxIn, TclRx, TclRxIn};
+use super::tcl_tx::{pack16, TclCfg, TclParams, TclTx, TclTxIn, TxEvents, TxFifoView, TxIn};
 use crate::block::Block;
 use crate::config::{CreditFlavour, LinkConfig};
 use crate::pktfifo::{PktFifo, PktFifoIn, PktFifoNext, PktFifoParams};
@@ -180,32 +180,47 @@ pub fn rx_fifo_write(rx: &TclRx, v: usize) -> PktFifoIn {
 /// Next state of a whole link end.
 pub struct LinkEndNext {
     tx_fifos: Vec<PktFifoNext>,
-    tx: TclTx,
-    rx: TclRx,
+    tx: (TclTx, TxEvents),
+    rx: (TclRx, RxEvents),
     rx_fifos: Vec<PktFifoNext>,
 }
 
-impl LinkEnd {
-    pub fn new(p: &LinkParams) -> LinkEnd {
-        LinkEnd {
-            tx_fifos: (0..p.tcl.num_vcs)
-                .map(|_| PktFifo::new(p.tx_fifo))
-                .collect(),
-            tx: TclTx::new(&p.tcl),
-            rx: TclRx::new(),
-            rx_fifos: (0..p.tcl.num_vcs)
-                .map(|_| PktFifo::new(p.rx_fifo))
-                .collect(),
-        }
-    }
+/// A link end's inputs in a cycle: the test bench's (the router side's) and its two lanes'.
+#[derive(Debug, Clone, Copy)]
+pub struct LinkEndIn<'a> {
+    pub p: &'a LinkParams,
+    pub tb: EndTbIn,
+    /// The outgoing lane's `tx_ready_o`.
+    pub phy_tx_ready: bool,
+    /// The incoming lane's `rx_valid_o`, `rx_data_o`.
+    pub phy_rx: RxIn,
+}
 
-    pub fn inputs(
-        &self,
-        p: &LinkParams,
+impl LinkEndIn<'_> {
+    /// The inputs of the end whose outgoing lane is `lane_out` and incoming lane `lane_in`.
+    pub fn of<'a>(
+        p: &'a LinkParams,
         tb: &EndTbIn,
         lane_in: &PhyLane,
         lane_out: &PhyLane,
-    ) -> EndInputs {
+    ) -> LinkEndIn<'a> {
+        LinkEndIn {
+            p,
+            tb: *tb,
+            phy_tx_ready: lane_out.tx_ready(),
+            phy_rx: RxIn {
+                rx_valid: lane_in.rx_valid(),
+                rx_data: lane_in.rx_data(),
+            },
+        }
+    }
+}
+
+impl LinkEnd {
+    /// Every sub-block's inputs this cycle, from the end's inputs and its sub-blocks'
+    /// registers: the wiring of `exanet_link_end`, in this one place.
+    pub fn inputs(&self, i: &LinkEndIn) -> EndInputs {
+        let (p, tb) = (i.p, &i.tb);
         let mut tx_fifo = [PktFifoIn::default(); 8];
         let mut rx_fifo = [PktFifoIn::default(); 8];
         for v in 0..p.tcl.num_vcs as usize {
@@ -225,7 +240,7 @@ impl LinkEnd {
         }
         let tx = TxIn::wire(
             &self.rx,
-            lane_out.tx_ready(),
+            i.phy_tx_ready,
             rx_units(&self.rx_fifos),
             self.tx_fifos.len(),
             |v| TxFifoView::of(&self.tx_fifos[v]),
@@ -233,42 +248,26 @@ impl LinkEnd {
         EndInputs {
             tx_fifo,
             tx,
-            rx: RxIn {
-                rx_valid: lane_in.rx_valid(),
-                rx_data: lane_in.rx_data(),
-            },
+            rx: i.phy_rx,
             rx_fifo,
         }
     }
 
-    /// Next state of every block of the end. Pure.
-    pub fn eval(&self, p: &LinkParams, ins: &EndInputs) -> LinkEndNext {
-        LinkEndNext {
-            tx_fifos: self
-                .tx_fifos
-                .iter()
-                .enumerate()
-                .map(|(k, f)| f.eval(&ins.tx_fifo[k]))
-                .collect(),
-            tx: self.tx.eval(&p.tcl, &p.cfg, &ins.tx).0,
-            rx: self.rx.eval(&p.tcl, &p.cfg, &ins.rx).0,
-            rx_fifos: self
-                .rx_fifos
-                .iter()
-                .enumerate()
-                .map(|(k, f)| f.eval(&ins.rx_fifo[k]))
-                .collect(),
+    /// The TCL TX's inputs, with its parameters.
+    pub fn tx_in<'a>(p: &'a LinkParams, ins: &'a EndInputs) -> TclTxIn<'a> {
+        TclTxIn {
+            p: &p.tcl,
+            cfg: &p.cfg,
+            port: &ins.tx,
         }
     }
 
-    pub fn commit(&mut self, n: LinkEndNext) {
-        for (f, x) in self.tx_fifos.iter_mut().zip(n.tx_fifos) {
-            f.commit(x);
-        }
-        self.tx = n.tx;
-        self.rx = n.rx;
-        for (f, x) in self.rx_fifos.iter_mut().zip(n.rx_fifos) {
-            f.commit(x);
+    /// The TCL RX's inputs, with its parameters.
+    pub fn rx_in<'a>(p: &'a LinkParams, ins: &EndInputs) -> TclRxIn<'a> {
+        TclRxIn {
+            p: &p.tcl,
+            cfg: &p.cfg,
+            port: ins.rx,
         }
     }
 
@@ -293,18 +292,66 @@ impl LinkEnd {
         }
         (h, p)
     }
+}
 
-    pub fn probe(
-        &self,
-        p: &LinkParams,
-        tb: &EndTbIn,
-        ins: &EndInputs,
-        lane_out: &PhyLane,
-        v: &mut dyn Visitor,
-    ) {
+/// `exanet_link_end`: a block of blocks, every sub-block evaluated from this cycle's registers
+/// before any commits.
+impl Block for LinkEnd {
+    type Spec = LinkParams;
+    type In<'a> = LinkEndIn<'a>;
+    type Next = LinkEndNext;
+    /// What its TCL TX and RX did.
+    type Events = (TxEvents, RxEvents);
+
+    fn reset(p: &LinkParams) -> LinkEnd {
+        LinkEnd {
+            tx_fifos: (0..p.tcl.num_vcs)
+                .map(|_| PktFifo::reset(&p.tx_fifo))
+                .collect(),
+            tx: TclTx::reset(&p.tcl),
+            rx: TclRx::reset(&p.tcl),
+            rx_fifos: (0..p.tcl.num_vcs)
+                .map(|_| PktFifo::reset(&p.rx_fifo))
+                .collect(),
+        }
+    }
+
+    fn eval(&self, i: &LinkEndIn) -> LinkEndNext {
+        let ins = self.inputs(i);
+        LinkEndNext {
+            tx_fifos: self
+                .tx_fifos
+                .iter()
+                .enumerate()
+                .map(|(k, f)| f.eval(&ins.tx_fifo[k]))
+                .collect(),
+            tx: self.tx.eval(&LinkEnd::tx_in(i.p, &ins)),
+            rx: self.rx.eval(&LinkEnd::rx_in(i.p, &ins)),
+            rx_fifos: self
+                .rx_fifos
+                .iter()
+                .enumerate()
+                .map(|(k, f)| f.eval(&ins.rx_fifo[k]))
+                .collect(),
+        }
+    }
+
+    fn commit(&mut self, n: LinkEndNext) -> (TxEvents, RxEvents) {
+        for (f, x) in self.tx_fifos.iter_mut().zip(n.tx_fifos) {
+            f.commit(x);
+        }
+        for (f, x) in self.rx_fifos.iter_mut().zip(n.rx_fifos) {
+            f.commit(x);
+        }
+        (self.tx.commit(n.tx), self.rx.commit(n.rx))
+    }
+
+    fn probe(&self, i: &LinkEndIn, v: &mut dyn Visitor) {
+        let ins = self.inputs(i);
+        let p = i.p;
         clk_rst(v);
         super::tcl_tx::probe_cfg(&p.cfg, v);
-        probe_end_ports(p, tb, self, lane_out, ins, v);
+        probe_end_ports(p, i, self, v);
         for (k, f) in self.tx_fifos.iter().enumerate() {
             v.enter(GEN_TX[k]);
             v.enter("u_fifo");
@@ -362,10 +409,24 @@ pub fn probe_tcl(
     );
     v.sig("credit_stop_o", 8, tx.credit_stop as u128);
     v.enter("u_tx");
-    tx.probe(&p.tcl, &p.cfg, txin, v);
+    tx.probe(
+        &TclTxIn {
+            p: &p.tcl,
+            cfg: &p.cfg,
+            port: txin,
+        },
+        v,
+    );
     v.leave();
     v.enter("u_rx");
-    rx.probe(&p.cfg, rxin, v);
+    rx.probe(
+        &TclRxIn {
+            p: &p.tcl,
+            cfg: &p.cfg,
+            port: *rxin,
+        },
+        v,
+    );
     v.leave();
 }
 
@@ -400,14 +461,8 @@ const TOP_PORTS: [[&str; 9]; 2] = [
 ];
 
 /// Ports of `exanet_link_end`.
-fn probe_end_ports(
-    p: &LinkParams,
-    tb: &EndTbIn,
-    e: &LinkEnd,
-    lane_out: &PhyLane,
-    ins: &EndInputs,
-    v: &mut dyn Visitor,
-) {
+fn probe_end_ports(p: &LinkParams, i: &LinkEndIn, e: &LinkEnd, v: &mut dyn Visitor) {
+    let tb = &i.tb;
     let nv = p.tcl.num_vcs;
     let (txh, txp) = e.tx_full_masks();
     let (rxh, rxp) = e.rx_empty_masks();
@@ -416,11 +471,11 @@ fn probe_end_ports(
     v.sig("tx_wdata_i", 128, tb.tx_wdata);
     v.sig("rx_rd_hf_i", nv, tb.rx_rd_hf as u128);
     v.sig("rx_rd_pay_i", nv, tb.rx_rd_pay as u128);
-    v.sig("phy_tx_ready_i", 1, b(lane_out.tx_ready()));
+    v.sig("phy_tx_ready_i", 1, b(i.phy_tx_ready));
     v.sig("phy_tx_valid_o", 1, b(e.tx.out_valid));
     v.sig("phy_tx_data_o", 64, e.tx.out_data as u128);
-    v.sig("phy_rx_valid_i", 1, b(ins.rx.rx_valid));
-    v.sig("phy_rx_data_i", 64, ins.rx.rx_data as u128);
+    v.sig("phy_rx_valid_i", 1, b(i.phy_rx.rx_valid));
+    v.sig("phy_rx_data_i", 64, i.phy_rx.rx_data as u128);
     v.sig("tx_hf_full_o", nv, txh as u128);
     v.sig("tx_pay_full_o", nv, txp as u128);
     v.sig("rx_hf_empty_o", nv, rxh as u128);
@@ -430,10 +485,10 @@ fn probe_end_ports(
 impl Link {
     pub fn new(p: LinkParams) -> Link {
         Link {
-            a: LinkEnd::new(&p),
-            b: LinkEnd::new(&p),
-            lane_ab: PhyLane::new(p.phy),
-            lane_ba: PhyLane::new(p.phy),
+            a: LinkEnd::reset(&p),
+            b: LinkEnd::reset(&p),
+            lane_ab: PhyLane::reset(&p.phy),
+            lane_ba: PhyLane::reset(&p.phy),
             p,
         }
     }
@@ -460,8 +515,8 @@ impl Link {
 
     /// Every block's inputs for this cycle (from registers and the test bench's inputs).
     pub fn inputs(&self, tb: &LinkTbIn) -> (EndInputs, EndInputs, PhyIn, PhyIn) {
-        let ia = self.a.inputs(&self.p, &tb.a, &self.lane_ba, &self.lane_ab);
-        let ib = self.b.inputs(&self.p, &tb.b, &self.lane_ab, &self.lane_ba);
+        let ia = self.a.inputs(&self.end_in(End::A, tb));
+        let ib = self.b.inputs(&self.end_in(End::B, tb));
         let lab = PhyIn {
             cfg: self.p.phy_cfg,
             tx_valid: self.a.tx.out_valid,
@@ -475,6 +530,14 @@ impl Link {
             err_mask: tb.ba_err_mask,
         };
         (ia, ib, lab, lba)
+    }
+
+    /// The inputs of end `e`.
+    fn end_in(&self, e: End, tb: &LinkTbIn) -> LinkEndIn<'_> {
+        match e {
+            End::A => LinkEndIn::of(&self.p, &tb.a, &self.lane_ba, &self.lane_ab),
+            End::B => LinkEndIn::of(&self.p, &tb.b, &self.lane_ab, &self.lane_ba),
+        }
     }
 
     /// All blocks in the default visiting order.
@@ -515,11 +578,11 @@ impl Link {
                 BlockNext::Fifo(self.end(e).tx_fifos[k].eval(&ei(e).tx_fifo[k]))
             }
             BlockId::Tx(e) => {
-                let (n, ev) = self.end(e).tx.eval(&self.p.tcl, &self.p.cfg, &ei(e).tx);
+                let (n, ev) = self.end(e).tx.eval(&LinkEnd::tx_in(&self.p, ei(e)));
                 BlockNext::Tx(Box::new(n), ev)
             }
             BlockId::Rx(e) => {
-                let (n, ev) = self.end(e).rx.eval(&self.p.tcl, &self.p.cfg, &ei(e).rx);
+                let (n, ev) = self.end(e).rx.eval(&LinkEnd::rx_in(&self.p, ei(e)));
                 BlockNext::Rx(Box::new(n), ev)
             }
             BlockId::RxFifo(e, k) => {
@@ -577,16 +640,16 @@ impl Link {
 
     /// Every named signal of `exanet_link_top`, under its RTL name.
     pub fn probe(&self, tb: &LinkTbIn, v: &mut dyn Visitor) {
-        let (ia, ib, lab, lba) = self.inputs(tb);
+        let (_, _, lab, lba) = self.inputs(tb);
         v.enter("TOP");
         self.probe_top_ports(tb, v);
         v.enter("exanet_link_top");
         self.probe_top_ports(tb, v);
         v.enter("u_a");
-        self.a.probe(&self.p, &tb.a, &ia, &self.lane_ab, v);
+        self.a.probe(&self.end_in(End::A, tb), v);
         v.leave();
         v.enter("u_b");
-        self.b.probe(&self.p, &tb.b, &ib, &self.lane_ba, v);
+        self.b.probe(&self.end_in(End::B, tb), v);
         v.leave();
         v.enter("u_lane_ab");
         self.lane_ab.probe(&lab, v);

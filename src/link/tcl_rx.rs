@@ -40,6 +40,7 @@
 use super::credit;
 use super::lseq::{self, LSEQ_NEAR, LSEQ_WINDOW};
 use super::tcl_tx::{vc_mask, TclCfg, TclParams};
+use crate::block::Block;
 use crate::packet::crc::{crc32c_update128, crc32c_update64, crc_start, CRC_INIT, CRC_XOROUT};
 use crate::packet::layout::{FTR_LSEQ, FTR_LSEQ_CHK};
 use crate::packet::wire::{MAGIC, START};
@@ -65,50 +66,51 @@ pub struct RxIn {
     pub rx_data: u64,
 }
 
-/// Registers of the RX CTRL. Field names are the RTL register names without `_q`.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct TclRx {
-    pub in_valid: bool,
-    pub in_data: u64,
-    pub mode: u8,
-    pub half: bool,
-    pub magic: bool,
-    pub cred_idx: u8,
-    pub cred_ok: bool,
-    pub cred_acc: u128,
-    pub lo: u64,
-    pub words_left: u32,
-    pub vc: u8,
-    pub crc: u32,
-    /// Link sequence number of the next packet to account for (decision 0016).
-    pub lseq: u16,
-    pub gap_why: u8,
-    /// The header of the packet being received arrived without an error.
-    pub hdr_clean: bool,
-    pub wr_valid: bool,
-    pub wr_hf: bool,
-    pub wr_vc: u8,
-    pub wr_data: u128,
-    pub cred_upd_valid: bool,
-    pub cred_upd_stop: u8,
-    pub cred_upd_usedw: u128,
-    pub stat_pkts: u32,
-    pub stat_words: u32,
-    pub stat_credits: u32,
-    pub stat_ecc_corr: u32,
-    pub stat_ecc_uncorr: u32,
-    pub stat_crc_err: u32,
-    /// Packets lost, every reason: `stat_disc_hdr + stat_disc_framing + stat_disc_resync`.
-    pub stat_lost: u32,
-    /// Packets discarded at their header: uncorrectable, or naming a VC that does not exist.
-    pub stat_disc_hdr: u32,
-    /// Packets never seen as a packet (Magic or Start hit), counted from the sequence gap.
-    pub stat_disc_framing: u32,
-    /// Packets that went by while the parser discarded to the next Start after a bad header.
-    pub stat_disc_resync: u32,
-    /// Beats dropped outside any packet.
-    pub stat_dropped: u32,
-    pub stat_credit_err: u32,
+crate::registers! {
+    /// Registers of the RX CTRL: each field is the RTL register `<name>_q`.
+    pub struct TclRx(p: &TclParams) {
+        in_valid: bool [1],
+        in_data: u64 [64],
+        mode: u8 [3],
+        half: bool [1],
+        magic: bool [1],
+        cred_idx: u8 [2],
+        cred_ok: bool [1],
+        cred_acc: u128 [80],
+        lo: u64 [64],
+        words_left: u32 [13],
+        vc: u8 [3],
+        crc: u32 [32] = CRC_INIT,
+        /// Link sequence number of the next packet to account for (decision 0016).
+        lseq: u16 [16],
+        gap_why: u8 [2],
+        /// The header of the packet being received arrived without an error.
+        hdr_clean: bool [1],
+        wr_valid: bool [1],
+        wr_hf: bool [1],
+        wr_vc: u8 [3],
+        wr_data: u128 [128],
+        cred_upd_valid: bool [1],
+        cred_upd_stop: u8 [8],
+        cred_upd_usedw: u128 [80],
+        stat_pkts: u32 [32],
+        stat_words: u32 [32],
+        stat_credits: u32 [32],
+        stat_ecc_corr: u32 [32],
+        stat_ecc_uncorr: u32 [32],
+        stat_crc_err: u32 [32],
+        /// Packets lost, every reason: `stat_disc_hdr + stat_disc_framing + stat_disc_resync`.
+        stat_lost: u32 [32],
+        /// Packets discarded at their header: uncorrectable, or naming a VC that does not exist.
+        stat_disc_hdr: u32 [32],
+        /// Packets never seen as a packet (Magic or Start hit), counted from the sequence gap.
+        stat_disc_framing: u32 [32],
+        /// Packets that went by while the parser discarded to the next Start after a bad header.
+        stat_disc_resync: u32 [32],
+        /// Beats dropped outside any packet.
+        stat_dropped: u32 [32],
+        stat_credit_err: u32 [32],
+    }
 }
 
 /// What the RX did in a cycle, for observers.
@@ -127,13 +129,6 @@ fn in_packet(mode: u8) -> bool {
 }
 
 impl TclRx {
-    pub fn new() -> TclRx {
-        TclRx {
-            crc: CRC_INIT,
-            ..Default::default()
-        }
-    }
-
     /// Credit beat `k` of the credit being received. Beats are consumed by position: a
     /// credit has one beat (start/stop) or `uw_beats` beats (usedword) whatever they contain,
     /// so a corrupted credit never shifts the data that follows. Each beat is checked (tag,
@@ -302,20 +297,6 @@ impl TclRx {
         }
     }
 
-    /// Next state and this cycle's events. Pure.
-    pub fn eval(&self, p: &TclParams, cfg: &TclCfg, i: &RxIn) -> (TclRx, RxEvents) {
-        let mut n = self.clone();
-        let ev = self.next(p, cfg, i, &mut n);
-        (n, ev)
-    }
-
-    /// One cycle in place: `self` becomes the next state of `eval`, with one copy of the
-    /// registers instead of three (the engine steps every busy link every cycle).
-    pub fn step(&mut self, p: &TclParams, cfg: &TclCfg, i: &RxIn) -> RxEvents {
-        let now = self.clone();
-        now.next(p, cfg, i, self)
-    }
-
     /// The next state, written into `n`, which holds a copy of `self`.
     fn next(&self, p: &TclParams, cfg: &TclCfg, i: &RxIn, n: &mut TclRx) -> RxEvents {
         let mut ev = RxEvents::default();
@@ -362,8 +343,40 @@ impl TclRx {
         }
         ev
     }
+}
 
-    pub fn probe(&self, cfg: &TclCfg, i: &RxIn, v: &mut dyn Visitor) {
+/// The RX CTRL's inputs in a cycle: the parameters and configuration registers it shares with
+/// its TX and its peer, and its ports.
+#[derive(Debug, Clone, Copy)]
+pub struct TclRxIn<'a> {
+    pub p: &'a TclParams,
+    pub cfg: &'a TclCfg,
+    pub port: RxIn,
+}
+
+impl Block for TclRx {
+    type Spec = TclParams;
+    type In<'a> = TclRxIn<'a>;
+    type Next = (TclRx, RxEvents);
+    type Events = RxEvents;
+
+    fn reset(p: &TclParams) -> TclRx {
+        TclRx::reset_regs(p)
+    }
+
+    fn eval(&self, i: &TclRxIn) -> (TclRx, RxEvents) {
+        let mut n = self.clone();
+        let ev = self.next(i.p, i.cfg, &i.port, &mut n);
+        (n, ev)
+    }
+
+    fn commit(&mut self, (n, ev): (TclRx, RxEvents)) -> RxEvents {
+        *self = n;
+        ev
+    }
+
+    fn probe(&self, x: &TclRxIn, v: &mut dyn Visitor) {
+        let (cfg, i) = (x.cfg, &x.port);
         clk_rst(v);
         v.sig("cfg_usedword_i", 1, b(cfg.usedword));
         v.sig("rx_valid_i", 1, b(i.rx_valid));
@@ -375,39 +388,6 @@ impl TclRx {
         v.sig("cred_upd_valid_o", 1, b(self.cred_upd_valid));
         v.sig("cred_upd_stop_o", 8, self.cred_upd_stop as u128);
         v.sig("cred_upd_usedw_o", 80, self.cred_upd_usedw);
-        v.sig("in_valid_q", 1, b(self.in_valid));
-        v.sig("in_data_q", 64, self.in_data as u128);
-        v.sig("mode_q", 3, self.mode as u128);
-        v.sig("half_q", 1, b(self.half));
-        v.sig("magic_q", 1, b(self.magic));
-        v.sig("cred_idx_q", 2, self.cred_idx as u128);
-        v.sig("cred_ok_q", 1, b(self.cred_ok));
-        v.sig("cred_acc_q", 80, self.cred_acc);
-        v.sig("lo_q", 64, self.lo as u128);
-        v.sig("words_left_q", 13, self.words_left as u128);
-        v.sig("vc_q", 3, self.vc as u128);
-        v.sig("crc_q", 32, self.crc as u128);
-        v.sig("lseq_q", 16, self.lseq as u128);
-        v.sig("gap_why_q", 2, self.gap_why as u128);
-        v.sig("hdr_clean_q", 1, b(self.hdr_clean));
-        v.sig("wr_valid_q", 1, b(self.wr_valid));
-        v.sig("wr_hf_q", 1, b(self.wr_hf));
-        v.sig("wr_vc_q", 3, self.wr_vc as u128);
-        v.sig("wr_data_q", 128, self.wr_data);
-        v.sig("cred_upd_valid_q", 1, b(self.cred_upd_valid));
-        v.sig("cred_upd_stop_q", 8, self.cred_upd_stop as u128);
-        v.sig("cred_upd_usedw_q", 80, self.cred_upd_usedw);
-        v.sig("stat_pkts_q", 32, self.stat_pkts as u128);
-        v.sig("stat_words_q", 32, self.stat_words as u128);
-        v.sig("stat_credits_q", 32, self.stat_credits as u128);
-        v.sig("stat_ecc_corr_q", 32, self.stat_ecc_corr as u128);
-        v.sig("stat_ecc_uncorr_q", 32, self.stat_ecc_uncorr as u128);
-        v.sig("stat_crc_err_q", 32, self.stat_crc_err as u128);
-        v.sig("stat_lost_q", 32, self.stat_lost as u128);
-        v.sig("stat_disc_hdr_q", 32, self.stat_disc_hdr as u128);
-        v.sig("stat_disc_framing_q", 32, self.stat_disc_framing as u128);
-        v.sig("stat_disc_resync_q", 32, self.stat_disc_resync as u128);
-        v.sig("stat_dropped_q", 32, self.stat_dropped as u128);
-        v.sig("stat_credit_err_q", 32, self.stat_credit_err as u128);
+        self.probe_regs(x.p, v);
     }
 }

@@ -52,6 +52,7 @@
 
 use super::credit;
 use super::tcl_rx::TclRx;
+use crate::block::Block;
 use crate::packet::{payload_words, wire::MAGIC, wire::START};
 use crate::pktfifo::PktFifo;
 use crate::probe::{b, clk_rst, Visitor};
@@ -182,33 +183,36 @@ impl TxIn {
     }
 }
 
-/// Registers of the TX CTRL. Field names are the RTL register names without `_q`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TclTx {
-    pub out_valid: bool,
-    pub out_data: u64,
-    pub hf_rd: u8,
-    pub pay_rd: u8,
-    pub pkt: bool,
-    pub start: bool,
-    pub kind: u8,
-    pub half: bool,
-    pub esc: bool,
-    pub word_hi: u64,
-    pub words_left: u32,
-    pub vc: u8,
-    pub vc_rr: u8,
-    pub cred_magic: bool,
-    pub cred_beat: u8,
-    pub cred_snap: u128,
-    pub cred_owed: bool,
-    pub credit_age: u32,
-    pub credit_cnt: [u32; 8],
-    pub credit_stop: u8,
-    pub stat_pkts: u32,
-    pub stat_words: u32,
-    pub stat_credits: u32,
-    pub stat_stall: u32,
+crate::registers! {
+    /// Registers of the TX CTRL: each field is the RTL register `<name>_q` (declared once here
+    /// for reset, probing and the waves).
+    pub struct TclTx(p: &TclParams) {
+        out_valid: bool [1],
+        out_data: u64 [64],
+        hf_rd: u8 [p.num_vcs],
+        pay_rd: u8 [p.num_vcs],
+        pkt: bool [1],
+        start: bool [1],
+        kind: u8 [2] = K_HDR,
+        half: bool [1],
+        esc: bool [1],
+        word_hi: u64 [64],
+        words_left: u32 [13],
+        vc: u8 [3],
+        vc_rr: u8 [3],
+        cred_magic: bool [1],
+        cred_beat: u8 [2],
+        cred_snap: u128 [80],
+        cred_owed: bool [1],
+        /// Starts saturated, so a credit goes out first.
+        credit_age: u32 [16] = AGE_MAX,
+        credit_cnt: [u32; 8] [16; p.num_vcs] = [p.rx_depth; 8],
+        credit_stop: u8 [8],
+        stat_pkts: u32 [32],
+        stat_words: u32 [32],
+        stat_credits: u32 [32],
+        stat_stall: u32 [32],
+    }
 }
 
 /// What a beat loaded into the output register carries (for observers).
@@ -241,36 +245,6 @@ pub struct TxEvents {
 }
 
 impl TclTx {
-    /// Reset state. The credit age starts saturated, so a credit goes out first.
-    pub fn new(p: &TclParams) -> TclTx {
-        TclTx {
-            out_valid: false,
-            out_data: 0,
-            hf_rd: 0,
-            pay_rd: 0,
-            pkt: false,
-            start: false,
-            kind: K_HDR,
-            half: false,
-            esc: false,
-            word_hi: 0,
-            words_left: 0,
-            vc: 0,
-            vc_rr: 0,
-            cred_magic: false,
-            cred_beat: 0,
-            cred_snap: 0,
-            cred_owed: false,
-            credit_age: AGE_MAX,
-            credit_cnt: [p.rx_depth; 8],
-            credit_stop: 0,
-            stat_pkts: 0,
-            stat_words: 0,
-            stat_credits: 0,
-            stat_stall: 0,
-        }
-    }
-
     /// Model-only, no RTL twin (the idle skipping of a network-scale run, `NetNode`): `cycles`
     /// cycles of a TX that is idle, between packets with nothing to send and no credit under
     /// way, owed, due or arriving (`net::node`'s `tx_idle`), in which its only register that
@@ -321,20 +295,6 @@ impl TclTx {
             }
             (credit::ss_beat(stop), 0)
         }
-    }
-
-    /// Next state and this cycle's events. Pure: reads `self` and `i` only.
-    pub fn eval(&self, p: &TclParams, cfg: &TclCfg, i: &TxIn) -> (TclTx, TxEvents) {
-        let mut n = self.clone();
-        let ev = self.next(p, cfg, i, &mut n);
-        (n, ev)
-    }
-
-    /// One cycle in place: `self` becomes the next state of `eval`, with one copy of the
-    /// registers instead of three (the engine steps every busy link every cycle).
-    pub fn step(&mut self, p: &TclParams, cfg: &TclCfg, i: &TxIn) -> TxEvents {
-        let now = self.clone();
-        now.next(p, cfg, i, self)
     }
 
     /// The next state, written into `n`, which holds a copy of `self`.
@@ -541,8 +501,40 @@ impl TclTx {
         }
         ev
     }
+}
 
-    pub fn probe(&self, p: &TclParams, cfg: &TclCfg, i: &TxIn, v: &mut dyn Visitor) {
+/// The TX CTRL's inputs in a cycle: the structural parameters and configuration registers it
+/// shares with its RX and its peer, and its ports.
+#[derive(Debug, Clone, Copy)]
+pub struct TclTxIn<'a> {
+    pub p: &'a TclParams,
+    pub cfg: &'a TclCfg,
+    pub port: &'a TxIn,
+}
+
+impl Block for TclTx {
+    type Spec = TclParams;
+    type In<'a> = TclTxIn<'a>;
+    type Next = (TclTx, TxEvents);
+    type Events = TxEvents;
+
+    fn reset(p: &TclParams) -> TclTx {
+        TclTx::reset_regs(p)
+    }
+
+    fn eval(&self, i: &TclTxIn) -> (TclTx, TxEvents) {
+        let mut n = self.clone();
+        let ev = self.next(i.p, i.cfg, i.port, &mut n);
+        (n, ev)
+    }
+
+    fn commit(&mut self, (n, ev): (TclTx, TxEvents)) -> TxEvents {
+        *self = n;
+        ev
+    }
+
+    fn probe(&self, x: &TclTxIn, v: &mut dyn Visitor) {
+        let (p, cfg, i) = (x.p, x.cfg, x.port);
         let nv = p.num_vcs;
         clk_rst(v);
         probe_cfg(cfg, v);
@@ -567,32 +559,7 @@ impl TclTx {
             pack16(&self.credit_cnt[..nv as usize]),
         );
         v.sig("credit_stop_o", 8, self.credit_stop as u128);
-        v.sig("out_valid_q", 1, b(self.out_valid));
-        v.sig("out_data_q", 64, self.out_data as u128);
-        v.sig("hf_rd_q", nv, self.hf_rd as u128);
-        v.sig("pay_rd_q", nv, self.pay_rd as u128);
-        v.sig("pkt_q", 1, b(self.pkt));
-        v.sig("start_q", 1, b(self.start));
-        v.sig("kind_q", 2, self.kind as u128);
-        v.sig("half_q", 1, b(self.half));
-        v.sig("esc_q", 1, b(self.esc));
-        v.sig("word_hi_q", 64, self.word_hi as u128);
-        v.sig("words_left_q", 13, self.words_left as u128);
-        v.sig("vc_q", 3, self.vc as u128);
-        v.sig("vc_rr_q", 3, self.vc_rr as u128);
-        v.sig("cred_magic_q", 1, b(self.cred_magic));
-        v.sig("cred_beat_q", 2, self.cred_beat as u128);
-        v.sig("cred_snap_q", 80, self.cred_snap);
-        v.sig("cred_owed_q", 1, b(self.cred_owed));
-        v.sig("credit_age_q", 16, self.credit_age as u128);
-        for k in 0..nv as usize {
-            v.sig_idx("credit_cnt_q", k, 16, self.credit_cnt[k] as u128);
-        }
-        v.sig("credit_stop_q", 8, self.credit_stop as u128);
-        v.sig("stat_pkts_q", 32, self.stat_pkts as u128);
-        v.sig("stat_words_q", 32, self.stat_words as u128);
-        v.sig("stat_credits_q", 32, self.stat_credits as u128);
-        v.sig("stat_stall_q", 32, self.stat_stall as u128);
+        self.probe_regs(p, v);
     }
 }
 

@@ -9,6 +9,7 @@
 //!   cycles from the start until the last packet is consumed. Efficiency = payload bytes / (16
 //!   bytes x cycles), against the 128-bit datapath at the clock.
 
+use crate::block::{self, Block};
 use crate::config::Config;
 use crate::node::regs::*;
 use crate::node::target::RegReq;
@@ -202,10 +203,10 @@ pub struct RegPort<'a> {
 impl RegPort<'_> {
     fn access(&mut self, req: RegReq) -> Result<u32, String> {
         self.input.reg = req;
-        self.node.step(&self.input);
+        block::step(self.node, &self.input);
         self.input.reg = RegReq::default();
         let (ack, rdata, err) = self.node.reg_response();
-        self.node.step(&self.input);
+        block::step(self.node, &self.input);
         if !ack {
             return Err(format!(
                 "register access to {:#05x} not acknowledged",
@@ -242,7 +243,7 @@ impl RegPort<'_> {
     /// Let `n` cycles pass with no access.
     pub fn idle(&mut self, n: u64) {
         for _ in 0..n {
-            self.node.step(&self.input);
+            block::step(self.node, &self.input);
         }
     }
 }
@@ -260,7 +261,7 @@ pub fn selftest_bandwidth(
             senders + 1
         ));
     }
-    let mut node = Node::new(cfg);
+    let mut node = Node::reset(cfg);
     let words = payload.div_ceil(16);
     // enough packets for about 20,000 cycles of transfer
     let per_sender = (20_000 / (words + 10)).max(32);

@@ -47,6 +47,7 @@ use super::routing::Routing;
 use super::stats::{Stats, Summary, Window};
 use super::topology::{PortClass, Topology};
 use super::traffic::{Injector, Pattern, SizeDist};
+use crate::block::Block;
 use crate::config::Config;
 use crate::link::phy::PhyLane;
 use crate::link::tcl_rx::TclRx;
@@ -301,11 +302,15 @@ impl Network {
                     Some((m, r)) => {
                         *wq = Some((m as u32, r as u8));
                         inter_en |= 1 << q;
-                        ports.push(Some(NetPort::new(TclTx::new(&link.tcl), TclRx::new(), {
-                            let mut lane = PhyLane::new(link.phy);
-                            lane.keep_presented(s.window);
-                            lane
-                        })));
+                        ports.push(Some(NetPort::new(
+                            TclTx::reset(&link.tcl),
+                            TclRx::reset(&link.tcl),
+                            {
+                                let mut lane = PhyLane::reset(&link.phy);
+                                lane.keep_presented(s.window);
+                                lane
+                            },
+                        )));
                     }
                     None => ports.push(None),
                 }

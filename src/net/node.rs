@@ -23,9 +23,10 @@
 use super::nic::{Arrival, Injection, Nic};
 use super::topology::Topology;
 use super::traffic::{Pattern, SizeDist};
+use crate::block;
 use crate::link::phy::{PhyCfg, PhyIn, PhyLane};
-use crate::link::tcl_rx::{RxIn, TclRx};
-use crate::link::tcl_tx::{TclCfg, TclTx, TxFifoView, TxIn, AGE_MAX};
+use crate::link::tcl_rx::{RxIn, TclRx, TclRxIn};
+use crate::link::tcl_tx::{TclCfg, TclTx, TclTxIn, TxFifoView, TxIn, AGE_MAX};
 use crate::link::LinkParams;
 use crate::router::params::{RouterCfg, MAX_INTER, MAX_INTRA};
 use crate::router::{InterIn, Router, RouterIn};
@@ -240,7 +241,7 @@ impl NetNode {
                 let x = TxIn::wire(
                     &port.rx,
                     port.lane.tx_ready(),
-                    router.inter_rx_units(q as u32),
+                    router.marked_inter_rx_units(q as u32),
                     nv,
                     |v| {
                         // from the router's marks: the TCL reads a FIFO's head only while it
@@ -256,7 +257,14 @@ impl NetNode {
                         }
                     },
                 );
-                port.tx.step(&l.tcl, &env.tcl_cfg, &x);
+                block::step(
+                    &mut port.tx,
+                    &TclTxIn {
+                        p: &l.tcl,
+                        cfg: &env.tcl_cfg,
+                        port: &x,
+                    },
+                );
                 port.tx_seen = cycle + 1;
             }
             if rx_on[q] {
@@ -265,15 +273,21 @@ impl NetNode {
                     rx_data: link_in[q].1,
                 };
                 let packets = port.rx.stat_pkts;
-                port.rx.step(&l.tcl, &env.tcl_cfg, &rxi);
+                block::step(
+                    &mut port.rx,
+                    &TclRxIn {
+                        p: &l.tcl,
+                        cfg: &env.tcl_cfg,
+                        port: rxi,
+                    },
+                );
                 if env.log_hops && port.rx.stat_pkts != packets {
                     // the RX counts a packet as it writes its footer (`TclRx::data_beat`)
                     ev.hop_footers.push(port.rx.wr_data);
                 }
             }
             if lane_in.tx_valid || !skip {
-                let n = port.lane.eval(&lane_in);
-                port.lane.commit(n);
+                block::step(&mut port.lane, &lane_in);
             }
         }
         // ---- the router ----

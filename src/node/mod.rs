@@ -27,8 +27,8 @@ use crate::block::Block;
 use crate::config::Config;
 use crate::link::phy::{PhyCfg, PhyIn, PhyLane, PhyNext};
 use crate::link::system::probe_tcl;
-use crate::link::tcl_rx::{RxIn, TclRx};
-use crate::link::tcl_tx::{TclCfg, TclTx, TxFifoView, TxIn};
+use crate::link::tcl_rx::{RxEvents, RxIn, TclRx, TclRxIn};
+use crate::link::tcl_tx::{TclCfg, TclTx, TclTxIn, TxEvents, TxFifoView, TxIn};
 use crate::link::LinkParams;
 use crate::probe::{b, clk_rst, Visitor};
 use crate::router::params::{RouterCfg, RouterParams, MAX_INTER, MAX_INTRA};
@@ -86,8 +86,8 @@ pub struct Node {
 
 pub struct NodeNext {
     router: RouterNext,
-    tx: Vec<TclTx>,
-    rx: Vec<TclRx>,
+    tx: Vec<(TclTx, TxEvents)>,
+    rx: Vec<(TclRx, RxEvents)>,
     lanes: Vec<PhyNext>,
     tc: TargetCtrl,
     gens: Vec<TrafficGen>,
@@ -110,23 +110,6 @@ const GEN_LINK: [&str; 64] = crate::gen_names!("gen_link");
 const GEN_ST: [&str; 64] = crate::gen_names!("gen_st");
 
 impl Node {
-    pub fn new(c: &Config) -> Node {
-        let p = NodeParams::from_config(c);
-        let nq = p.router.inter.len();
-        let ni = p.router.n_intra as usize;
-        Node {
-            router: Router::new(p.router.clone()),
-            tx: (0..nq).map(|_| TclTx::new(&p.link.tcl)).collect(),
-            rx: (0..nq).map(|_| TclRx::new()).collect(),
-            lanes: (0..nq).map(|_| PhyLane::new(p.link.phy)).collect(),
-            tc: TargetCtrl::new(c),
-            gens: vec![TrafficGen::default(); ni],
-            cons: vec![StConsumer::default(); ni],
-            perf: PerfCounter::default(),
-            p,
-        }
-    }
-
     /// The router's run-time configuration, from the Target Controller's registers.
     pub fn router_cfg(&self) -> RouterCfg {
         let t = &self.tc;
@@ -331,137 +314,9 @@ impl Node {
         }
     }
 
-    /// Next state of every block. Pure.
-    pub fn eval(&self, i: &NodeIn) -> NodeNext {
-        let ins = self.inputs(i);
-        let p = &self.p;
-        let tcl_cfg = self.tcl_cfg();
-        let gen_cfg = self.gen_cfg();
-        let start = self.tc.st_start;
-        NodeNext {
-            router: self.router.eval(&ins.router),
-            tx: self
-                .tx
-                .iter()
-                .zip(&ins.tx)
-                .map(|(t, ti)| t.eval(&p.link.tcl, &tcl_cfg, ti).0)
-                .collect(),
-            rx: self
-                .rx
-                .iter()
-                .zip(&ins.rx)
-                .map(|(r, ri)| r.eval(&p.link.tcl, &tcl_cfg, ri).0)
-                .collect(),
-            lanes: self
-                .lanes
-                .iter()
-                .zip(&ins.lanes)
-                .map(|(l, li)| l.eval(li))
-                .collect(),
-            tc: self.tc.eval(&p.tc, &i.reg, ins.status, self.st_busy()),
-            gens: self
-                .gens
-                .iter()
-                .enumerate()
-                .map(|(k, g)| {
-                    let on = self.tc.st_gen_en & (1 << k) != 0;
-                    g.eval(
-                        k as u32,
-                        &gen_cfg,
-                        start,
-                        on,
-                        self.router.intra_tx(k as u32),
-                    )
-                })
-                .collect(),
-            cons: self
-                .cons
-                .iter()
-                .enumerate()
-                .map(|(k, c)| match self.router.intra_rx(k as u32) {
-                    Some(f) => c.eval(
-                        start,
-                        self.tc.st_cons_en & (1 << k) != 0,
-                        p.router.size_in_words,
-                        f,
-                    ),
-                    None => c.clone(),
-                })
-                .collect(),
-            perf: self.perf.eval(start, ins.consumed, ins.expect),
-        }
-    }
-
-    pub fn commit(&mut self, n: NodeNext) {
-        self.router.commit(n.router);
-        self.tx = n.tx;
-        self.rx = n.rx;
-        for (l, x) in self.lanes.iter_mut().zip(n.lanes) {
-            l.commit(x);
-        }
-        self.tc = n.tc;
-        self.gens = n.gens;
-        self.cons = n.cons;
-        self.perf = n.perf;
-    }
-
-    pub fn step(&mut self, i: &NodeIn) {
-        let n = self.eval(i);
-        self.commit(n);
-    }
-
     /// The register response of this cycle (answering last cycle's request).
     pub fn reg_response(&self) -> (bool, u32, bool) {
         (self.tc.ack, self.tc.rdata, self.tc.err)
-    }
-
-    /// Every port and register of `exanet_node`, under RTL names, in the scope the caller opened.
-    pub fn probe(&self, i: &NodeIn, v: &mut dyn Visitor) {
-        let ins = self.inputs(i);
-        let rp = &self.p.router;
-        let ni = rp.n_intra as usize;
-        let nq = rp.inter.len();
-        clk_rst(v);
-        self.probe_ports(i, v);
-        v.enter("u_tc");
-        self.tc.probe(&i.reg, ins.status, self.st_busy(), v);
-        v.leave();
-        v.enter("u_router");
-        self.router.probe(&ins.router, v);
-        v.leave();
-        for (q, name) in GEN_LINK.iter().enumerate().take(nq) {
-            v.enter(name);
-            v.enter("u_tcl");
-            probe_tcl(
-                &self.p.link_params(self.tcl_cfg(), self.phy_cfg()),
-                &self.tx[q],
-                &self.rx[q],
-                &ins.tx[q],
-                &ins.rx[q],
-                v,
-            );
-            v.leave();
-            v.enter("u_lane");
-            self.lanes[q].probe(&ins.lanes[q], v);
-            v.leave();
-            v.leave();
-        }
-        let start = self.tc.st_start;
-        for (p, name) in GEN_ST.iter().enumerate().take(ni) {
-            v.enter(name);
-            v.enter("u_gen");
-            self.gens[p].probe(start, self.tc.st_gen_en & (1 << p) != 0, v);
-            v.leave();
-            if rp.has_output(p as u32) {
-                v.enter("u_cons");
-                self.cons[p].probe(start, self.tc.st_cons_en & (1 << p) != 0, v);
-                v.leave();
-            }
-            v.leave();
-        }
-        v.enter("u_perf");
-        self.perf.probe(start, ins.consumed, ins.expect, v);
-        v.leave();
     }
 
     /// The ports of `exanet_node`.
@@ -535,6 +390,171 @@ impl Node {
             v.sig_idx("link_err_mask_i", q, 64, i.err_mask[q] as u128);
             v.sig_idx("link_out_data_o", q, 64, self.lanes[q].rx_data() as u128);
         }
+    }
+}
+
+/// `exanet_node`: a block of blocks, every sub-block evaluated from this cycle's registers
+/// before any commits.
+impl Block for Node {
+    type Spec = Config;
+    type In<'a> = NodeIn;
+    type Next = NodeNext;
+    type Events = ();
+
+    fn reset(c: &Config) -> Node {
+        let p = NodeParams::from_config(c);
+        let nq = p.router.inter.len();
+        let ni = p.router.n_intra as usize;
+        Node {
+            router: Router::new(p.router.clone()),
+            tx: (0..nq).map(|_| TclTx::reset(&p.link.tcl)).collect(),
+            rx: (0..nq).map(|_| TclRx::reset(&p.link.tcl)).collect(),
+            lanes: (0..nq).map(|_| PhyLane::reset(&p.link.phy)).collect(),
+            tc: TargetCtrl::new(c),
+            gens: vec![TrafficGen::default(); ni],
+            cons: vec![StConsumer::default(); ni],
+            perf: PerfCounter::default(),
+            p,
+        }
+    }
+
+    /// Next state of every block. Pure.
+    fn eval(&self, i: &NodeIn) -> NodeNext {
+        let ins = self.inputs(i);
+        let p = &self.p;
+        let tcl_cfg = self.tcl_cfg();
+        let gen_cfg = self.gen_cfg();
+        let start = self.tc.st_start;
+        NodeNext {
+            router: self.router.eval(&ins.router),
+            tx: self
+                .tx
+                .iter()
+                .zip(&ins.tx)
+                .map(|(t, ti)| {
+                    t.eval(&TclTxIn {
+                        p: &p.link.tcl,
+                        cfg: &tcl_cfg,
+                        port: ti,
+                    })
+                })
+                .collect(),
+            rx: self
+                .rx
+                .iter()
+                .zip(&ins.rx)
+                .map(|(r, ri)| {
+                    r.eval(&TclRxIn {
+                        p: &p.link.tcl,
+                        cfg: &tcl_cfg,
+                        port: *ri,
+                    })
+                })
+                .collect(),
+            lanes: self
+                .lanes
+                .iter()
+                .zip(&ins.lanes)
+                .map(|(l, li)| l.eval(li))
+                .collect(),
+            tc: self.tc.eval(&p.tc, &i.reg, ins.status, self.st_busy()),
+            gens: self
+                .gens
+                .iter()
+                .enumerate()
+                .map(|(k, g)| {
+                    let on = self.tc.st_gen_en & (1 << k) != 0;
+                    g.eval(
+                        k as u32,
+                        &gen_cfg,
+                        start,
+                        on,
+                        self.router.intra_tx(k as u32),
+                    )
+                })
+                .collect(),
+            cons: self
+                .cons
+                .iter()
+                .enumerate()
+                .map(|(k, c)| match self.router.intra_rx(k as u32) {
+                    Some(f) => c.eval(
+                        start,
+                        self.tc.st_cons_en & (1 << k) != 0,
+                        p.router.size_in_words,
+                        f,
+                    ),
+                    None => c.clone(),
+                })
+                .collect(),
+            perf: self.perf.eval(start, ins.consumed, ins.expect),
+        }
+    }
+
+    fn commit(&mut self, n: NodeNext) {
+        self.router.commit(n.router);
+        for (t, x) in self.tx.iter_mut().zip(n.tx) {
+            t.commit(x);
+        }
+        for (r, x) in self.rx.iter_mut().zip(n.rx) {
+            r.commit(x);
+        }
+        for (l, x) in self.lanes.iter_mut().zip(n.lanes) {
+            l.commit(x);
+        }
+        self.tc = n.tc;
+        self.gens = n.gens;
+        self.cons = n.cons;
+        self.perf = n.perf;
+    }
+
+    /// Every port and register of `exanet_node`, under RTL names, in the scope the caller opened.
+    fn probe(&self, i: &NodeIn, v: &mut dyn Visitor) {
+        let ins = self.inputs(i);
+        let rp = &self.p.router;
+        let ni = rp.n_intra as usize;
+        let nq = rp.inter.len();
+        clk_rst(v);
+        self.probe_ports(i, v);
+        v.enter("u_tc");
+        self.tc.probe(&i.reg, ins.status, self.st_busy(), v);
+        v.leave();
+        v.enter("u_router");
+        self.router.probe(&ins.router, v);
+        v.leave();
+        for (q, name) in GEN_LINK.iter().enumerate().take(nq) {
+            v.enter(name);
+            v.enter("u_tcl");
+            probe_tcl(
+                &self.p.link_params(self.tcl_cfg(), self.phy_cfg()),
+                &self.tx[q],
+                &self.rx[q],
+                &ins.tx[q],
+                &ins.rx[q],
+                v,
+            );
+            v.leave();
+            v.enter("u_lane");
+            self.lanes[q].probe(&ins.lanes[q], v);
+            v.leave();
+            v.leave();
+        }
+        let start = self.tc.st_start;
+        for (p, name) in GEN_ST.iter().enumerate().take(ni) {
+            v.enter(name);
+            v.enter("u_gen");
+            self.gens[p].probe(start, self.tc.st_gen_en & (1 << p) != 0, v);
+            v.leave();
+            if rp.has_output(p as u32) {
+                v.enter("u_cons");
+                self.cons[p].probe(start, self.tc.st_cons_en & (1 << p) != 0, v);
+                v.leave();
+            }
+            v.leave();
+        }
+        v.enter("u_perf");
+        self.perf.probe(start, ins.consumed, ins.expect, v);
+        v.leave();
     }
 }
 

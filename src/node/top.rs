@@ -8,9 +8,10 @@
 //! ```
 
 use super::{Node, NodeIn};
+use crate::block::Block;
 use crate::config::Config;
 use crate::link::phy::{PhyIn, PhyLane};
-use crate::link::system::{EndTbIn, LinkEnd};
+use crate::link::system::{EndTbIn, LinkEnd, LinkEndIn};
 use crate::link::LinkParams;
 use crate::probe::{b, clk_rst, Visitor};
 use crate::router::params::MAX_INTER;
@@ -40,12 +41,12 @@ const GEN_NB: [&str; 64] = crate::gen_names!("gen_nb");
 
 impl NodeTop {
     pub fn new(c: &Config) -> NodeTop {
-        let node = Node::new(c);
+        let node = Node::reset(c);
         let nq = node.p.router.inter.len();
         let nb_p = LinkParams::from_config(&c.link);
         NodeTop {
-            nbs: (0..nq).map(|_| LinkEnd::new(&nb_p)).collect(),
-            nb_lanes: (0..nq).map(|_| PhyLane::new(nb_p.phy)).collect(),
+            nbs: (0..nq).map(|_| LinkEnd::reset(&nb_p)).collect(),
+            nb_lanes: (0..nq).map(|_| PhyLane::reset(&nb_p.phy)).collect(),
             node,
             nb_p,
         }
@@ -58,6 +59,11 @@ impl NodeTop {
             n.link_in[q] = (l.rx_valid(), l.rx_data());
         }
         n
+    }
+
+    /// Neighbour `q`'s link end's inputs: the node's lane `q` comes in, its own lane goes out.
+    fn nb_in(&self, q: usize, i: &NodeTopIn) -> LinkEndIn<'_> {
+        LinkEndIn::of(&self.nb_p, &i.nb[q], &self.node.lanes[q], &self.nb_lanes[q])
     }
 
     fn nb_lane_in(&self, q: usize, i: &NodeTopIn) -> PhyIn {
@@ -77,12 +83,7 @@ impl NodeTop {
             .nbs
             .iter()
             .enumerate()
-            .map(|(q, e)| {
-                e.eval(
-                    &self.nb_p,
-                    &e.inputs(&self.nb_p, &i.nb[q], &self.node.lanes[q], &self.nb_lanes[q]),
-                )
-            })
+            .map(|(q, e)| e.eval(&self.nb_in(q, i)))
             .collect();
         let lane_next: Vec<_> = self
             .nb_lanes
@@ -110,10 +111,9 @@ impl NodeTop {
         self.node.probe(&ni, v);
         v.leave();
         for (q, (e, name)) in self.nbs.iter().zip(GEN_NB).enumerate() {
-            let ins = e.inputs(&self.nb_p, &i.nb[q], &self.node.lanes[q], &self.nb_lanes[q]);
             v.enter(name);
             v.enter("u_end");
-            e.probe(&self.nb_p, &i.nb[q], &ins, &self.nb_lanes[q], v);
+            e.probe(&self.nb_in(q, i), v);
             v.leave();
             v.enter("u_lane");
             self.nb_lanes[q].probe(&self.nb_lane_in(q, i), v);

@@ -49,6 +49,8 @@ struct Marks {
     in_hf_empty: u64,
     /// Per input: the output its gate requests (`NONE`: no request).
     req_out: Vec<u8>,
+    /// Per input: its FIFO's occupancy in credit units (`PktFifo::units`).
+    in_units: Vec<u32>,
     /// Per output: bit s is set when gate s requests it (`req_out` the other way round).
     req_to: Vec<u64>,
     /// Bit s: some gate requests output s.
@@ -110,6 +112,13 @@ fn visits(
 }
 
 impl Router {
+    /// `inter_rx_units` from the marks (the same value, without reading the input slots).
+    pub fn marked_inter_rx_units(&self, q: u32) -> u128 {
+        let first = self.p.inter_slot(q, 0) as usize;
+        let units = &self.sched.marks.in_units[first..first + self.p.num_vcs as usize];
+        crate::link::tcl_tx::pack16(units)
+    }
+
     /// Pass over quiet slots in `step` (the default; the results are the same either way).
     pub fn set_skip_quiet(&mut self, on: bool) {
         self.sched.skip_quiet = on;
@@ -131,6 +140,8 @@ impl Router {
         }
         m.req_to.clear();
         m.req_to.resize(n, 0);
+        m.in_units.clear();
+        m.in_units.resize(n, 0);
         (m.wanted, m.granted, m.eop) = (0, 0, 0);
         m.out_exists = 0;
         for s in 0..n {
@@ -152,6 +163,7 @@ impl Router {
             g.state == super::gate::S_IDLE && !g.xin_valid && !g.xin_last && x.fifo.settled();
         m.in_idle = (m.in_idle & !bit) | if idle { bit } else { 0 };
         m.in_hf_empty = (m.in_hf_empty & !bit) | if x.fifo.hf.empty() { bit } else { 0 };
+        m.in_units[s] = x.fifo.units();
         let req = if g.req { g.out as u8 } else { NONE };
         if req != m.req_out[s] {
             for (o, on) in [(m.req_out[s], false), (req, true)] {

@@ -1,0 +1,64 @@
+//! Model-only, no RTL twin: what a network-scale run needs of a lane besides its ports
+//! (`net::engine`, `net::node`). The run advances each node through a whole window before the
+//! next (the window no longer than the lane's latency), leaves an idle lane alone and catches
+//! it up when it needs it again, and reads the beats a lane will present in the cycles ahead,
+//! which its delay line already holds. None of this changes what a port shows.
+
+use super::{PhyCfg, PhyLane};
+
+impl PhyLane {
+    /// Keep every beat for `cycles` cycles after it was presented, so that `out_at` and
+    /// `beats_between` also answer for those past cycles. A network-scale run advances each
+    /// node through a whole window before the next node (`Network`), so a lane may be ahead
+    /// of the node reading it by up to a window (at most the latency). Nothing a port shows
+    /// changes.
+    pub fn keep_presented(&mut self, cycles: u64) {
+        self.keep = cycles;
+    }
+
+    /// Append the beats presented in cycles `[t0, t1)` (in time order) to `out`: `t0` at
+    /// least `now - keep`, `t1` at most `now` + latency.
+    pub fn beats_between(&self, t0: u64, t1: u64, out: &mut Vec<(u64, u64)>) {
+        out.extend(
+            self.beats
+                .iter()
+                .skip_while(|b| b.0 < t0)
+                .take_while(|b| b.0 < t1),
+        );
+    }
+
+    /// What `rx_valid_o`/`rx_data_o` will show `k` cycles from now (`k` < latency), whatever the
+    /// lane accepts meanwhile: the delay line already holds it. A network split into partitions
+    /// exchanges these at the start of each window.
+    pub fn ahead(&self, k: usize) -> (bool, u64) {
+        self.out_at(self.now + k as u64)
+    }
+    /// The first cycle at or after `t` in which a beat in flight is presented (`u64::MAX`:
+    /// none).
+    pub fn next_arrival(&self, t: u64) -> u64 {
+        self.beats
+            .iter()
+            .find(|b| b.0 >= t)
+            .map_or(u64::MAX, |b| b.0)
+    }
+    /// Cycles since reset.
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+    /// No beat in flight.
+    pub fn empty(&self) -> bool {
+        self.beats.iter().all(|b| b.0 < self.now)
+    }
+
+    /// Advance to cycle `t` (>= `now`) over cycles in which nothing was offered (`tx_valid_i`
+    /// low) with the run-time options `cfg`: exactly what `t - now` cycles of `eval` and
+    /// `commit` would do. A network-scale run leaves an idle lane alone and calls this when
+    /// it needs the lane again.
+    pub fn catch_up(&mut self, t: u64, cfg: PhyCfg) {
+        if t > self.now {
+            self.now = t;
+            self.tx_ready = self.ready_at(t, cfg);
+            self.drop_old();
+        }
+    }
+}
