@@ -51,6 +51,19 @@ pub trait Block {
         false
     }
 
+    /// One cycle in place: what `commit(eval(i))` does. A block whose next state is a copy of
+    /// its registers with some changed may override this to build that copy in `self` (one copy
+    /// of the registers fewer, for the blocks a network run steps every cycle); the override
+    /// must run the same next-state code as `eval` (the shuffled-order tests compare the two).
+    #[inline]
+    fn step_in_place(&mut self, i: &Self::In<'_>) -> Self::Events
+    where
+        Self: Sized,
+    {
+        let n = self.eval(i);
+        self.commit(n)
+    }
+
     /// The block's ports and registers under their RTL names, for the waves and the lockstep
     /// comparison (the caller has entered the block's scope).
     fn probe(&self, i: &Self::In<'_>, v: &mut dyn Visitor);
@@ -63,8 +76,7 @@ pub fn step<B: Block>(b: &mut B, i: &B::In<'_>) -> Option<B::Events> {
     if b.quiet(i) {
         return None;
     }
-    let n = b.eval(i);
-    Some(b.commit(n))
+    Some(b.step_in_place(i))
 }
 
 /// A register's value as the bits the waves show.

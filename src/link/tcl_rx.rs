@@ -375,6 +375,13 @@ impl Block for TclRx {
         ev
     }
 
+    /// The next state built in `self` from a copy of this cycle's registers.
+    #[inline]
+    fn step_in_place(&mut self, i: &TclRxIn) -> RxEvents {
+        let now = self.clone();
+        now.next(i.p, i.cfg, &i.port, self)
+    }
+
     fn probe(&self, x: &TclRxIn, v: &mut dyn Visitor) {
         let (cfg, i) = (x.cfg, &x.port);
         clk_rst(v);

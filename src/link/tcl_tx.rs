@@ -533,6 +533,13 @@ impl Block for TclTx {
         ev
     }
 
+    /// The next state built in `self` from a copy of this cycle's registers.
+    #[inline]
+    fn step_in_place(&mut self, i: &TclTxIn) -> TxEvents {
+        let now = self.clone();
+        now.next(i.p, i.cfg, i.port, self)
+    }
+
     fn probe(&self, x: &TclTxIn, v: &mut dyn Visitor) {
         let (p, cfg, i) = (x.p, x.cfg, x.port);
         let nv = p.num_vcs;

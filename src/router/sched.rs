@@ -93,22 +93,28 @@ fn visits(
     ins: u64,
     rng: Option<&mut rand_mt::Mt64>,
 ) -> impl Iterator<Item = (bool, usize)> {
-    let mut v = [(false, 0u8); 128];
-    let mut n = 0;
-    for (is_out, mut m) in [(true, outs), (false, ins)] {
-        while m != 0 {
-            v[n] = (is_out, m.trailing_zeros() as u8);
-            n += 1;
-            m &= m - 1;
-        }
-    }
+    let bits = |is_out: bool, mut m: u64| {
+        std::iter::from_fn(move || {
+            (m != 0).then(|| {
+                let s = m.trailing_zeros() as usize;
+                m &= m - 1;
+                (is_out, s)
+            })
+        })
+    };
+    let mut shuffled = Vec::new();
     if let Some(rng) = rng {
-        for k in (1..n).rev() {
+        shuffled.extend(bits(true, outs).chain(bits(false, ins)));
+        for k in (1..shuffled.len()).rev() {
             let j = (rng.next_u64() % (k as u64 + 1)) as usize;
-            v.swap(k, j);
+            shuffled.swap(k, j);
         }
     }
-    (0..n).map(move |k| (v[k].0, v[k].1 as usize))
+    let ordered = shuffled.is_empty();
+    let (outs, ins) = if ordered { (outs, ins) } else { (0, 0) };
+    shuffled
+        .into_iter()
+        .chain(bits(true, outs).chain(bits(false, ins)))
 }
 
 impl Router {
