@@ -723,7 +723,7 @@ impl Default for NodeConfig {
 /// Largest payload the APElink protocol carries, in bytes (Biagioni 2017 §5.3.2).
 pub const MAX_PAYLOAD_BYTES: u32 = 4096;
 
-/// A packet FIFO's two depth fields, checked exactly as [`crate::pktfifo::PktFifo::new`]
+/// A packet FIFO's two depth fields, checked exactly as `PktFifo::reset` (`crate::pktfifo`)
 /// checks them (`PktFifoParams::check_depths`); the error names the field at fault.
 fn pkt_fifo_depths(pay: (&str, u32), hf: (&str, u32)) -> Result<(), ConfigError> {
     crate::fifo::check_depth(pay.1).map_err(|e| err(pay.0, e))?;
@@ -1160,7 +1160,7 @@ mod tests {
                         router.inter_rx_fifo,
                         router.inter_tx_fifo,
                     ] {
-                        crate::pktfifo::PktFifo::new(p);
+                        <crate::pktfifo::PktFifo as crate::block::Block>::reset(&p);
                     }
                 })
                 .is_ok();

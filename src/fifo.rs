@@ -43,8 +43,8 @@ pub const MIN_DEPTH: u32 = 4;
 /// 32768 units is the most it shows.
 pub const MAX_DEPTH: u32 = 32768;
 
-/// The depths [`Fifo::new`] accepts: a power of two from [`MIN_DEPTH`] to [`MAX_DEPTH`] words
-/// (the pointers wrap at twice the depth). The configuration's validation calls this too, so
+/// The depths a [`Fifo`] resets to ([`Block::reset`](crate::block::Block::reset)): a power of
+/// two from [`MIN_DEPTH`] to [`MAX_DEPTH`] words (the pointers wrap at twice the depth). The configuration's validation calls this too, so
 /// what it lets through is exactly what the constructor takes.
 pub fn check_depth(depth: u32) -> Result<(), String> {
     if depth.is_power_of_two() && (MIN_DEPTH..=MAX_DEPTH).contains(&depth) {
@@ -56,7 +56,7 @@ pub fn check_depth(depth: u32) -> Result<(), String> {
     }
 }
 
-/// The write-to-not-empty latencies [`Fifo::new`] accepts: 2 to [`MAX_LATENCY`] cycles.
+/// The write-to-not-empty latencies a [`Fifo`] resets to: 2 to [`MAX_LATENCY`] cycles.
 pub fn check_latency(latency: u32) -> Result<(), String> {
     if (2..=MAX_LATENCY).contains(&latency) {
         Ok(())
@@ -127,11 +127,6 @@ pub struct Fifo {
 }
 
 impl Fifo {
-    /// Parameters must have been validated ([`check_depth`], [`check_latency`]).
-    pub fn new(p: FifoParams) -> Fifo {
-        Fifo::reset(&p)
-    }
-
     pub fn params(&self) -> FifoParams {
         self.p
     }
@@ -210,6 +205,7 @@ impl Block for Fifo {
     type Next = FifoNext;
     type Events = ();
 
+    /// Parameters must have been validated ([`check_depth`], [`check_latency`]).
     fn reset(p: &FifoParams) -> Fifo {
         if let Err(e) = check_depth(p.depth).and_then(|_| check_latency(p.latency)) {
             panic!("FIFO parameters must be validated before construction: {e}");
@@ -297,7 +293,7 @@ mod tests {
     #[test]
     fn not_empty_exactly_latency_cycles_after_write() {
         for lat in 2..=6 {
-            let mut f = Fifo::new(FifoParams {
+            let mut f = Fifo::reset(&FifoParams {
                 depth: 8,
                 latency: lat,
             });
@@ -328,7 +324,7 @@ mod tests {
 
     #[test]
     fn show_ahead_read_and_flags() {
-        let mut f = Fifo::new(FifoParams {
+        let mut f = Fifo::reset(&FifoParams {
             depth: 4,
             latency: 3,
         });
@@ -385,7 +381,7 @@ mod tests {
 
     #[test]
     fn simultaneous_read_and_write_keep_count() {
-        let mut f = Fifo::new(FifoParams {
+        let mut f = Fifo::reset(&FifoParams {
             depth: 8,
             latency: 3,
         });
@@ -431,7 +427,7 @@ mod memory_tests {
             depth: 256,
             latency: 3,
         };
-        let (mut a, mut b) = (Fifo::new(p), Fifo::new(p));
+        let (mut a, mut b) = (Fifo::reset(&p), Fifo::reset(&p));
         b.keep_live_words_only();
         let mut x = 12345u64;
         let mut next = || {
@@ -489,7 +485,7 @@ mod memory_tests {
             depth: 16,
             latency: 3,
         };
-        let (mut a, mut b) = (Fifo::new(p), Fifo::new(p));
+        let (mut a, mut b) = (Fifo::reset(&p), Fifo::reset(&p));
         b.keep_live_words_only();
         let mut model = std::collections::VecDeque::new();
         let mut next = 1u128;

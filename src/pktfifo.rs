@@ -35,8 +35,9 @@ pub struct PktFifoParams {
 }
 
 impl PktFifoParams {
-    /// What [`PktFifo::new`] accepts: the depths as [`PktFifoParams::check_depths`] says and
-    /// the latency as [`crate::fifo::check_latency`] says.
+    /// What a [`PktFifo`] resets to ([`Block::reset`](crate::block::Block::reset)): the depths
+    /// as [`PktFifoParams::check_depths`] says and the latency as [`crate::fifo::check_latency`]
+    /// says.
     pub fn check(&self) -> Result<(), String> {
         Self::check_depths(self.hf_depth, self.pay_depth)?;
         crate::fifo::check_latency(self.latency)
@@ -58,7 +59,7 @@ impl PktFifoParams {
 
     /// Units a header or footer word takes in the credit count.
     pub fn scale(&self) -> u32 {
-        // both depths are powers of two (`Fifo::new`): a shift, not a division, on the hot path
+        // both depths are powers of two (`Fifo::reset`): a shift, not a division, on the hot path
         self.pay_depth >> self.hf_depth.trailing_zeros()
     }
 }
@@ -87,11 +88,6 @@ pub struct PktFifo {
 }
 
 impl PktFifo {
-    /// Parameters must have been validated ([`PktFifoParams::check`]).
-    pub fn new(p: PktFifoParams) -> PktFifo {
-        PktFifo::reset(&p)
-    }
-
     pub fn params(&self) -> PktFifoParams {
         self.p
     }
@@ -136,17 +132,18 @@ impl Block for PktFifo {
     type Next = PktFifoNext;
     type Events = ();
 
+    /// Parameters must have been validated ([`PktFifoParams::check`]).
     fn reset(p: &PktFifoParams) -> PktFifo {
         if let Err(e) = p.check() {
             panic!("packet FIFO parameters must be validated before construction: {e}");
         }
         PktFifo {
             p: *p,
-            hf: Fifo::new(FifoParams {
+            hf: Fifo::reset(&FifoParams {
                 depth: p.hf_depth,
                 latency: p.latency,
             }),
-            pay: Fifo::new(FifoParams {
+            pay: Fifo::reset(&FifoParams {
                 depth: p.pay_depth,
                 latency: p.latency,
             }),
@@ -215,7 +212,7 @@ mod tests {
 
     #[test]
     fn units_are_the_scarcer_fifo_in_payload_words() {
-        let mut f = PktFifo::new(PktFifoParams {
+        let mut f = PktFifo::reset(&PktFifoParams {
             hf_depth: 8,
             pay_depth: 64,
             latency: 3,

@@ -570,7 +570,7 @@ fn beats_after_a_stop_inside_a_packet(whole_pkt: bool) -> usize {
         after_pkt: false,
         whole_pkt,
     };
-    let mut f = PktFifo::new(PktFifoParams {
+    let mut f = PktFifo::reset(&PktFifoParams {
         hf_depth: 16,
         pay_depth: 64,
         latency: 3,

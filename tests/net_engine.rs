@@ -720,7 +720,8 @@ fn a_bench_case_s_statistics_hash_is_network_run_s_of_its_configuration() {
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         serde_json::from_slice(&o.stdout).expect("JSON")
     };
-    let b = json(&[
+    // the bench's arguments, once: with --json, then without for the text
+    const CASE: [&str; 8] = [
         "bench",
         "network",
         "--case",
@@ -729,8 +730,8 @@ fn a_bench_case_s_statistics_hash_is_network_run_s_of_its_configuration() {
         "300",
         "--cycles",
         "300",
-        "--json",
-    ]);
+    ];
+    let b = json(&[&CASE[..], &["--json"]].concat());
     assert_eq!(
         (
             b["nodes"].as_u64(),
@@ -760,16 +761,7 @@ fn a_bench_case_s_statistics_hash_is_network_run_s_of_its_configuration() {
     assert_eq!(r["stats_hash"], b["stats_hash"]);
     assert_eq!(r["packets_delivered_total"], b["packets_delivered"]);
     // the text gives the hash too
-    let o = exanet(&[
-        "bench",
-        "network",
-        "--case",
-        "dragonfly1056-30",
-        "--warmup",
-        "300",
-        "--cycles",
-        "300",
-    ]);
+    let o = exanet(&CASE);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains(b["stats_hash"].as_str().unwrap()), "{text}");
     assert!(

@@ -11,7 +11,8 @@
 //! steps. So each slot steps in place, in any order: `shuffle_visits` visits them in a seeded
 //! random order, and a test holds the waves equal (tests/router.rs).
 
-use super::gate::GateIn;
+use super::gate::{GateIn, InSlotIn};
+use super::output::OutSlotIn;
 use super::{Router, RouterIn};
 use crate::block::Block;
 
@@ -281,19 +282,30 @@ impl Router {
         for (is_out, s) in visits(outs_todo, ins_todo, shuffle.as_deref_mut()) {
             if is_out {
                 let req = self.sched.marks.req_to[s];
-                let oi = self.out_slot_in(s as u32, i, req);
-                let o = self.outs[s].as_ref().expect("marked as existing");
-                let n = o.eval(&oi);
-                self.outs[s].as_mut().expect("marked as existing").commit(n);
+                let port = self.out_in(s as u32, i);
+                let oi = OutSlotIn {
+                    p: &self.p,
+                    cfg: &i.cfg,
+                    gates: &self.gate_ports,
+                    requests: req,
+                    port,
+                };
+                let o = self.outs[s].as_mut().expect("marked as existing");
+                o.step_in_place(&oi);
             } else {
                 let (free, no_room) = if adapts { adaptive[s] } else { (free, false) };
-                let gi = GateIn {
+                let port = GateIn {
                     free,
                     no_room,
                     ..self.gate_in_with(s as u32, i, (granted, eop))
                 };
-                let n = self.ins[s].eval(&self.in_slot_in(i, gi));
-                self.ins[s].commit(n);
+                let gi = InSlotIn {
+                    p: &self.p,
+                    cfg: &i.cfg,
+                    routing: self.routing.as_deref(),
+                    port,
+                };
+                self.ins[s].step_in_place(&gi);
             }
         }
         // then the buses and marks of the slots that stepped, for the next cycle
