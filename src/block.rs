@@ -79,6 +79,18 @@ pub fn step<B: Block>(b: &mut B, i: &B::In<'_>) -> Option<B::Events> {
     Some(b.step_in_place(i))
 }
 
+/// Put `v` in a random order drawn from `rng`: the visiting order of blocks a test steps to show
+/// the order cannot matter, and the random placement of ranks (`app::mapping`). Fisher-Yates:
+/// position i swaps with a uniform position in 0..=i, from the top down; the index is the high
+/// half of a 64x64-bit product (bias below 2^-64 per draw, no rejection loop, so the number of
+/// draws, and with it the sequence, depends only on the length).
+pub fn shuffle<T>(v: &mut [T], rng: &mut rand_mt::Mt64) {
+    for i in (1..v.len()).rev() {
+        let j = ((rng.next_u64() as u128 * (i as u128 + 1)) >> 64) as usize;
+        v.swap(i, j);
+    }
+}
+
 /// A register's value as the bits the waves show.
 pub trait Bits: Copy {
     fn bits(self) -> u128;

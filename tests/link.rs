@@ -475,7 +475,7 @@ fn credit_beat_indices(p: LinkParams) -> Vec<u64> {
     out
 }
 
-/// The clock rule: visiting the blocks in any order gives bit-identical waves.
+/// The clock rule: stepping the blocks in place in any order gives bit-identical waves.
 #[test]
 fn shuffling_the_block_order_gives_identical_waves() {
     let mut cfg = Config::default();

@@ -262,8 +262,11 @@ fn results_do_not_depend_on_threads_partitioning_window_or_idle_skipping() {
     }
 }
 
+/// The clock rule at the network's level: each partition's nodes in a random order, and in each
+/// node its NICs, TCLs, lanes and router (and the router's slots) in a random order every cycle
+/// (`Network::shuffle_visits`), give the statistics of node order.
 #[test]
-fn the_order_in_which_nodes_are_stepped_changes_nothing() {
+fn the_order_in_which_nodes_and_their_sub_blocks_are_stepped_changes_nothing() {
     use exanet::net::setup::build;
     for (topo, routing) in INVARIANCE_CASES {
         let mut c = small(topo, routing, 0.35);

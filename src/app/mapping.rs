@@ -73,7 +73,7 @@ impl Mapping {
             Mapping::Linear => Ok(linear(ranks, endpoints)),
             Mapping::Random { seed } => {
                 let mut place = linear(ranks, endpoints);
-                shuffle(&mut place, &mut Mt64::new(*seed));
+                crate::block::shuffle(&mut place, &mut Mt64::new(*seed));
                 Ok(place)
             }
             Mapping::File(path) => {
@@ -95,16 +95,6 @@ fn linear(ranks: usize, endpoints: usize) -> Vec<usize> {
     (0..ranks)
         .map(|r| (r as u128 * endpoints as u128 / ranks as u128) as usize)
         .collect()
-}
-
-/// Fisher-Yates: position i swaps with a uniform position in 0..=i, from the top down. The
-/// index is the high half of a 64x64-bit product (bias below 2^-64 per draw, no rejection
-/// loop, so the number of draws, and with it the sequence, depends only on the length).
-fn shuffle(v: &mut [usize], rng: &mut Mt64) {
-    for i in (1..v.len()).rev() {
-        let j = ((rng.next_u64() as u128 * (i as u128 + 1)) >> 64) as usize;
-        v.swap(i, j);
-    }
 }
 
 /// Parse a mapping file's text: one endpoint index a line, the i-th such line (blank lines and

@@ -75,8 +75,9 @@ fn program(cfg: &Config) -> VecDeque<RegReq> {
 }
 
 /// The saturating test bench: records the top's inputs of `cycles` cycles, and counts the
-/// payload words delivered (self-test consumer and neighbours).
-fn record(
+/// payload words delivered (self-test consumer and neighbours). Returns the trace, the top
+/// after it, and that count. (Also the stimulus of the node's visiting-order test.)
+pub fn record(
     cfg: &Config,
     cycles: u64,
     progress: &Progress,

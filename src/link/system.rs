@@ -623,16 +623,14 @@ impl Link {
         self.step_in_order(tb, &order)
     }
 
-    /// One clock cycle, evaluating and then committing the blocks in `order` (which must name
-    /// every block once). The result does not depend on the order.
+    /// One clock cycle, each block evaluated and committed in turn in `order` (which must name
+    /// every block once): in place, from inputs all taken before the first block commits, so the
+    /// result does not depend on the order (a test shuffles it).
     pub fn step_in_order(&mut self, tb: &LinkTbIn, order: &[BlockId]) -> LinkEvents {
         let ins = self.inputs(tb);
-        let nexts: Vec<(BlockId, BlockNext)> = order
-            .iter()
-            .map(|&id| (id, self.eval_block(id, &ins)))
-            .collect();
         let mut ev = LinkEvents::default();
-        for (id, n) in nexts {
+        for &id in order {
+            let n = self.eval_block(id, &ins);
             self.commit_block(id, n, &mut ev);
         }
         ev

@@ -401,17 +401,17 @@ impl Network {
     }
 
     /// Step each partition's nodes in a random order from now on (`seed`), instead of node
-    /// order. Nothing simulated may change: a node reads only registers of the window's start
-    /// from its neighbours (a test holds the statistics hash equal).
+    /// order, and each node's sub-blocks and router slots in a random order every cycle
+    /// (`NetNode::shuffle_sub_blocks`). Nothing simulated may change: a node reads only
+    /// registers of the window's start from its neighbours, a sub-block only registers of the
+    /// cycle's start from its siblings (a test holds the statistics hash equal).
     pub fn shuffle_visits(&mut self, seed: u64) {
         let mut rng = rand_mt::Mt64::new(seed);
+        for n in &mut self.nodes {
+            n.shuffle_sub_blocks(rng.next_u64());
+        }
         for part in &self.parts {
-            let v = &mut self.visit[part.clone()];
-            // Fisher-Yates
-            for i in (1..v.len()).rev() {
-                let j = (rng.next_u64() % (i as u64 + 1)) as usize;
-                v.swap(i, j);
-            }
+            crate::block::shuffle(&mut self.visit[part.clone()], &mut rng);
         }
     }
 

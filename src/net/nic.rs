@@ -34,6 +34,29 @@ use crate::router::IntraIn;
 use rand_mt::Mt64;
 use std::collections::VecDeque;
 
+/// What a NIC reads of its intra-tile port's FIFOs in a cycle (the processing system's side of
+/// the RTL's `ps_*` ports): the TX FIFOs' write-side fill and depths, and the RX FIFOs' visible
+/// words and the heads it pops. A value, taken from the FIFOs' registers of this cycle before
+/// anything steps (`Nic::fifo_in`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NicFifoIn {
+    pub tx_hf_usedw: u32,
+    pub tx_pay_usedw: u32,
+    pub tx_hf_depth: u32,
+    pub tx_pay_depth: u32,
+    /// None on a port without RX FIFOs.
+    pub rx: Option<NicRxIn>,
+}
+
+/// The RX half of [`NicFifoIn`]: a head is read only in a cycle that pops it (0 otherwise).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NicRxIn {
+    pub hf_rdata: u128,
+    pub pay_rdata: u128,
+    pub hf_rdusedw: u32,
+    pub pay_rdusedw: u32,
+}
+
 /// The software on an endpoint that queues packets on its NIC and is told of their progress:
 /// the application layer's ranks (`AppEndpoint`), or a co-simulation client's ranks seen from
 /// the server (`serve::remote`). The NIC calls it, in cycle `c`: `arrive_from_network` for a
@@ -314,16 +337,33 @@ impl Nic {
             && self.rstate == R_HDR
     }
 
-    /// One cycle. `tx`/`rx`: the port's FIFOs (registers of this cycle). Returns the injection
-    /// (header written this cycle) and the arrival (footer popped this cycle), if any.
-    #[allow(clippy::too_many_arguments)]
+    /// What the NIC reads of its port's FIFOs this cycle (`NicFifoIn`), from the FIFOs'
+    /// registers of this cycle: `tx` the port's TX FIFO, `rx` its RX FIFO.
+    pub fn fifo_in(&self, tx: &PktFifo, rx: Option<&PktFifo>) -> NicFifoIn {
+        NicFifoIn {
+            tx_hf_usedw: tx.hf.usedw(),
+            tx_pay_usedw: tx.pay.usedw(),
+            tx_hf_depth: tx.hf.params().depth,
+            tx_pay_depth: tx.pay.params().depth,
+            rx: rx.map(|f| NicRxIn {
+                // the heads only when popped: an empty FIFO's memory is not read
+                hf_rdata: if self.rd_hf { f.hf.rdata() } else { 0 },
+                pay_rdata: if self.rd_pay { f.pay.rdata() } else { 0 },
+                hf_rdusedw: f.hf.rdusedw(),
+                pay_rdusedw: f.pay.rdusedw(),
+            }),
+        }
+    }
+
+    /// One cycle. `fifo`: what it reads of its port's FIFOs (`fifo_in`, registers of this
+    /// cycle). Returns the injection (header written this cycle) and the arrival (footer popped
+    /// this cycle), if any.
     pub fn step(
         &mut self,
         t: &dyn Topology,
         pattern: &dyn Pattern,
         sizes: &SizeDist,
-        tx: &PktFifo,
-        rx: Option<&PktFifo>,
+        fifo: &NicFifoIn,
         cycle: u64,
         size_in_words: bool,
     ) -> (Option<Injection>, Option<Arrival>) {
@@ -337,7 +377,7 @@ impl Nic {
                 probe: p.probe,
             }
         });
-        let arrival = self.read(t, rx, cycle, size_in_words);
+        let arrival = self.read(t, fifo.rx.as_ref(), cycle, size_in_words);
         // Software: generate into the queue.
         if let Some(inj) = self.injector.as_mut() {
             let n = inj.tick(cycle, &mut self.rng);
@@ -394,12 +434,12 @@ impl Nic {
                 });
             }
         }
-        self.write(t, tx, cycle, size_in_words);
+        self.write(t, fifo, cycle, size_in_words);
         (injected, arrival)
     }
 
     /// The writer: the next cycle's strobe.
-    fn write(&mut self, t: &dyn Topology, tx: &PktFifo, cycle: u64, siw: bool) {
+    fn write(&mut self, t: &dyn Topology, tx: &NicFifoIn, cycle: u64, siw: bool) {
         let (was_hf, was_pay) = (self.wr_hf, self.wr_pay);
         self.wr_hf = false;
         self.wr_pay = false;
@@ -415,12 +455,12 @@ impl Nic {
         let (p_dst, p_size, p_probe) = (p.dst, p.size, p.probe);
         let words = self.wwords;
         let is_hf = self.widx == 0 || self.widx == words + 1;
-        let (f, in_flight) = if is_hf {
-            (&tx.hf, was_hf)
+        let (usedw, depth, in_flight) = if is_hf {
+            (tx.tx_hf_usedw, tx.tx_hf_depth, was_hf)
         } else {
-            (&tx.pay, was_pay)
+            (tx.tx_pay_usedw, tx.tx_pay_depth, was_pay)
         };
-        if f.usedw() + in_flight as u32 >= f.params().depth {
+        if usedw + in_flight as u32 >= depth {
             return;
         }
         let seq = self.seq;
@@ -479,14 +519,14 @@ impl Nic {
     fn read(
         &mut self,
         t: &dyn Topology,
-        rx: Option<&PktFifo>,
+        rx: Option<&NicRxIn>,
         cycle: u64,
         siw: bool,
     ) -> Option<Arrival> {
         let rx = rx?;
         let mut arrival = None;
         if self.rd_hf {
-            let w = rx.hf.rdata();
+            let w = rx.hf_rdata;
             if self.rstate == R_HDR {
                 self.rhdr = w;
                 self.rleft = payload_words(w, siw);
@@ -501,10 +541,10 @@ impl Nic {
         }
         if self.rd_pay {
             if self.check {
-                self.rcrc = crc32c_update128(self.rcrc, rx.pay.rdata());
+                self.rcrc = crc32c_update128(self.rcrc, rx.pay_rdata);
             }
             if self.app.is_some() {
-                self.rwords.push(rx.pay.rdata());
+                self.rwords.push(rx.pay_rdata);
             }
             self.rk += 1;
             self.rleft -= 1;
@@ -513,8 +553,8 @@ impl Nic {
             }
         }
         // the next pops: one word a cycle from each FIFO, counting the pop in flight
-        let hf_vis = rx.hf.rdusedw() - self.rd_hf as u32;
-        let pay_vis = rx.pay.rdusedw() - self.rd_pay as u32;
+        let hf_vis = rx.hf_rdusedw - self.rd_hf as u32;
+        let pay_vis = rx.pay_rdusedw - self.rd_pay as u32;
         self.rd_hf = matches!(self.rstate, R_HDR | R_FTR) && hf_vis > 0;
         self.rd_pay = self.rstate == R_PAY && pay_vis > 0;
         arrival

@@ -4,10 +4,12 @@
 //! Target Controller and the self-test IPs are not instantiated: their registers hold the
 //! configuration, which a network run fixes at construction.
 //!
-//! Cycle contract: `step` is one clock cycle. Every block's inputs are taken from the registers
-//! of this cycle (the router's FIFOs, the TCLs' strobes, the neighbours' lanes, read by the
-//! caller into `link_in`) before any block changes, so the order of the blocks inside does not
-//! matter, as in `Node::eval` + `Node::commit`.
+//! Cycle contract: `step` is one clock cycle. Every sub-block's inputs are values taken from the
+//! registers of this cycle (the router's FIFOs, the TCLs' strobes, the neighbours' lanes, read by
+//! the caller into `link_in`) before any sub-block steps; then each steps in place, so the order
+//! in which they are visited does not matter, as in `Node::step_in_order`
+//! (`shuffle_sub_blocks` draws a random order every cycle, and a test holds the statistics hash
+//! equal).
 //!
 //! Idle skipping (`skip`): a block whose next cycle would change nothing is not evaluated:
 //! a router slot that is quiet (`Router::step`); a TCL RX with no beat in or out and no credit
@@ -20,7 +22,7 @@
 //! the neighbour's outbox). The results are the same with and without skipping (a
 //! test holds the statistics hash equal).
 
-use super::nic::{Arrival, Injection, Nic};
+use super::nic::{Arrival, Injection, Nic, NicFifoIn};
 use super::topology::Topology;
 use super::traffic::{Pattern, SizeDist};
 use crate::block;
@@ -78,7 +80,41 @@ pub struct NetNode {
     /// router steps: only the ports the node has are written (the router reads no others), so
     /// the rest of these 1.3 KB is not cleared every cycle.
     ri: RouterIn,
+    /// Step the sub-blocks in a seeded random order every cycle (`shuffle_sub_blocks`; tests).
+    shuffle: Option<Box<rand_mt::Mt64>>,
 }
+
+/// A sub-block of a network node, in the visiting order of `NetNode::step`.
+#[derive(Debug, Clone, Copy)]
+enum Sub {
+    Nic(usize),
+    Tx(usize),
+    Rx(usize),
+    Lane(usize),
+    Router,
+}
+
+/// Every sub-block's inputs, taken before any steps (when the visiting order is shuffled).
+struct Inputs {
+    nic: Vec<NicFifoIn>,
+    /// None for a TX that does not step this cycle.
+    tx: Vec<Option<TxIn>>,
+    lane: Vec<Option<PhyIn>>,
+}
+
+/// What port `port`'s outgoing lane takes this cycle: its TCL TX's output.
+fn lane_input(port: &NetPort, env: &NodeEnv) -> PhyIn {
+    PhyIn {
+        cfg: env.phy_cfg,
+        tx_valid: port.tx.out_valid,
+        tx_data: port.tx.out_data,
+        err_mask: 0,
+    }
+}
+
+/// The most sub-blocks a node has: its NICs, a TCL TX, a TCL RX and a lane per inter-tile
+/// port, the router.
+const MAX_SUBS: usize = MAX_INTRA + 3 * MAX_INTER + 1;
 
 /// What happened at a node in a cycle.
 #[derive(Debug, Default)]
@@ -130,7 +166,16 @@ impl NetNode {
                 cfg,
                 ..Default::default()
             },
+            shuffle: None,
         }
+    }
+
+    /// Step the sub-blocks (NICs, TCLs, lanes, the router) in a random order drawn every cycle
+    /// from `seed`, and the router's slots too (`Router::shuffle_visits`). Nothing simulated may
+    /// change (a test holds the statistics hash equal).
+    pub fn shuffle_sub_blocks(&mut self, seed: u64) {
+        self.shuffle = Some(Box::new(rand_mt::Mt64::new(seed)));
+        self.router.shuffle_visits(seed ^ 0x005e_ed0f_5107);
     }
 
     /// Append the beats port `q`'s outgoing lane presents in cycles `[t0, t1)` to `out`
@@ -209,95 +254,172 @@ impl NetNode {
                 };
             }
         }
-        // ---- the NICs (they read the router's intra-tile FIFOs of this cycle) ----
-        let siw = self.router.p.size_in_words;
+        // ---- then every sub-block steps in place, in the visiting order ----
+        // Each reads values of this cycle's registers: when the order is shuffled, all of them
+        // are taken before the first sub-block steps (`Inputs`); in the default order each is
+        // taken just before its reader steps, which is the same because every sibling it reads
+        // steps later (NICs, then per port the lane, its TCL TX, its TCL RX, then the router),
+        // but for the TX's `tx_ready`, read of every lane first. The shuffled-order test
+        // compares the two.
+        let mut ready = [false; MAX_INTER];
+        for (q, port) in self.ports.iter().enumerate() {
+            if let Some(port) = port {
+                ready[q] = port.lane.tx_ready();
+            }
+        }
+        let mut order = [Sub::Router; MAX_SUBS];
+        let mut n = 0;
         for (t, &on) in nic_on.iter().enumerate().take(ni) {
-            if !on {
-                continue;
-            }
-            let tx = self.router.intra_tx(t as u32);
-            let rx = self.router.intra_rx(t as u32);
-            let (inj, arr) =
-                self.nics[t].step(env.topo, env.pattern, env.sizes, tx, rx, cycle, siw);
-            if let Some(x) = inj {
-                ev.injected.push(x);
-            }
-            if let Some(x) = arr {
-                ev.arrived.push(x);
+            if on {
+                order[n] = Sub::Nic(t);
+                n += 1;
             }
         }
-        // ---- the links (each block's inputs read before anything they see changes) ----
-        let l = env.link;
-        for (q, port) in self.ports.iter_mut().enumerate() {
-            let Some(port) = port else { continue };
-            let lane_in = PhyIn {
-                cfg: env.phy_cfg,
-                tx_valid: port.tx.out_valid,
-                tx_data: port.tx.out_data,
-                err_mask: 0,
-            };
-            if tx_on[q] {
-                let router = &self.router;
-                let x = TxIn::wire(
-                    &port.rx,
-                    port.lane.tx_ready(),
-                    router.marked_inter_rx_units(q as u32),
-                    nv,
-                    |v| {
-                        // from the router's marks: the TCL reads a FIFO's head only while it
-                        // shows a word, so an empty FIFO's memory is left untouched
-                        let slot = router.p.inter_slot(q as u32, v as u32);
-                        let (hr, pr, _) = router.out_fifo_state(slot);
-                        let f = (hr || pr).then(|| router.inter_tx(q as u32, v as u32));
-                        TxFifoView {
-                            hf_empty: !hr,
-                            hf_rdata: f.filter(|_| hr).map_or(0, |f| f.hf.rdata()),
-                            pay_empty: !pr,
-                            pay_rdata: f.filter(|_| pr).map_or(0, |f| f.pay.rdata()),
-                        }
-                    },
-                );
-                block::step(
-                    &mut port.tx,
-                    &TclTxIn {
-                        p: &l.tcl,
-                        cfg: &env.tcl_cfg,
-                        port: &x,
-                    },
-                );
-                port.tx_seen = cycle + 1;
-            }
-            if rx_on[q] {
-                let rxi = RxIn {
-                    rx_valid: link_in[q].0,
-                    rx_data: link_in[q].1,
-                };
-                let packets = port.rx.stat_pkts;
-                block::step(
-                    &mut port.rx,
-                    &TclRxIn {
-                        p: &l.tcl,
-                        cfg: &env.tcl_cfg,
-                        port: rxi,
-                    },
-                );
-                if env.log_hops && port.rx.stat_pkts != packets {
-                    // the RX counts a packet as it writes its footer (`TclRx::data_beat`)
-                    ev.hop_footers.push(port.rx.wr_data);
-                }
-            }
-            if lane_in.tx_valid || !skip {
-                block::step(&mut port.lane, &lane_in);
+        for (q, port) in self.ports.iter().enumerate() {
+            if port.is_some() {
+                order[n..n + 3].copy_from_slice(&[Sub::Lane(q), Sub::Tx(q), Sub::Rx(q)]);
+                n += 3;
             }
         }
-        // ---- the router ----
         if router_on {
-            self.router_busy = self.router.step(&self.ri);
+            order[n] = Sub::Router;
+            n += 1;
+        }
+        let mut taken = None;
+        if let Some(rng) = self.shuffle.as_deref_mut() {
+            block::shuffle(&mut order[..n], rng);
+            taken = Some(Inputs {
+                nic: (0..ni).map(|t| self.nic_input(t)).collect(),
+                tx: (0..self.ports.len())
+                    .map(|q| tx_on[q].then(|| self.tx_input(q, ready[q], nv)))
+                    .collect(),
+                lane: (0..self.ports.len())
+                    .map(|q| self.ports[q].as_ref().map(|p| lane_input(p, env)))
+                    .collect(),
+            });
+        }
+        let l = env.link;
+        let siw = self.router.p.size_in_words;
+        for &sub in &order[..n] {
+            match sub {
+                Sub::Nic(t) => {
+                    let fi = match &taken {
+                        Some(x) => x.nic[t],
+                        None => self.nic_input(t),
+                    };
+                    let (inj, arr) =
+                        self.nics[t].step(env.topo, env.pattern, env.sizes, &fi, cycle, siw);
+                    if let Some(x) = inj {
+                        ev.injected.push(x);
+                    }
+                    if let Some(x) = arr {
+                        ev.arrived.push(x);
+                    }
+                }
+                Sub::Tx(q) => {
+                    if !tx_on[q] {
+                        continue;
+                    }
+                    match &taken {
+                        Some(x) => {
+                            let x = x.tx[q].as_ref().expect("taken for a working TX");
+                            self.step_tx(q, x, env, cycle);
+                        }
+                        None => {
+                            // built in place, not moved (a TxIn is some 400 bytes)
+                            let x = self.tx_input(q, ready[q], nv);
+                            self.step_tx(q, &x, env, cycle);
+                        }
+                    }
+                }
+                Sub::Rx(q) => {
+                    if !rx_on[q] {
+                        continue;
+                    }
+                    let port = self.ports[q].as_mut().expect("a wired port");
+                    let rxi = RxIn {
+                        rx_valid: link_in[q].0,
+                        rx_data: link_in[q].1,
+                    };
+                    let packets = port.rx.stat_pkts;
+                    block::step(
+                        &mut port.rx,
+                        &TclRxIn {
+                            p: &l.tcl,
+                            cfg: &env.tcl_cfg,
+                            port: rxi,
+                        },
+                    );
+                    if env.log_hops && port.rx.stat_pkts != packets {
+                        // the RX counts a packet as it writes its footer (`TclRx::data_beat`)
+                        ev.hop_footers.push(port.rx.wr_data);
+                    }
+                }
+                Sub::Lane(q) => {
+                    let port = self.ports[q].as_mut().expect("a wired port");
+                    let li = match &taken {
+                        Some(x) => x.lane[q].expect("a wired port"),
+                        None => lane_input(port, env),
+                    };
+                    if li.tx_valid || !skip {
+                        block::step(&mut port.lane, &li);
+                    }
+                }
+                Sub::Router => self.router_busy = self.router.step(&self.ri),
+            }
         }
         if !skip {
             return cycle + 1;
         }
         self.wake(env, cycle + 1)
+    }
+
+    /// Port `q`'s TCL TX steps with inputs `x`.
+    #[inline(always)]
+    fn step_tx(&mut self, q: usize, x: &TxIn, env: &NodeEnv, cycle: u64) {
+        let port = self.ports[q].as_mut().expect("a wired port");
+        block::step(
+            &mut port.tx,
+            &TclTxIn {
+                p: &env.link.tcl,
+                cfg: &env.tcl_cfg,
+                port: x,
+            },
+        );
+        port.tx_seen = cycle + 1;
+    }
+
+    /// What the NIC of terminal `t` reads of the router this cycle.
+    fn nic_input(&self, t: usize) -> NicFifoIn {
+        let r = &self.router;
+        self.nics[t].fifo_in(r.intra_tx(t as u32), r.intra_rx(t as u32))
+    }
+
+    /// What port `q`'s TCL TX reads this cycle: its RX's credit update, its lane's `ready`, the
+    /// router's RX FIFO units and TX FIFO heads.
+    #[inline(always)]
+    fn tx_input(&self, q: usize, ready: bool, nv: usize) -> TxIn {
+        let router = &self.router;
+        let port = self.ports[q].as_ref().expect("a wired port");
+        TxIn::wire(
+            &port.rx,
+            ready,
+            router.marked_inter_rx_units(q as u32),
+            nv,
+            |v| {
+                // from the router's marks: the TCL reads a FIFO's head only while it shows a
+                // word, so an empty FIFO's memory is left untouched
+                let slot = router.p.inter_slot(q as u32, v as u32);
+                let (hr, pr, _) = router.out_fifo_state(slot);
+                let f = (hr || pr).then(|| router.inter_tx(q as u32, v as u32));
+                TxFifoView {
+                    hf_empty: !hr,
+                    hf_rdata: f.filter(|_| hr).map_or(0, |f| f.hf.rdata()),
+                    pay_empty: !pr,
+                    pay_rdata: f.filter(|_| pr).map_or(0, |f| f.pay.rdata()),
+                }
+            },
+        )
     }
 
     /// The NIC of terminal `t` has nothing to write or read.

@@ -34,7 +34,7 @@ use crate::probe::{b, clk_rst, Visitor};
 use crate::router::params::{RouterCfg, RouterParams, MAX_INTER, MAX_INTRA};
 use crate::router::{InterIn, IntraIn, Router, RouterIn, RouterNext};
 use regs::*;
-use selftest::{GenCfg, PerfCounter, StConsumer, TrafficGen};
+use selftest::{ConsFifoIn, GenCfg, GenFifoIn, PerfCounter, StConsumer, TrafficGen};
 use target::{unpack3, unpack_order, RegReq, TargetCtrl, TcParams};
 
 /// A node's structure.
@@ -95,15 +95,43 @@ pub struct NodeNext {
     perf: PerfCounter,
 }
 
-/// Every block's inputs in one cycle.
+/// Every sub-block's inputs in one cycle: values, all taken from the registers of this cycle
+/// (`Node::inputs`) before any sub-block steps, so the sub-blocks may step one after another in
+/// any order (`Node::step_in_order`).
 struct NodeInputs {
     router: RouterIn,
     tx: Vec<TxIn>,
     rx: Vec<RxIn>,
     lanes: Vec<PhyIn>,
+    /// The Target Controller's: the register request, the status read, the generators' busy.
+    reg: RegReq,
     status: Option<u32>,
+    busy: bool,
+    /// The TCLs' configuration and the self-test's, from the Target Controller's registers.
+    tcl_cfg: TclCfg,
+    gen_cfg: GenCfg,
+    /// The Target Controller's start pulse and the ST_GEN_EN / ST_CONS_EN masks.
+    start: bool,
+    gen_en: u32,
+    cons_en: u32,
+    gen_fifo: Vec<GenFifoIn>,
+    /// None on a port without an RX FIFO.
+    cons_fifo: Vec<Option<ConsFifoIn>>,
     expect: u32,
     consumed: u32,
+}
+
+/// A sub-block of the node: what `Node::step_in_order` steps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeBlock {
+    Router,
+    Tx(usize),
+    Rx(usize),
+    Lane(usize),
+    Tc,
+    Gen(usize),
+    Cons(usize),
+    Perf,
 }
 
 const GEN_LINK: [&str; 64] = crate::gen_names!("gen_link");
@@ -303,15 +331,101 @@ impl Node {
             });
         }
         let consumed = self.cons.iter().fold(0u32, |a, c| a.wrapping_add(c.pkts));
+        let ni = rp.n_intra;
         NodeInputs {
             router: ri,
             tx,
             rx,
             lanes,
+            reg: i.reg,
             status: self.status(i.reg.addr),
+            busy: self.st_busy(),
+            tcl_cfg: self.tcl_cfg(),
+            gen_cfg: self.gen_cfg(),
+            start: self.tc.st_start,
+            gen_en: self.tc.st_gen_en,
+            cons_en: self.tc.st_cons_en,
+            gen_fifo: (0..ni)
+                .map(|k| GenFifoIn::of(self.router.intra_tx(k)))
+                .collect(),
+            cons_fifo: (0..ni)
+                .map(|k| self.router.intra_rx(k).map(ConsFifoIn::of))
+                .collect(),
             expect: self.expect(),
             consumed,
         }
+    }
+
+    /// Every sub-block, in the order `eval` evaluates them.
+    pub fn blocks(&self) -> Vec<NodeBlock> {
+        let nq = self.p.router.inter.len();
+        let ni = self.p.router.n_intra as usize;
+        let mut v = vec![NodeBlock::Router];
+        for q in 0..nq {
+            v.extend([NodeBlock::Tx(q), NodeBlock::Rx(q), NodeBlock::Lane(q)]);
+        }
+        v.push(NodeBlock::Tc);
+        v.extend((0..ni).map(NodeBlock::Gen));
+        v.extend((0..ni).map(NodeBlock::Cons));
+        v.push(NodeBlock::Perf);
+        v
+    }
+
+    /// One cycle with the sub-blocks stepped in place one after another in `order` (each once;
+    /// the router steps its slots in place, `Router::step`): the same registers as
+    /// `commit(eval(i))` in any order, because every sub-block's inputs are taken before any
+    /// steps (a test shuffles the order).
+    pub fn step_in_order(&mut self, i: &NodeIn, order: &[NodeBlock]) {
+        let ins = self.inputs(i);
+        for &b in order {
+            match b {
+                NodeBlock::Router => {
+                    self.router.step(&ins.router);
+                }
+                NodeBlock::Tx(q) => {
+                    self.tx[q].step_in_place(&TclTxIn {
+                        p: &self.p.link.tcl,
+                        cfg: &ins.tcl_cfg,
+                        port: &ins.tx[q],
+                    });
+                }
+                NodeBlock::Rx(q) => {
+                    self.rx[q].step_in_place(&TclRxIn {
+                        p: &self.p.link.tcl,
+                        cfg: &ins.tcl_cfg,
+                        port: ins.rx[q],
+                    });
+                }
+                NodeBlock::Lane(q) => {
+                    self.lanes[q].step_in_place(&ins.lanes[q]);
+                }
+                NodeBlock::Tc => self.tc = self.eval_tc(&ins),
+                NodeBlock::Gen(k) => self.gens[k] = self.eval_gen(&ins, k),
+                NodeBlock::Cons(k) => self.cons[k] = self.eval_cons(&ins, k),
+                NodeBlock::Perf => self.perf = self.eval_perf(&ins),
+            }
+        }
+    }
+
+    fn eval_tc(&self, ins: &NodeInputs) -> TargetCtrl {
+        self.tc.eval(&self.p.tc, &ins.reg, ins.status, ins.busy)
+    }
+
+    fn eval_gen(&self, ins: &NodeInputs, k: usize) -> TrafficGen {
+        let on = ins.gen_en & (1 << k) != 0;
+        self.gens[k].eval(k as u32, &ins.gen_cfg, ins.start, on, &ins.gen_fifo[k])
+    }
+
+    fn eval_cons(&self, ins: &NodeInputs, k: usize) -> StConsumer {
+        let on = ins.cons_en & (1 << k) != 0;
+        match &ins.cons_fifo[k] {
+            Some(f) => self.cons[k].eval(ins.start, on, self.p.router.size_in_words, f),
+            None => self.cons[k].clone(),
+        }
+    }
+
+    fn eval_perf(&self, ins: &NodeInputs) -> PerfCounter {
+        self.perf.eval(ins.start, ins.consumed, ins.expect)
     }
 
     /// The register response of this cycle (answering last cycle's request).
@@ -421,73 +535,23 @@ impl Block for Node {
     /// Next state of every block. Pure.
     fn eval(&self, i: &NodeIn) -> NodeNext {
         let ins = self.inputs(i);
-        let p = &self.p;
-        let tcl_cfg = self.tcl_cfg();
-        let gen_cfg = self.gen_cfg();
-        let start = self.tc.st_start;
+        let tcl = &self.p.link.tcl;
+        let (ni, cfg) = (self.gens.len(), &ins.tcl_cfg);
         NodeNext {
             router: self.router.eval(&ins.router),
-            tx: self
-                .tx
-                .iter()
-                .zip(&ins.tx)
-                .map(|(t, ti)| {
-                    t.eval(&TclTxIn {
-                        p: &p.link.tcl,
-                        cfg: &tcl_cfg,
-                        port: ti,
-                    })
-                })
+            tx: (self.tx.iter().zip(&ins.tx))
+                .map(|(t, port)| t.eval(&TclTxIn { p: tcl, cfg, port }))
                 .collect(),
-            rx: self
-                .rx
-                .iter()
-                .zip(&ins.rx)
-                .map(|(r, ri)| {
-                    r.eval(&TclRxIn {
-                        p: &p.link.tcl,
-                        cfg: &tcl_cfg,
-                        port: *ri,
-                    })
-                })
+            rx: (self.rx.iter().zip(&ins.rx))
+                .map(|(r, &port)| r.eval(&TclRxIn { p: tcl, cfg, port }))
                 .collect(),
-            lanes: self
-                .lanes
-                .iter()
-                .zip(&ins.lanes)
+            lanes: (self.lanes.iter().zip(&ins.lanes))
                 .map(|(l, li)| l.eval(li))
                 .collect(),
-            tc: self.tc.eval(&p.tc, &i.reg, ins.status, self.st_busy()),
-            gens: self
-                .gens
-                .iter()
-                .enumerate()
-                .map(|(k, g)| {
-                    let on = self.tc.st_gen_en & (1 << k) != 0;
-                    g.eval(
-                        k as u32,
-                        &gen_cfg,
-                        start,
-                        on,
-                        self.router.intra_tx(k as u32),
-                    )
-                })
-                .collect(),
-            cons: self
-                .cons
-                .iter()
-                .enumerate()
-                .map(|(k, c)| match self.router.intra_rx(k as u32) {
-                    Some(f) => c.eval(
-                        start,
-                        self.tc.st_cons_en & (1 << k) != 0,
-                        p.router.size_in_words,
-                        f,
-                    ),
-                    None => c.clone(),
-                })
-                .collect(),
-            perf: self.perf.eval(start, ins.consumed, ins.expect),
+            tc: self.eval_tc(&ins),
+            gens: (0..ni).map(|k| self.eval_gen(&ins, k)).collect(),
+            cons: (0..ni).map(|k| self.eval_cons(&ins, k)).collect(),
+            perf: self.eval_perf(&ins),
         }
     }
 
@@ -517,7 +581,7 @@ impl Block for Node {
         clk_rst(v);
         self.probe_ports(i, v);
         v.enter("u_tc");
-        self.tc.probe(&i.reg, ins.status, self.st_busy(), v);
+        self.tc.probe(&i.reg, ins.status, ins.busy, v);
         v.leave();
         v.enter("u_router");
         self.router.probe(&ins.router, v);
@@ -526,7 +590,7 @@ impl Block for Node {
             v.enter(name);
             v.enter("u_tcl");
             probe_tcl(
-                &self.p.link_params(self.tcl_cfg(), self.phy_cfg()),
+                &self.p.link_params(ins.tcl_cfg, self.phy_cfg()),
                 &self.tx[q],
                 &self.rx[q],
                 &ins.tx[q],
@@ -539,15 +603,15 @@ impl Block for Node {
             v.leave();
             v.leave();
         }
-        let start = self.tc.st_start;
+        let start = ins.start;
         for (p, name) in GEN_ST.iter().enumerate().take(ni) {
             v.enter(name);
             v.enter("u_gen");
-            self.gens[p].probe(start, self.tc.st_gen_en & (1 << p) != 0, v);
+            self.gens[p].probe(start, ins.gen_en & (1 << p) != 0, v);
             v.leave();
             if rp.has_output(p as u32) {
                 v.enter("u_cons");
-                self.cons[p].probe(start, self.tc.st_cons_en & (1 << p) != 0, v);
+                self.cons[p].probe(start, ins.cons_en & (1 << p) != 0, v);
                 v.leave();
             }
             v.leave();

@@ -84,6 +84,47 @@ impl GenCfg {
     }
 }
 
+/// What a Traffic Generator sees of its port's TX packet FIFO: `exanet_st_gen`'s `hf_usedw_i`
+/// and `pay_usedw_i`, and the two depths the module is built with (`HF_DEPTH`, `PAY_DEPTH`).
+/// A value, taken from the FIFO's registers of this cycle before anything steps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GenFifoIn {
+    pub hf_usedw: u32,
+    pub pay_usedw: u32,
+    pub hf_depth: u32,
+    pub pay_depth: u32,
+}
+
+impl GenFifoIn {
+    pub fn of(f: &PktFifo) -> GenFifoIn {
+        GenFifoIn {
+            hf_usedw: f.hf.usedw(),
+            pay_usedw: f.pay.usedw(),
+            hf_depth: f.hf.params().depth,
+            pay_depth: f.pay.params().depth,
+        }
+    }
+}
+
+/// What a Consumer sees of its port's RX packet FIFO: `exanet_st_cons`'s `hf_rdusedw_i`,
+/// `pay_rdusedw_i` and `hf_rdata_i`. A value, like [`GenFifoIn`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ConsFifoIn {
+    pub hf_rdusedw: u32,
+    pub pay_rdusedw: u32,
+    pub hf_rdata: u128,
+}
+
+impl ConsFifoIn {
+    pub fn of(f: &PktFifo) -> ConsFifoIn {
+        ConsFifoIn {
+            hf_rdusedw: f.hf.rdusedw(),
+            pay_rdusedw: f.pay.rdusedw(),
+            hf_rdata: f.hf.rdata(),
+        }
+    }
+}
+
 /// Traffic Generator registers.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TrafficGen {
@@ -101,14 +142,14 @@ pub struct TrafficGen {
 }
 
 impl TrafficGen {
-    /// Next state. `start`/`enabled` from the Target Controller; `fifo` is the port's TX FIFO.
+    /// Next state. `start`/`enabled` from the Target Controller; `fifo`: the port's TX FIFO.
     pub fn eval(
         &self,
         port: u32,
         cfg: &GenCfg,
         start: bool,
         enabled: bool,
-        fifo: &PktFifo,
+        fifo: &GenFifoIn,
     ) -> TrafficGen {
         let mut n = self.clone();
         n.wr_hf = false;
@@ -136,9 +177,13 @@ impl TrafficGen {
         let hdr = cfg.header(port, self.sent);
         let words = payload_words(hdr, cfg.size_in_words);
         let is_hf = self.widx == 0 || self.widx == words + 1;
-        let f = if is_hf { &fifo.hf } else { &fifo.pay };
+        let (usedw, depth) = if is_hf {
+            (fifo.hf_usedw, fifo.hf_depth)
+        } else {
+            (fifo.pay_usedw, fifo.pay_depth)
+        };
         let in_flight = if is_hf { self.wr_hf } else { self.wr_pay } as u32;
-        if f.usedw() + in_flight >= f.params().depth {
+        if usedw + in_flight >= depth {
             return n;
         }
         if self.widx == 0 {
@@ -197,13 +242,13 @@ pub struct StConsumer {
 }
 
 impl StConsumer {
-    /// Next state; `fifo` is the port's RX FIFO.
+    /// Next state; `fifo`: the port's RX FIFO.
     pub fn eval(
         &self,
         start: bool,
         enabled: bool,
         size_in_words: bool,
-        fifo: &PktFifo,
+        fifo: &ConsFifoIn,
     ) -> StConsumer {
         let mut n = self.clone();
         // the word popped this cycle
@@ -211,7 +256,7 @@ impl StConsumer {
             n.words = self.words.wrapping_add(1);
         }
         if self.rd_hf && self.plan == P_HDR_WAIT {
-            let words = payload_words(fifo.hf.rdata(), size_in_words);
+            let words = payload_words(fifo.hf_rdata, size_in_words);
             n.plan = if words > 0 { P_PAY } else { P_FTR };
             n.left = words;
         } else if self.rd_hf {
@@ -224,8 +269,8 @@ impl StConsumer {
         // schedule the next pop
         n.rd_hf = false;
         n.rd_pay = false;
-        let hf_avail = fifo.hf.rdusedw() > self.rd_hf as u32;
-        let pay_avail = fifo.pay.rdusedw() > self.rd_pay as u32;
+        let hf_avail = fifo.hf_rdusedw > self.rd_hf as u32;
+        let pay_avail = fifo.pay_rdusedw > self.rd_pay as u32;
         if enabled {
             match n.plan {
                 P_HDR if hf_avail => {

@@ -35,6 +35,9 @@ pub struct NodeTop {
     pub nb_lanes: Vec<PhyLane>,
     /// The neighbours' link configuration (the configuration's, fixed).
     pub nb_p: LinkParams,
+    /// When set, the node's sub-blocks step in place in a fresh random order every cycle
+    /// (`Node::step_in_order`; the clock rule says the order cannot matter, a test checks it).
+    shuffle: Option<rand_mt::Mt64>,
 }
 
 const GEN_NB: [&str; 64] = crate::gen_names!("gen_nb");
@@ -49,7 +52,13 @@ impl NodeTop {
             nb_lanes: (0..nq).map(|_| PhyLane::reset(&nb_p.phy)).collect(),
             node,
             nb_p,
+            shuffle: None,
         }
+    }
+
+    /// Step the node's sub-blocks in place in a random order, drawn every cycle from `seed`.
+    pub fn shuffle_blocks(&mut self, seed: u64) {
+        self.shuffle = Some(rand_mt::Mt64::new(seed));
     }
 
     /// The node's inputs, with what the neighbours' lanes deliver.
@@ -78,7 +87,6 @@ impl NodeTop {
 
     pub fn step(&mut self, i: &NodeTopIn) {
         let ni = self.node_in(i);
-        let node_next = self.node.eval(&ni);
         let nb_next: Vec<_> = self
             .nbs
             .iter()
@@ -91,7 +99,17 @@ impl NodeTop {
             .enumerate()
             .map(|(q, l)| l.eval(&self.nb_lane_in(q, i)))
             .collect();
-        self.node.commit(node_next);
+        match self.shuffle.as_mut() {
+            None => {
+                let n = self.node.eval(&ni);
+                self.node.commit(n);
+            }
+            Some(rng) => {
+                let mut order = self.node.blocks();
+                crate::block::shuffle(&mut order, rng);
+                self.node.step_in_order(&ni, &order);
+            }
+        }
         for (e, n) in self.nbs.iter_mut().zip(nb_next) {
             e.commit(n);
         }

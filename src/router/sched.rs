@@ -106,10 +106,7 @@ fn visits(
     let mut shuffled = Vec::new();
     if let Some(rng) = rng {
         shuffled.extend(bits(true, outs).chain(bits(false, ins)));
-        for k in (1..shuffled.len()).rev() {
-            let j = (rng.next_u64() % (k as u64 + 1)) as usize;
-            shuffled.swap(k, j);
-        }
+        crate::block::shuffle(&mut shuffled, rng);
     }
     let ordered = shuffled.is_empty();
     let (outs, ins) = if ordered { (outs, ins) } else { (0, 0) };
