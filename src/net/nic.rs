@@ -34,10 +34,10 @@ use crate::router::IntraIn;
 use rand_mt::Mt64;
 use std::collections::VecDeque;
 
-/// What a NIC reads of its intra-tile port's FIFOs in a cycle (the processing system's side of
-/// the RTL's `ps_*` ports): the TX FIFOs' write-side fill and depths, and the RX FIFOs' visible
-/// words and the heads it pops. A value, taken from the FIFOs' registers of this cycle before
-/// anything steps (`Nic::fifo_in`).
+/// What a NIC reads of its intra-tile port's FIFOs in a cycle: the TX FIFOs' write-side fill
+/// and depths, and the RX FIFOs' visible words and the heads it pops (as the self-test IPs read
+/// theirs, `node::selftest::GenFifoIn`). A value, taken from the FIFOs' registers of this cycle
+/// before anything steps (`Nic::fifo_in`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct NicFifoIn {
     pub tx_hf_usedw: u32,
