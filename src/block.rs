@@ -79,6 +79,24 @@ pub fn step<B: Block>(b: &mut B, i: &B::In<'_>) -> Option<B::Events> {
     Some(b.step_in_place(i))
 }
 
+/// `eval` of a block (or of the registers of one) whose next state is this cycle's registers
+/// with some changed: `next(now, n)` changes a copy `n` of `now` and reports the cycle. Pure.
+#[inline]
+pub fn eval_by_copy<R: Clone, E>(now: &R, next: impl FnOnce(&R, &mut R) -> E) -> (R, E) {
+    let mut n = now.clone();
+    let e = next(now, &mut n);
+    (n, e)
+}
+
+/// The same `next` run in place (`Block::step_in_place`): it reads a copy of this cycle's
+/// registers and writes the next ones into `regs`, one copy of the registers instead of the
+/// two of `eval_by_copy` then commit.
+#[inline]
+pub fn step_by_copy<R: Clone, E>(regs: &mut R, next: impl FnOnce(&R, &mut R) -> E) -> E {
+    let now = regs.clone();
+    next(&now, regs)
+}
+
 /// Put `v` in a random order drawn from `rng`: the visiting order of blocks a test steps to show
 /// the order cannot matter, and the random placement of ranks (`app::mapping`). Fisher-Yates:
 /// position i swaps with a uniform position in 0..=i, from the top down; the index is the high

@@ -40,7 +40,7 @@
 use super::credit;
 use super::lseq::{self, LSEQ_NEAR, LSEQ_WINDOW};
 use super::tcl_tx::{vc_mask, TclCfg, TclParams};
-use crate::block::Block;
+use crate::block::{self, Block};
 use crate::packet::crc::{crc32c_update128, crc32c_update64, crc_start, CRC_INIT, CRC_XOROUT};
 use crate::packet::layout::{FTR_LSEQ, FTR_LSEQ_CHK};
 use crate::packet::wire::{MAGIC, START};
@@ -365,9 +365,7 @@ impl Block for TclRx {
     }
 
     fn eval(&self, i: &TclRxIn) -> (TclRx, RxEvents) {
-        let mut n = self.clone();
-        let ev = self.next(i.p, i.cfg, &i.port, &mut n);
-        (n, ev)
+        block::eval_by_copy(self, |now, n| now.next(i.p, i.cfg, &i.port, n))
     }
 
     fn commit(&mut self, (n, ev): (TclRx, RxEvents)) -> RxEvents {
@@ -378,8 +376,7 @@ impl Block for TclRx {
     /// The next state built in `self` from a copy of this cycle's registers.
     #[inline]
     fn step_in_place(&mut self, i: &TclRxIn) -> RxEvents {
-        let now = self.clone();
-        now.next(i.p, i.cfg, &i.port, self)
+        block::step_by_copy(self, |now, n| now.next(i.p, i.cfg, &i.port, n))
     }
 
     fn probe(&self, x: &TclRxIn, v: &mut dyn Visitor) {

@@ -52,7 +52,7 @@
 
 use super::credit;
 use super::tcl_rx::TclRx;
-use crate::block::Block;
+use crate::block::{self, Block};
 use crate::packet::{payload_words, wire::MAGIC, wire::START};
 use crate::pktfifo::PktFifo;
 use crate::probe::{b, clk_rst, Visitor};
@@ -523,9 +523,7 @@ impl Block for TclTx {
     }
 
     fn eval(&self, i: &TclTxIn) -> (TclTx, TxEvents) {
-        let mut n = self.clone();
-        let ev = self.next(i.p, i.cfg, i.port, &mut n);
-        (n, ev)
+        block::eval_by_copy(self, |now, n| now.next(i.p, i.cfg, i.port, n))
     }
 
     fn commit(&mut self, (n, ev): (TclTx, TxEvents)) -> TxEvents {
@@ -536,8 +534,7 @@ impl Block for TclTx {
     /// The next state built in `self` from a copy of this cycle's registers.
     #[inline]
     fn step_in_place(&mut self, i: &TclTxIn) -> TxEvents {
-        let now = self.clone();
-        now.next(i.p, i.cfg, i.port, self)
+        block::step_by_copy(self, |now, n| now.next(i.p, i.cfg, i.port, n))
     }
 
     fn probe(&self, x: &TclTxIn, v: &mut dyn Visitor) {

@@ -34,7 +34,7 @@
 
 use super::params::{RouterCfg, RouterParams, Slot};
 use super::route::{route, Route, RouteFn};
-use crate::block::Block;
+use crate::block::{self, Block};
 use crate::packet::layout::HDR_ROUTE;
 use crate::packet::{payload_words, secded_encode};
 use crate::pktfifo::{PktFifo, PktFifoIn, PktFifoNext, PktFifoParams};
@@ -346,17 +346,18 @@ impl Block for InSlot {
 
     #[inline]
     fn eval(&self, i: &InSlotIn) -> InSlotNext {
-        let mut n = self.gate.clone();
-        let fi = Self::next(
-            (self.index, &self.gate, &self.fifo),
-            i.p,
-            i.cfg,
-            i.routing,
-            &i.port,
-            &mut n,
-        );
+        let (gate, fi) = block::eval_by_copy(&self.gate, |now, n| {
+            Self::next(
+                (self.index, now, &self.fifo),
+                i.p,
+                i.cfg,
+                i.routing,
+                &i.port,
+                n,
+            )
+        });
         InSlotNext {
-            gate: n,
+            gate,
             fifo: self.fifo.eval(&fi),
         }
     }
@@ -371,15 +372,10 @@ impl Block for InSlot {
     /// stepped on its own (`PktFifo::step`): one copy of the registers instead of three.
     #[inline]
     fn step_in_place(&mut self, i: &InSlotIn) {
-        let now = self.gate.clone();
-        let fi = Self::next(
-            (self.index, &now, &self.fifo),
-            i.p,
-            i.cfg,
-            i.routing,
-            &i.port,
-            &mut self.gate,
-        );
+        let (index, fifo) = (self.index, &self.fifo);
+        let fi = block::step_by_copy(&mut self.gate, |now, n| {
+            Self::next((index, now, fifo), i.p, i.cfg, i.routing, &i.port, n)
+        });
         self.fifo.step(&fi);
     }
 

@@ -28,7 +28,7 @@
 
 use super::gate::{GatePorts, SlotSpec};
 use super::params::{RouterCfg, RouterParams, Slot};
-use crate::block::Block;
+use crate::block::{self, Block};
 use crate::pktfifo::{PktFifo, PktFifoIn, PktFifoNext};
 use crate::probe::{b, clk_rst, Visitor};
 
@@ -302,18 +302,12 @@ impl Block for OutSlot {
 
     #[inline]
     fn eval(&self, i: &OutSlotIn) -> OutSlotNext {
-        let mut n = self.r.clone();
-        let fi = Self::next(
-            (self.index, &self.r, &self.fifo),
-            i.p,
-            i.cfg,
-            i.gates,
-            i.requests,
-            &i.port,
-            &mut n,
-        );
+        let (r, fi) = block::eval_by_copy(&self.r, |now, n| {
+            let x = (self.index, now, &self.fifo);
+            Self::next(x, i.p, i.cfg, i.gates, i.requests, &i.port, n)
+        });
         OutSlotNext {
-            r: n,
+            r,
             fifo: self.fifo.eval(&fi),
         }
     }
@@ -328,16 +322,18 @@ impl Block for OutSlot {
     /// stepped on its own (`PktFifo::step`): one copy of the registers instead of three.
     #[inline]
     fn step_in_place(&mut self, i: &OutSlotIn) {
-        let now = self.r.clone();
-        let fi = Self::next(
-            (self.index, &now, &self.fifo),
-            i.p,
-            i.cfg,
-            i.gates,
-            i.requests,
-            &i.port,
-            &mut self.r,
-        );
+        let (index, fifo) = (self.index, &self.fifo);
+        let fi = block::step_by_copy(&mut self.r, |now, n| {
+            Self::next(
+                (index, now, fifo),
+                i.p,
+                i.cfg,
+                i.gates,
+                i.requests,
+                &i.port,
+                n,
+            )
+        });
         self.fifo.step(&fi);
     }
 

@@ -76,9 +76,13 @@ struct Marks {
     eop: u64,
 }
 
-/// Entry `s` of `of` changed from `old` to `new` (`NONE`: none): bring `mask`, whose bit k
-/// says that some entry is k, up to date. (Only a change costs a look at the other entries.)
-fn remap(of: &[u8], mask: &mut u64, old: u8, new: u8) {
+/// Set entry `s` of `of` to `new` (`NONE`: none), keeping `mask`, whose bit k says that some
+/// entry is k, up to date. (Only a change costs a look at the other entries.)
+fn set_entry(of: &mut [u8], mask: &mut u64, s: usize, new: u8) {
+    if of[s] == new {
+        return;
+    }
+    let old = std::mem::replace(&mut of[s], new);
     if old != NONE && !of.contains(&old) {
         *mask &= !(1 << old);
     }
@@ -197,19 +201,13 @@ impl Router {
         } else {
             NONE
         };
-        if grant != m.grant_in[s] {
-            let old = std::mem::replace(&mut m.grant_in[s], grant);
-            remap(&m.grant_in, &mut m.granted, old, grant);
-        }
+        set_entry(&mut m.grant_in, &mut m.granted, s, grant);
         let eop = if r.owr_valid && r.owr_last {
             r.owr_src as u8
         } else {
             NONE
         };
-        if eop != m.eop_src[s] {
-            let old = std::mem::replace(&mut m.eop_src[s], eop);
-            remap(&m.eop_src, &mut m.eop, old, eop);
-        }
+        set_entry(&mut m.eop_src, &mut m.eop, s, eop);
     }
 
     /// Output slot `s`'s FIFO: (a header shows, a payload word shows, it is settled).
