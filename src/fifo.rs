@@ -254,7 +254,11 @@ impl Block for Fifo {
         let rd_a = n.rd_ptr & (self.p.depth - 1);
         let head_moved = self.mem.apply(popped, n.write, rd_a);
         let stages = self.p.latency as usize - 1;
-        r.wr_ptr_vis.copy_within(0..stages - 1, 1);
+        // (a loop, not `copy_within`: the copy is a stage or two, and a call to memmove
+        // cost more than the shift)
+        for k in (1..stages).rev() {
+            r.wr_ptr_vis[k] = r.wr_ptr_vis[k - 1];
+        }
         r.wr_ptr_vis[0] = n.vis_in;
         r.wr_ptr = n.wr_ptr;
         r.rd_ptr = n.rd_ptr;

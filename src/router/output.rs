@@ -273,6 +273,14 @@ impl OutSlot {
 
     /// Nothing in flight and nothing to arbitrate: with no request for this output and no pop
     /// by its reader, the next cycle changes nothing (the engine may skip it).
+    /// No grant, nothing in the crossbar and write registers, the FIFO settled: with no pop,
+    /// the next cycle changes nothing if the slot is busy and its owner presents no word for
+    /// it, or if it is free and no gate requests it (model only: the scheduler's hint).
+    pub fn still(&self) -> bool {
+        let r = &self.r;
+        !r.grant_valid && !r.xout_valid && !r.owr_valid && self.fifo.settled()
+    }
+
     pub fn quiet(&self) -> bool {
         let r = &self.r;
         !r.busy

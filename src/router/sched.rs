@@ -60,6 +60,16 @@ struct Marks {
     out_exists: u64,
     /// Bit s: output s is quiet (`OutSlot::quiet`).
     out_quiet: u64,
+    /// Bit s: output s has no grant, nothing in its crossbar and write registers, its FIFO
+    /// settled: it changes nothing in a cycle with no pop, if it is busy and no gate feeds it
+    /// a word, or if it is free and no gate requests it.
+    out_still: u64,
+    /// Bit s: output s is owned by a packet (`busy`).
+    out_busy: u64,
+    /// Per input: the output its gate's crossbar register feeds (`NONE`: no word); and the
+    /// same as a mask, bit s: some gate feeds output s.
+    feeds: Vec<u8>,
+    fed: u64,
     /// Bit s: output s is free (not owned, no grant pending).
     out_free: u64,
     /// Bit s: output FIFO s shows a header; shows a payload word; is settled.
@@ -142,7 +152,12 @@ impl Router {
     pub fn refresh_marks(&mut self) {
         let n = self.p.slots() as usize;
         let m = &mut self.sched.marks;
-        for v in [&mut m.req_out, &mut m.grant_in, &mut m.eop_src] {
+        for v in [
+            &mut m.req_out,
+            &mut m.grant_in,
+            &mut m.eop_src,
+            &mut m.feeds,
+        ] {
             v.clear();
             v.resize(n, NONE);
         }
@@ -150,7 +165,7 @@ impl Router {
         m.req_to.resize(n, 0);
         m.in_units.clear();
         m.in_units.resize(n, 0);
-        (m.wanted, m.granted, m.eop) = (0, 0, 0);
+        (m.wanted, m.granted, m.eop, m.fed) = (0, 0, 0, 0);
         m.out_exists = 0;
         for s in 0..n {
             self.mark_in(s);
@@ -172,6 +187,13 @@ impl Router {
         m.in_idle = (m.in_idle & !bit) | if idle { bit } else { 0 };
         m.in_hf_empty = (m.in_hf_empty & !bit) | if x.fifo.hf.empty() { bit } else { 0 };
         m.in_units[s] = x.fifo.units();
+        let ports = &self.gate_ports[s];
+        let feeds = if ports.xin_valid {
+            ports.xin_out as u8
+        } else {
+            NONE
+        };
+        set_entry(&mut m.feeds, &mut m.fed, s, feeds);
         let req = if g.req { g.out as u8 } else { NONE };
         if req != m.req_out[s] {
             for (o, on) in [(m.req_out[s], false), (req, true)] {
@@ -192,6 +214,8 @@ impl Router {
         let bit = 1u64 << s;
         let set = |mask: &mut u64, on: bool| *mask = (*mask & !bit) | if on { bit } else { 0 };
         set(&mut m.out_quiet, o.quiet());
+        set(&mut m.out_still, o.still());
+        set(&mut m.out_busy, r.busy);
         set(&mut m.out_free, !r.busy && !r.grant_valid);
         set(&mut m.out_hf_ready, !o.fifo.hf.empty());
         set(&mut m.out_pay_ready, !o.fifo.pay.empty());
@@ -270,9 +294,12 @@ impl Router {
         // Step every slot that works, in place, in any order: an output reads the gates'
         // ports of this cycle (`gate_ports`, refreshed only below) and its own registers, a gate
         // the grants, footers and room of this cycle (taken above) and its own registers; no
-        // slot reads another's registers directly. A quiet output nobody requests and nobody
-        // pops, a quiet gate with no write into its FIFO, changes nothing.
-        let outs_todo = m.out_exists & !(m.out_quiet & !wanted & !read);
+        // slot reads another's registers directly. A still output nobody pops changes nothing
+        // when it is free and nobody requests it, or when it is busy and no gate feeds it a
+        // word (`OutSlot::still`); a quiet gate with no write into its FIFO changes nothing.
+        let fed = m.fed;
+        let still_out = m.out_still & !read & ((m.out_busy & !fed) | (!m.out_busy & !wanted));
+        let outs_todo = m.out_exists & !still_out;
         let ins_todo = all & !(quiet_in(m) & !written);
         for (is_out, s) in visits(outs_todo, ins_todo, shuffle.as_deref_mut()) {
             if is_out {
