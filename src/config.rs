@@ -277,6 +277,22 @@ pub struct NetConfig {
     /// deadlock arguments need; false: before every word, as Biagioni 2017's TCL (star-channel can
     /// then deadlock past saturation). Default true (docs/decisions/0013).
     pub whole_packet_credit: bool,
+    /// Bit-error rates of chosen links, each `{ a = A, b = B, ber = R }`: the links between
+    /// nodes A and B (both directions) flip each bit with probability R, 0 to 0.5, instead of
+    /// `link.phy.ber`. Default empty (every link at `link.phy.ber`).
+    pub link_ber: Vec<LinkBer>,
+}
+
+/// A bit-error rate for the links between two nodes (`net.link_ber`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LinkBer {
+    /// One end, a node index.
+    pub a: usize,
+    /// The other end, a node index.
+    pub b: usize,
+    /// Bit-error rate of both directions, 0 to 0.5.
+    pub ber: f64,
 }
 
 impl Default for NetConfig {
@@ -303,6 +319,7 @@ impl Default for NetConfig {
             check: false,
             tred_units: 0,
             whole_packet_credit: true,
+            link_ber: Vec::new(),
         }
     }
 }
@@ -349,6 +366,17 @@ impl NetConfig {
                     self.threads, self.partitions
                 ),
             ));
+        }
+        for (k, l) in self.link_ber.iter().enumerate() {
+            if !(l.ber.is_finite() && (0.0..=0.5).contains(&l.ber)) {
+                return Err(err(
+                    "net.link_ber",
+                    format!(
+                        "entry {k} (a = {}, b = {}): ber {:?}: must be between 0 and 0.5",
+                        l.a, l.b, l.ber
+                    ),
+                ));
+            }
         }
         if self.window_cycles > phy_latency as u64 {
             return Err(err(

@@ -500,9 +500,9 @@ fn bad_input_is_refused_with_exit_2() {
             "torus:0x4",
         ),
         (
-            "ber.toml",
-            "[link.phy]\nber = 1e-6\n",
-            "network runs inject no bit errors",
+            "linkber.toml",
+            "[net]\nlink_ber = [{ a = 0, b = 99, ber = 1e-6 }]\n",
+            "node 99 does not exist",
         ),
         (
             "words.toml",

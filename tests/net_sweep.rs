@@ -545,6 +545,12 @@ fn csv_columns_are_the_json_point_fields_for_sweep_and_run() {
     ]));
     let mut point = v.clone();
     point.as_object_mut().unwrap().shift_remove("run");
+    // the per-link list is JSON only (a list of objects is no CSV row)
+    assert!(point
+        .as_object_mut()
+        .unwrap()
+        .shift_remove("link_losses")
+        .is_some());
     csv_matches_points(&std::fs::read_to_string(&rc).unwrap(), &[point]);
     assert_eq!(v["topology"], "mesh:3x3");
     assert_eq!(v["seed"], 1);
@@ -724,19 +730,19 @@ fn the_packets_file_of_a_sweep_names_each_line_s_point() {
 
 #[test]
 fn bench_network_children_run_the_parent_s_set_assignments() {
-    // a network run refuses bit errors; the parent itself does not build a network, so only a
-    // child that got the assignment fails, with the child's reason
+    // a network run refuses sizes in words; the parent itself does not build a network, so
+    // only a child that got the assignment fails, with the child's reason
     let o = exanet(&[
         "bench",
         "network",
         "--cycles",
         "1",
         "--set",
-        "link.phy.ber=1e-6",
+        "link.size_in_words=true",
         "--json",
     ]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("case torus32-10 failed"), "{err}");
-    assert!(err.contains("network runs inject no bit errors"), "{err}");
+    assert!(err.contains("network runs size packets in bytes"), "{err}");
 }

@@ -142,6 +142,19 @@ pub fn shared(
 /// The network of `cfg.net` for an application: packets of 16 bytes (an envelope alone) to
 /// `app.max_payload_bytes`, statistics over the whole run.
 pub fn network(cfg: &Config) -> Result<Network, String> {
+    // A link loses or corrupts packets under bit errors, and the APElink leaves recovery to a
+    // transport layer (acknowledgements, retransmission: Biagioni 2017 §5.3.4) that the
+    // application layer does not model: a message would wait forever for its lost packet.
+    let hit = std::iter::once(("link.phy.ber", cfg.link.phy.ber))
+        .chain(cfg.net.link_ber.iter().map(|l| ("net.link_ber", l.ber)))
+        .find(|(_, ber)| *ber > 0.0);
+    if let Some((field, ber)) = hit {
+        return Err(format!(
+            "{field}: a rate of {ber:e}: application runs need links without bit errors (a lost \
+             packet's message would never complete: the transport layer that would resend it \
+             is not modelled); set it to 0, or measure bit errors with `network run`"
+        ));
+    }
     let mut c = cfg.clone();
     c.net.sizes = SizeDist::Uniform {
         min: ENVELOPE_BYTES,

@@ -677,17 +677,16 @@ pub(super) fn report_run(
         write_csv(path, std::slice::from_ref(&row))?;
     }
     if json {
-        return match mpi_world_size {
-            None => json_out(&row),
-            Some(n) => {
-                let mut v =
-                    serde_json::to_value(&row).map_err(|e| CliError::failed(e.to_string()))?;
-                if let Value::Object(m) = &mut v {
-                    m.insert("mpi_world_size".into(), Value::from(n));
-                }
-                json_out(&v)
+        let mut v = serde_json::to_value(&row).map_err(|e| CliError::failed(e.to_string()))?;
+        let losses = serde_json::to_value(&row.summary.link_losses)
+            .map_err(|e| CliError::failed(e.to_string()))?;
+        if let Value::Object(m) = &mut v {
+            m.insert("link_losses".into(), losses);
+            if let Some(n) = mpi_world_size {
+                m.insert("mpi_world_size".into(), Value::from(n));
             }
-        };
+        }
+        return json_out(&v);
     }
     let s = &row.summary;
     println!(
@@ -734,11 +733,86 @@ pub(super) fn report_run(
         "  errors               {} bad CRC, {} payload, {} order, {} FIFO overflows/underflows",
         s.crc_errors, s.payload_errors, s.order_errors, s.fifo_errors
     );
+    print_accounting(&s.accounting);
+    print_link_losses(&s.link_losses);
     println!("  cycles {}, statistics hash {}", s.cycles, s.stats_hash);
     if !s.stable {
         println!("{UNSTABLE_LEGEND}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where every packet of the run is, and, when bit errors hit, what they did on the links.
+fn print_accounting(a: &crate::net::account::PacketAccount) {
+    println!(
+        "  every packet         {} injected = {} delivered intact + {} CRC-failed + {} discarded \
+         by links + {} dropped by routers + {} in flight ({} of them on links)",
+        a.injected,
+        a.delivered_intact,
+        a.crc_failed,
+        a.discarded,
+        a.dropped,
+        a.in_flight,
+        a.in_flight_on_links
+    );
+    if a.beats_hit > 0 {
+        println!(
+            "  bit errors           {} bits in {} beats; headers {} corrected, {} uncorrectable; \
+             discarded {} at a bad header, {} framing lost, {} to the next Start; {} link CRC \
+             failures; {} credits rejected, {} cycles stalled for credit; {} stray beats",
+            a.bits_flipped,
+            a.beats_hit,
+            a.headers_corrected,
+            a.headers_uncorrectable,
+            a.discarded_header,
+            a.discarded_framing,
+            a.discarded_resync,
+            a.link_crc_errors,
+            a.credits_rejected,
+            a.credit_stall_cycles,
+            a.beats_dropped
+        );
+    }
+}
+
+/// The links that lost the most packets (all of them in the JSON).
+fn print_link_losses(l: &[crate::net::account::LinkLoss]) {
+    const SHOWN: usize = 5;
+    if l.is_empty() {
+        return;
+    }
+    let lost = |x: &crate::net::account::LinkLoss| {
+        x.discarded_header + x.discarded_framing + x.discarded_resync
+    };
+    let mut worst: Vec<_> = l.iter().collect();
+    worst.sort_by_key(|x| {
+        (
+            std::cmp::Reverse(lost(x)),
+            std::cmp::Reverse(x.crc_failed),
+            x.to,
+            x.to_port,
+        )
+    });
+    println!(
+        "  links hit            {} links discarded packets or failed a CRC check; the worst{}:",
+        l.len(),
+        if l.len() > SHOWN {
+            format!(" {SHOWN} (all in --json)")
+        } else {
+            String::new()
+        }
+    );
+    for x in worst.iter().take(SHOWN) {
+        println!(
+            "                       node {} port {} -> node {} port {}: {} discarded, {} CRC checks failed",
+            x.from,
+            x.from_port,
+            x.to,
+            x.to_port,
+            lost(x),
+            x.crc_failed
+        );
+    }
 }
 
 /// `case` with the warm-up and timed cycles of `cycles` where given (`--warmup`, `--cycles`).

@@ -129,6 +129,12 @@ fn in_packet(mode: u8) -> bool {
 }
 
 impl TclRx {
+    /// The parser is inside a packet (its header taken, its footer not yet), or is writing a
+    /// word into the RX FIFO.
+    pub fn in_packet(&self) -> bool {
+        in_packet(self.mode) || self.wr_valid
+    }
+
     /// Credit beat `k` of the credit being received. Beats are consumed by position: a
     /// credit has one beat (start/stop) or `uw_beats` beats (usedword) whatever they contain,
     /// so a corrupted credit never shifts the data that follows. Each beat is checked (tag,

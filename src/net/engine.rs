@@ -38,6 +38,7 @@
 //! (`NetNode::step`), and a node with nothing to do and no beat arriving in a window is not
 //! stepped in it; the results are identical either way (a test).
 
+use super::account::{link_losses, loss_words, PacketAccount, Raw};
 use super::adapter::NodeRouting;
 use super::nic::Nic;
 use super::node::{NetNode, NetPort, NodeEnv, NodeEvents};
@@ -49,10 +50,12 @@ use super::topology::{PortClass, Topology};
 use super::traffic::{Injector, Pattern, SizeDist};
 use crate::block::Block;
 use crate::config::Config;
+use crate::link::errors::{BitErrorInjector, ErrorPlan};
 use crate::link::phy::PhyLane;
 use crate::link::tcl_rx::TclRx;
 use crate::link::tcl_tx::TclTx;
 use crate::link::LinkParams;
+use crate::packet::wire::MAGIC;
 use crate::pktfifo::PktFifoParams;
 use crate::router::params::{Dir, InterPort, RouterCfg, RouterParams, MAX_INTER, MAX_INTRA};
 use crate::router::Router;
@@ -186,6 +189,20 @@ pub fn router_params(cfg: &Config, t: &dyn Topology, vcs: u32) -> RouterParams {
     }
 }
 
+/// The bit errors of the lane node `id` sends on through port `q`: at its `net.link_ber`
+/// rate (`bers`) or `link.phy.ber`, seeded from `sim.seed` and the lane (each lane its own
+/// sequence, whatever the threads and processes); None at a rate of 0.
+fn lane_errors(
+    cfg: &Config,
+    bers: &std::collections::HashMap<(usize, usize), f64>,
+    id: usize,
+    q: usize,
+) -> Option<BitErrorInjector> {
+    let ber = bers.get(&(id, q)).copied().unwrap_or(cfg.link.phy.ber);
+    let lane = (id * MAX_INTER + q) as u64;
+    (ber > 0.0).then(|| BitErrorInjector::new(ErrorPlan::at_rate(ber, cfg.sim.seed, lane)))
+}
+
 impl Network {
     pub fn new(cfg: &Config, s: NetSetup, measure: Window) -> Result<Network, String> {
         let n = s.topo.nodes();
@@ -253,6 +270,13 @@ impl Network {
         if share.is_empty() || share.end > n {
             return Err(format!("nodes {share:?}: not a share of the {n} nodes"));
         }
+        // the lanes whose bit-error rate `net.link_ber` sets: (sender node, port) -> rate
+        let mut bers = std::collections::HashMap::new();
+        for l in &cfg.net.link_ber {
+            for lane in super::setup::lanes_between(t.as_ref(), l.a, l.b) {
+                bers.insert(lane, l.ber);
+            }
+        }
         let mut nodes = Vec::with_capacity(share.len());
         let mut wires = Vec::with_capacity(n);
         let mut inj = injectors.into_iter();
@@ -310,6 +334,7 @@ impl Network {
                                 lane.keep_presented(s.window);
                                 lane
                             },
+                            lane_errors(cfg, &bers, id, q),
                         )));
                     }
                     None => ports.push(None),
@@ -626,9 +651,13 @@ impl Network {
         let mut m = self.merged();
         // this process's counts of what only it steps (the other nodes' are all 0)
         let mut local = [self.fifo_errors(), self.self_addressed()];
+        let mut raw = Raw::of(&self.nodes).to_words();
+        let mut losses = loss_words(&self.nodes, self.base, self.wires.len());
         if let Some(p) = &self.peers {
             m = p.merge(m);
             p.sum(&mut local);
+            p.sum(&mut raw);
+            p.sum(&mut losses);
         }
         let mut s = m.summary(
             offered,
@@ -639,7 +668,42 @@ impl Network {
             self.cycle,
         );
         [s.fifo_errors, s.self_addressed] = local;
+        s.accounting =
+            PacketAccount::new(m.injected, m.delivered, m.crc_bad, &Raw::from_words(&raw));
+        s.link_losses = link_losses(&losses, &self.wires);
         s
+    }
+
+    /// Where every packet is now (this process's nodes only; `run_phases` sums the processes).
+    pub fn account(&self) -> PacketAccount {
+        let m = self.merged();
+        PacketAccount::new(m.injected, m.delivered, m.crc_bad, &Raw::of(&self.nodes))
+    }
+
+    /// No packet is anywhere in this process's nodes: every router FIFO is empty, no TCL TX is
+    /// sending one and no TCL RX is inside one, no lane carries a MAGIC (a packet's first beat;
+    /// credits between packets go without), no NIC is writing or reading one. Credits may
+    /// still flow.
+    pub fn holds_no_packet(&self) -> bool {
+        let mut beats = Vec::new();
+        self.nodes.iter().all(|n| {
+            let fifos_empty = n
+                .router
+                .ins
+                .iter()
+                .map(|s| &s.fifo)
+                .chain(n.router.outs.iter().flatten().map(|o| &o.fifo))
+                .all(|f| f.hf.usedw() == 0 && f.pay.usedw() == 0);
+            fifos_empty
+                && n.ports.iter().flatten().all(|p| {
+                    beats.clear();
+                    let now = p.lane.now();
+                    p.lane.beats_between(now, u64::MAX, &mut beats);
+                    let sending = p.tx.pkt || (p.tx.out_valid && p.tx.out_data == MAGIC);
+                    !sending && !p.rx.in_packet() && beats.iter().all(|b| b.1 != MAGIC)
+                })
+                && n.nics.iter().all(|x| x.idle())
+        })
     }
 
     /// Packets the pattern addressed to their own source so far, over every NIC (never sent).

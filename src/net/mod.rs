@@ -8,6 +8,7 @@
 //! endpoint is a node plus an intra-tile port (the header's `dst_port`). Endpoints are also
 //! numbered with a single index (Pisani 2016 §3.4.3-3.4.4), which traffic patterns use.
 
+pub mod account;
 pub mod adapter;
 pub mod bench;
 pub mod confidence;

@@ -26,6 +26,7 @@ use super::nic::{Arrival, Injection, Nic, NicFifoIn};
 use super::topology::Topology;
 use super::traffic::{Pattern, SizeDist};
 use crate::block;
+use crate::link::errors::BitErrorInjector;
 use crate::link::phy::{PhyCfg, PhyIn, PhyLane};
 use crate::link::tcl_rx::{RxIn, TclRx, TclRxIn};
 use crate::link::tcl_tx::{TclCfg, TclTx, TclTxIn, TxFifoView, TxIn, AGE_MAX};
@@ -33,22 +34,26 @@ use crate::link::LinkParams;
 use crate::router::params::{RouterCfg, MAX_INTER, MAX_INTRA};
 use crate::router::{InterIn, Router, RouterIn};
 
-/// One inter-tile port's APElink half: our TCL and our outgoing lane.
+/// One inter-tile port's APElink half: our TCL and our outgoing lane, with the bit errors the
+/// lane's beats take (the test bench's injector, as in the link and node runs; None for an
+/// error-free lane).
 #[derive(Debug, Clone)]
 pub struct NetPort {
     pub tx: TclTx,
     pub rx: TclRx,
     pub lane: PhyLane,
+    pub errs: Option<BitErrorInjector>,
     /// The TX's registers are those of this cycle; it was left alone since (idle).
     tx_seen: u64,
 }
 
 impl NetPort {
-    pub fn new(tx: TclTx, rx: TclRx, lane: PhyLane) -> NetPort {
+    pub fn new(tx: TclTx, rx: TclRx, lane: PhyLane, errs: Option<BitErrorInjector>) -> NetPort {
         NetPort {
             tx,
             rx,
             lane,
+            errs,
             tx_seen: 0,
         }
     }
@@ -102,13 +107,14 @@ struct Inputs {
     lane: Vec<Option<PhyIn>>,
 }
 
-/// What port `port`'s outgoing lane takes this cycle: its TCL TX's output.
+/// What port `port`'s outgoing lane takes this cycle: its TCL TX's output, and the bit errors
+/// of the next beat it accepts.
 fn lane_input(port: &NetPort, env: &NodeEnv) -> PhyIn {
     PhyIn {
         cfg: env.phy_cfg,
         tx_valid: port.tx.out_valid,
         tx_data: port.tx.out_data,
-        err_mask: 0,
+        err_mask: port.errs.as_ref().map_or(0, |e| e.mask()),
     }
 }
 
@@ -362,7 +368,12 @@ impl NetNode {
                         None => lane_input(port, env),
                     };
                     if li.tx_valid || !skip {
+                        // (the injector moves on by the beats accepted only)
+                        let accepted = li.tx_valid && port.lane.tx_ready();
                         block::step(&mut port.lane, &li);
+                        if let Some(e) = &mut port.errs {
+                            e.commit(accepted);
+                        }
                     }
                 }
                 Sub::Router => self.router_busy = self.router.step(&self.ri),

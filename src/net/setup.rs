@@ -43,12 +43,24 @@ pub fn plan(cfg: &Config) -> Result<Plan, String> {
             topo.nodes()
         ));
     }
-    if cfg.link.phy.ber != 0.0 {
-        return Err(format!(
-            "link.phy.ber = {}: network runs inject no bit errors (their lanes have no error \
-             injector); set it to 0",
-            cfg.link.phy.ber
-        ));
+    for (k, l) in n.link_ber.iter().enumerate() {
+        let nodes = topo.nodes();
+        for end in [l.a, l.b] {
+            if end >= nodes {
+                return Err(format!(
+                    "net.link_ber entry {k}: node {end} does not exist (the topology {} has nodes \
+                     0 to {})",
+                    n.topology,
+                    nodes - 1
+                ));
+            }
+        }
+        if lanes_between(topo.as_ref(), l.a, l.b).next().is_none() {
+            return Err(format!(
+                "net.link_ber entry {k}: nodes {} and {} are not linked in the topology {}",
+                l.a, l.b, n.topology
+            ));
+        }
     }
     if cfg.link.size_in_words {
         return Err(
@@ -227,6 +239,20 @@ pub fn run_logged(
         &mut |c| progress.set_position(c),
     );
     Ok((s, net.take_packet_log()))
+}
+
+/// The lanes between nodes `a` and `b`, either way: (node, port) of each lane's sender.
+pub fn lanes_between(
+    t: &dyn Topology,
+    a: usize,
+    b: usize,
+) -> impl Iterator<Item = (usize, usize)> + '_ {
+    [(a, b), (b, a)].into_iter().flat_map(move |(x, y)| {
+        (0..t.ports()).filter_map(move |q| match t.link(x, q) {
+            Some((m, _)) if m == y => Some((x, q)),
+            _ => None,
+        })
+    })
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 //! `merge` adds them up and the summary sorts, so the result does not depend on the
 //! partitioning or on the order of the nodes.
 
+use super::account::{LinkLoss, PacketAccount};
 use super::nic::{Arrival, Injection};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -214,6 +215,14 @@ pub struct Summary {
     /// (a permutation's fixed points): never sent, counted here (not in the hash).
     pub self_addressed: u64,
     pub cycles: u64,
+    /// Where every packet of the run is, and what bit errors did on the links (from the
+    /// blocks' counters; not in the hash, which the NICs' figures already decide).
+    pub accounting: PacketAccount,
+    /// The links that discarded packets or failed a CRC check, by receiving node and port (a
+    /// list, not a point's fields: `network run --json` adds it beside the point, CSV rows and
+    /// sweep points leave it out).
+    #[serde(skip)]
+    pub link_losses: Vec<LinkLoss>,
     /// A hash of every figure and latency, to compare runs bit for bit.
     pub stats_hash: String,
 }
@@ -278,6 +287,8 @@ impl Stats {
             fifo_errors: 0,
             self_addressed: 0,
             cycles,
+            accounting: PacketAccount::default(),
+            link_losses: Vec::new(),
             stats_hash: String::new(),
         };
         // FNV-1a over the counts and the sorted latencies
