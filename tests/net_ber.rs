@@ -254,3 +254,45 @@ fn application_runs_refuse_bit_errors_they_could_not_recover_from() {
         assert!(err.contains("transport layer"), "{set}: {err}");
     }
 }
+
+#[test]
+fn the_simulated_fractions_follow_what_secded_and_the_crc_predict() {
+    // 6x6 torus, uniform traffic, 64-byte packets: the run's fractions of finished packets
+    // against the formula (ber_model.rs), within four binomial standard deviations plus 10 %
+    // of the predicted fraction (the formula leaves out credits and merged packets)
+    for ber in [1e-5, 1e-4] {
+        let v = json(&[
+            "network",
+            "run",
+            "--set",
+            "net.topology=torus:6x6",
+            "--set",
+            "net.measure_cycles=20000",
+            "--set",
+            "net.warmup_cycles=1000",
+            "--set",
+            "net.drain_cycles=2000",
+            "--set",
+            &format!("link.phy.ber={ber}"),
+            "--json",
+        ]);
+        let a = &v["accounting"];
+        let p = &v["ber_prediction"];
+        let n = |k: &str| a[k].as_f64().unwrap();
+        let done = n("injected") - n("in_flight");
+        assert!(done > 10_000.0, "{a}");
+        for (measured, predicted) in [
+            (n("delivered_intact"), "intact"),
+            (n("crc_failed"), "crc_failed"),
+            (n("discarded") + n("dropped"), "discarded"),
+        ] {
+            let q = p[predicted].as_f64().unwrap();
+            let sd = (done * q * (1.0 - q)).sqrt();
+            assert!(
+                (measured - done * q).abs() <= 4.0 * sd + 0.1 * done * q,
+                "ber {ber:e}, {predicted}: measured {measured} of {done}, predicted {}",
+                done * q
+            );
+        }
+    }
+}

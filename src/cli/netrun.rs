@@ -734,6 +734,7 @@ pub(super) fn report_run(
         s.crc_errors, s.payload_errors, s.order_errors, s.fifo_errors
     );
     print_accounting(&s.accounting);
+    print_prediction(&s.accounting, &s.ber_prediction);
     print_link_losses(&s.link_losses);
     println!("  cycles {}, statistics hash {}", s.cycles, s.stats_hash);
     if !s.stable {
@@ -773,6 +774,31 @@ fn print_accounting(a: &crate::net::account::PacketAccount) {
             a.beats_dropped
         );
     }
+}
+
+/// The run's fractions of finished packets (not in flight) beside what SECDED and the CRC
+/// predict (`ber_model.rs`), when the run has bit errors and the formula applies.
+fn print_prediction(
+    a: &crate::net::account::PacketAccount,
+    p: &crate::net::ber_model::BerPrediction,
+) {
+    let done = a.injected as f64 - a.in_flight as f64;
+    if a.beats_hit == 0 || p.ber.is_nan() || done <= 0.0 {
+        return;
+    }
+    let pct = |x: f64| 100.0 * x;
+    println!(
+        "  vs SECDED and CRC    measured {:.4} % intact, {:.4} % CRC-failed, {:.4} % discarded or \
+         dropped; predicted at ber {:e} over {:.2} links {:.4} %, {:.4} %, {:.4} %",
+        pct(a.delivered_intact as f64 / done),
+        pct(a.crc_failed as f64 / done),
+        pct((a.discarded + a.dropped) as f64 / done),
+        p.ber,
+        p.mean_hops,
+        pct(p.intact),
+        pct(p.crc_failed),
+        pct(p.discarded)
+    );
 }
 
 /// The links that lost the most packets (all of them in the JSON).

@@ -40,6 +40,7 @@
 
 use super::account::{link_losses, loss_words, PacketAccount, Raw};
 use super::adapter::NodeRouting;
+use super::ber_model::{hop_distribution, predict, BerPrediction};
 use super::nic::Nic;
 use super::node::{NetNode, NetPort, NodeEnv, NodeEvents};
 use super::observe::NodeObserver;
@@ -138,6 +139,8 @@ pub struct Network {
     observer: Option<Box<dyn NodeObserver>>,
     /// Windows run so far, and what the threads waited at their barriers.
     pub sync: SyncStats,
+    /// What the codes predict at the links' bit-error rate (`ber_model.rs`).
+    ber_prediction: BerPrediction,
 }
 
 /// What the window barriers cost (`exanet bench network`).
@@ -367,6 +370,20 @@ impl Network {
         }
         let (parts, threads, boundary) = layout(&wires, share.clone(), s.partitions, s.threads)?;
         let np = parts.len();
+        // the formula's assumptions: uniform traffic, one rate on every link
+        let ber_prediction = if cfg.net.pattern == crate::spec::traffic::PatternSpec::Uniform
+            && cfg.net.link_ber.is_empty()
+        {
+            predict(cfg.link.phy.ber, &s.sizes, &hop_distribution(t.as_ref()))
+        } else {
+            BerPrediction {
+                ber: f64::NAN,
+                intact: f64::NAN,
+                crc_failed: f64::NAN,
+                discarded: f64::NAN,
+                mean_hops: f64::NAN,
+            }
+        };
         Ok(Network {
             check_order: s.check && s.routing.in_order(),
             topo: t,
@@ -394,6 +411,7 @@ impl Network {
             packet_log: None,
             observer: None,
             sync: SyncStats::default(),
+            ber_prediction,
         })
     }
 
@@ -671,6 +689,7 @@ impl Network {
         s.accounting =
             PacketAccount::new(m.injected, m.delivered, m.crc_bad, &Raw::from_words(&raw));
         s.link_losses = link_losses(&losses, &self.wires);
+        s.ber_prediction = self.ber_prediction;
         s
     }
 

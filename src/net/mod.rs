@@ -11,6 +11,7 @@
 pub mod account;
 pub mod adapter;
 pub mod bench;
+pub mod ber_model;
 pub mod confidence;
 pub mod dist;
 pub mod engine;

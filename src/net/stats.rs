@@ -10,6 +10,7 @@
 //! partitioning or on the order of the nodes.
 
 use super::account::{LinkLoss, PacketAccount};
+use super::ber_model::BerPrediction;
 use super::nic::{Arrival, Injection};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -218,6 +219,9 @@ pub struct Summary {
     /// Where every packet of the run is, and what bit errors did on the links (from the
     /// blocks' counters; not in the hash, which the NICs' figures already decide).
     pub accounting: PacketAccount,
+    /// What SECDED and the CRC predict at the run's bit-error rate (`ber_model.rs`): for
+    /// uniform traffic with every link at `link.phy.ber`, else every field null.
+    pub ber_prediction: BerPrediction,
     /// The links that discarded packets or failed a CRC check, by receiving node and port (a
     /// list, not a point's fields: `network run --json` adds it beside the point, CSV rows and
     /// sweep points leave it out).
@@ -288,6 +292,7 @@ impl Stats {
             self_addressed: 0,
             cycles,
             accounting: PacketAccount::default(),
+            ber_prediction: BerPrediction::default(),
             link_losses: Vec::new(),
             stats_hash: String::new(),
         };
