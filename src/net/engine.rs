@@ -200,10 +200,16 @@ fn lane_errors(
     bers: &std::collections::HashMap<(usize, usize), f64>,
     id: usize,
     q: usize,
-) -> Option<BitErrorInjector> {
+) -> Option<Box<BitErrorInjector>> {
     let ber = bers.get(&(id, q)).copied().unwrap_or(cfg.link.phy.ber);
     let lane = (id * MAX_INTER + q) as u64;
-    (ber > 0.0).then(|| BitErrorInjector::new(ErrorPlan::at_rate(ber, cfg.sim.seed, lane)))
+    (ber > 0.0).then(|| {
+        Box::new(BitErrorInjector::new(ErrorPlan::at_rate(
+            ber,
+            cfg.sim.seed,
+            lane,
+        )))
+    })
 }
 
 impl Network {

@@ -42,13 +42,20 @@ pub struct NetPort {
     pub tx: TclTx,
     pub rx: TclRx,
     pub lane: PhyLane,
-    pub errs: Option<BitErrorInjector>,
+    /// (boxed: an injector holds its Mersenne Twister's 2.5 KB, which an error-free lane
+    /// should not carry)
+    pub errs: Option<Box<BitErrorInjector>>,
     /// The TX's registers are those of this cycle; it was left alone since (idle).
     tx_seen: u64,
 }
 
 impl NetPort {
-    pub fn new(tx: TclTx, rx: TclRx, lane: PhyLane, errs: Option<BitErrorInjector>) -> NetPort {
+    pub fn new(
+        tx: TclTx,
+        rx: TclRx,
+        lane: PhyLane,
+        errs: Option<Box<BitErrorInjector>>,
+    ) -> NetPort {
         NetPort {
             tx,
             rx,
