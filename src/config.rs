@@ -223,7 +223,7 @@ pub struct NetConfig {
     /// `exanest:torus6x6|torus3x3|torus3x3xC|dragonfly`; at most 65,536 nodes. Default `torus:4x4`.
     pub topology: TopologySpec,
     /// Routing algorithm, one of `ecube`, `star-channel`, `smart-dor` (tori and meshes), `min`
-    /// (dragonflies); `ecube-1vc`, `min-1vc` (without the extra VC, deadlock-prone). Default
+    /// (dragonflies), `updown` (any topology, around failed links); `ecube-1vc`, `min-1vc` (without the extra VC, deadlock-prone). Default
     /// `ecube`.
     pub routing: RoutingSpec,
     /// Destination pattern, one of `uniform`, `transpose`, `bitcomp`, `bitrev`, `shuffle`,
@@ -281,6 +281,23 @@ pub struct NetConfig {
     /// nodes A and B (both directions) flip each bit with probability R, 0 to 0.5, instead of
     /// `link.phy.ber`. Default empty (every link at `link.phy.ber`).
     pub link_ber: Vec<LinkBer>,
+    /// Links and nodes that fail at given cycles, and recover:
+    /// `link:A-B@T[..U]` (both directions), `link:A>B@T[..U]` (the lane from A to B),
+    /// `node:N@T[..U]`, several separated by `;` (docs/network.md, "Links and nodes that
+    /// fail"). Default empty.
+    pub faults: crate::spec::FaultSchedule,
+    /// Links and nodes failing at random: `links=K,nodes=M,from=T0,to=T1[,for=D]`, drawn from
+    /// `sim.seed`; each fails at a cycle uniform in [T0, T1) for D cycles (for good without
+    /// `for`). Default empty (none).
+    #[serde(with = "crate::spec::faults::random_text")]
+    #[schemars(with = "String")]
+    pub random_faults: Option<crate::spec::RandomFaults>,
+    /// A port whose partner sent no credit for this many credit periods
+    /// (`link.credit.period_cycles`) is marked down, 2 to 1000 (decision 0032). Default 8.
+    pub fault_detect_credit_periods: u32,
+    /// Cycles between two passes of the fault manager, which reads the ports marked down and,
+    /// when they changed, recomputes the routing tables, 1 to 1e9 (decision 0032). Default 1000.
+    pub fault_manager_period_cycles: u64,
 }
 
 /// A bit-error rate for the links between two nodes (`net.link_ber`).
@@ -320,6 +337,10 @@ impl Default for NetConfig {
             tred_units: 0,
             whole_packet_credit: true,
             link_ber: Vec::new(),
+            faults: Default::default(),
+            random_faults: None,
+            fault_detect_credit_periods: 8,
+            fault_manager_period_cycles: 1000,
         }
     }
 }
@@ -357,6 +378,20 @@ impl NetConfig {
         }
         range("net.partitions", self.partitions, 0, 1 << 20, "partitions")?;
         range("net.threads", self.threads, 0, 1024, "threads")?;
+        range(
+            "net.fault_detect_credit_periods",
+            self.fault_detect_credit_periods,
+            2,
+            1000,
+            "credit periods",
+        )?;
+        let m = self.fault_manager_period_cycles;
+        if !(1..=1_000_000_000).contains(&m) {
+            return Err(err(
+                "net.fault_manager_period_cycles",
+                format!("{m} cycles: must be between 1 and 1e9"),
+            ));
+        }
         if self.threads > self.partitions && self.partitions != 0 {
             return Err(err(
                 "net.threads",

@@ -155,6 +155,16 @@ pub fn network(cfg: &Config) -> Result<Network, String> {
              is not modelled); set it to 0, or measure bit errors with `network run`"
         ));
     }
+    // Likewise a packet a failed link loses (`net/faults.rs`).
+    if !cfg.net.faults.0.is_empty() || cfg.net.random_faults.is_some() {
+        return Err(
+            "net.faults, net.random_faults: application runs need links that do not fail (a \
+             packet a failed link loses would leave its message incomplete: the transport \
+             layer that would resend it is not modelled); leave them empty, or measure faults \
+             with `network run`"
+                .into(),
+        );
+    }
     let mut c = cfg.clone();
     c.net.sizes = SizeDist::Uniform {
         min: ENVELOPE_BYTES,

@@ -734,6 +734,9 @@ pub(super) fn report_run(
         s.crc_errors, s.payload_errors, s.order_errors, s.fifo_errors
     );
     print_accounting(&s.accounting);
+    if let Some(f) = &s.faults {
+        print_faults(&s.accounting, f);
+    }
     print_prediction(&s.accounting, &s.ber_prediction);
     print_link_losses(&s.link_losses);
     println!("  cycles {}, statistics hash {}", s.cycles, s.stats_hash);
@@ -747,12 +750,20 @@ pub(super) fn report_run(
 fn print_accounting(a: &crate::net::account::PacketAccount) {
     println!(
         "  every packet         {} injected = {} delivered intact + {} CRC-failed + {} discarded \
-         by links + {} dropped by routers + {} in flight ({} of them on links)",
+         by links + {} dropped by routers{} + {} in flight ({} of them on links)",
         a.injected,
         a.delivered_intact,
         a.crc_failed,
         a.discarded,
         a.dropped,
+        if a.lost_at_dead_nodes > 0 || a.lost_on_failed_links != 0 {
+            format!(
+                " + {} lost at dead nodes + {} lost on failed links",
+                a.lost_at_dead_nodes, a.lost_on_failed_links
+            )
+        } else {
+            String::new()
+        },
         a.in_flight,
         a.in_flight_on_links
     );
@@ -772,6 +783,33 @@ fn print_accounting(a: &crate::net::account::PacketAccount) {
             a.credits_rejected,
             a.credit_stall_cycles,
             a.beats_dropped
+        );
+    }
+}
+
+/// What the faults did (`net/faults.rs`): where the packets they cost went, and the splits.
+fn print_faults(a: &crate::net::account::PacketAccount, f: &crate::net::engine::FaultSummary) {
+    println!(
+        "  faults               {} planted ({} events); {} ports marked down, {} routing \
+         updates; dropped {} with no route, {} unreachable; {} lost on failed links ({} beats), \
+         {} at dead nodes; {} not sent by dead nodes",
+        f.planted,
+        f.events,
+        f.ports_marked_down,
+        f.reroutes,
+        a.dropped_no_route,
+        a.dropped_unreachable,
+        a.lost_on_failed_links,
+        a.beats_lost_on_failed_links,
+        a.lost_at_dead_nodes,
+        a.not_sent_at_dead_nodes
+    );
+    for sp in &f.splits {
+        println!(
+            "  split network        from cycle {}: {} (endpoints of one group cannot reach the \
+             other's)",
+            sp.at,
+            sp.describe()
         );
     }
 }

@@ -134,6 +134,14 @@ impl PhyLane {
     pub fn tx_ready(&self) -> bool {
         self.tx_ready
     }
+
+    /// The lane is cut (a network run's fault, `net/faults.rs`): the beats in flight that
+    /// would be presented from cycle `t` on are lost. Returns how many.
+    pub fn cut_from(&mut self, t: u64) -> u64 {
+        let before = self.beats.len();
+        self.beats.retain(|b| b.0 < t);
+        (before - self.beats.len()) as u64
+    }
     pub fn lane_up(&self) -> bool {
         self.up_cnt() == self.p.lane_up_cycles
     }

@@ -135,6 +135,19 @@ impl TclRx {
         in_packet(self.mode) || self.wr_valid
     }
 
+    /// The link went down (`net/faults.rs`) between this packet's Start and the write of its
+    /// header: the packet is lost, counted as framing lost, and the parser waits for the next
+    /// MAGIC START. A model-only entry: the RTL twin has no link-down input (decision 0032).
+    pub fn abandon_header(&mut self) {
+        self.stat_lost = inc(self.stat_lost);
+        self.stat_disc_framing = inc(self.stat_disc_framing);
+        self.lseq = self.lseq.wrapping_add(1);
+        self.mode = M_DISCARD;
+        self.half = false;
+        self.magic = false;
+        self.cred_idx = 0;
+    }
+
     /// Credit beat `k` of the credit being received. Beats are consumed by position: a
     /// credit has one beat (start/stop) or `uw_beats` beats (usedword) whatever they contain,
     /// so a corrupted credit never shifts the data that follows. Each beat is checked (tag,

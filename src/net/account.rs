@@ -10,8 +10,15 @@
 //!                      Start): Σ stat_lost over every RX
 //!   dropped            headers a router's gate could not route (a header corrupted into a valid
 //!                      but unroutable one): Σ stat_drops over every gate
+//!   lost_at_dead_nodes packets that reached the NIC of a node that was down (faults.rs)
+//!   lost_on_failed_links  sent on a lane that is cut or whose sender's port is down, and not
+//!                      accounted for by its RX (they went nowhere)
 //!   in_flight          injected - delivered_intact - crc_failed - discarded - dropped
+//!                      - lost_at_dead_nodes - lost_on_failed_links
 //! ```
+//!
+//! A lane that failed and came back: the packets it lost are counted by its RX at the first
+//! good footer after it (the link sequence number's gap, decision 0016) as framing lost.
 //!
 //! A packet is counted once: a link's CRC failure only flags it (`crc_bad` in its footer), the
 //! next links forward it, and its destination counts it; a packet a link discards is no longer
@@ -42,13 +49,18 @@ pub struct Raw {
     pub beats_dropped: u64,
     pub beats_hit: u64,
     pub bits_flipped: u64,
+    pub dropped_no_route: u64,
+    pub dropped_unreachable: u64,
+    pub dead_arrivals: u64,
+    pub muted: u64,
+    pub beats_lost_failed: u64,
 }
 
 // every field is a word in `to_words`: a field added without a word fails to compile
 const _: () = assert!(std::mem::size_of::<Raw>() == Raw::FIELDS * 8);
 
 impl Raw {
-    pub const FIELDS: usize = 14;
+    pub const FIELDS: usize = 19;
 
     /// The counters of `nodes` (each RX and gate once, each TX once).
     pub fn of(nodes: &[NetNode]) -> Raw {
@@ -71,7 +83,14 @@ impl Raw {
                     r.beats_hit += e.beats_hit;
                     r.bits_flipped += e.bits_flipped;
                 }
+                r.beats_lost_failed += p.fault.beats_lost;
             }
+            if let Some(a) = &n.routing {
+                r.dropped_no_route += a.no_route.load(std::sync::atomic::Ordering::Relaxed);
+                r.dropped_unreachable += a.unreachable.load(std::sync::atomic::Ordering::Relaxed);
+            }
+            r.dead_arrivals += n.dead_arrivals;
+            r.muted += n.nics.iter().map(|x| x.muted_packets).sum::<u64>();
             for s in &n.router.ins {
                 r.dropped += s.gate.stat_drops as u64;
             }
@@ -95,6 +114,11 @@ impl Raw {
             self.beats_dropped,
             self.beats_hit,
             self.bits_flipped,
+            self.dropped_no_route,
+            self.dropped_unreachable,
+            self.dead_arrivals,
+            self.muted,
+            self.beats_lost_failed,
         ]
     }
 
@@ -114,6 +138,11 @@ impl Raw {
             beats_dropped: w[11],
             beats_hit: w[12],
             bits_flipped: w[13],
+            dropped_no_route: w[14],
+            dropped_unreachable: w[15],
+            dead_arrivals: w[16],
+            muted: w[17],
+            beats_lost_failed: w[18],
         }
     }
 }
@@ -130,11 +159,25 @@ pub struct PacketAccount {
     pub discarded_header: u64,
     pub discarded_framing: u64,
     pub discarded_resync: u64,
-    /// Dropped by the routers' gates: unroutable headers.
+    /// Dropped by the routers' gates: unroutable headers, and under faults (`faults.rs`)
+    /// packets without a live hop (`dropped_no_route`) or whose destination is in another
+    /// component (`dropped_unreachable`: a dead node, a split network).
     pub dropped: u64,
+    pub dropped_no_route: u64,
+    pub dropped_unreachable: u64,
+    /// Packets that reached the NIC of a node that was down.
+    pub lost_at_dead_nodes: u64,
+    /// Sent on a failed lane (cut, or its sender's port marked down), and not accounted for by
+    /// its RX: gone.
+    pub lost_on_failed_links: i64,
     pub in_flight: i64,
-    /// The part of `in_flight` the links' books hold: sent, not yet accounted for by the RX.
+    /// The part of `in_flight` the links' books hold: sent on a working lane, not yet
+    /// accounted for by the RX.
     pub in_flight_on_links: i64,
+    /// Packets a node's software made while the node was down (never injected).
+    pub not_sent_at_dead_nodes: u64,
+    /// Beats lost on failed lanes.
+    pub beats_lost_on_failed_links: u64,
     /// Per-hop CRC failures (a packet flagged on one link and checked on the next counts once
     /// a link; `crc_failed` counts it once).
     pub link_crc_errors: u64,
@@ -152,9 +195,16 @@ pub struct PacketAccount {
 }
 
 impl PacketAccount {
-    /// From the NICs' totals (`injected`, `delivered` of which `crc_bad` flagged) and the
-    /// links' and routers' counters.
-    pub fn new(injected: u64, delivered: u64, crc_bad: u64, r: &Raw) -> PacketAccount {
+    /// From the NICs' totals (`injected`, `delivered` of which `crc_bad` flagged), the
+    /// links' and routers' counters, and the lanes' books (`lane_books`: sent less accounted
+    /// for on working lanes, and on failed ones).
+    pub fn new(
+        injected: u64,
+        delivered: u64,
+        crc_bad: u64,
+        r: &Raw,
+        (on_links, failed): (i64, i64),
+    ) -> PacketAccount {
         let discarded = r.discarded_header + r.discarded_framing + r.discarded_resync;
         PacketAccount {
             injected,
@@ -165,8 +215,19 @@ impl PacketAccount {
             discarded_framing: r.discarded_framing,
             discarded_resync: r.discarded_resync,
             dropped: r.dropped,
-            in_flight: injected as i64 - delivered as i64 - discarded as i64 - r.dropped as i64,
-            in_flight_on_links: r.link_sent as i64 - r.link_outcomes as i64,
+            dropped_no_route: r.dropped_no_route,
+            dropped_unreachable: r.dropped_unreachable,
+            lost_at_dead_nodes: r.dead_arrivals,
+            lost_on_failed_links: failed,
+            in_flight: injected as i64
+                - delivered as i64
+                - discarded as i64
+                - r.dropped as i64
+                - r.dead_arrivals as i64
+                - failed,
+            in_flight_on_links: on_links,
+            not_sent_at_dead_nodes: r.muted,
+            beats_lost_on_failed_links: r.beats_lost_failed,
             link_crc_errors: r.link_crc_errors,
             headers_corrected: r.headers_corrected,
             headers_uncorrectable: r.headers_uncorrectable,
@@ -195,10 +256,11 @@ pub struct LinkLoss {
     pub crc_failed: u64,
 }
 
-/// Counters a lane's receiver keeps, as words (`LinkLoss`'s four counts).
-pub const LOSS_WORDS: usize = 4;
+/// Counters of a port, as words: its RX's four losses (`LinkLoss`), then its TX's packets
+/// sent, its RX's packets accounted for, and whether its outgoing lane failed (1).
+pub const LOSS_WORDS: usize = 7;
 
-/// The four counts of every RX of `nodes` (nodes `base..`), at word
+/// The counts of every port of `nodes` (nodes `base..`), at word
 /// `(node x MAX_INTER + port) x LOSS_WORDS` of a vector over all `total` nodes, so that processes
 /// can add their vectors up.
 pub fn loss_words(nodes: &[NetNode], base: usize, total: usize) -> Vec<u64> {
@@ -213,6 +275,9 @@ pub fn loss_words(nodes: &[NetNode], base: usize, total: usize) -> Vec<u64> {
                 x.stat_disc_framing as u64,
                 x.stat_disc_resync as u64,
                 x.stat_crc_err as u64,
+                p.tx.sent() as u64,
+                x.stat_pkts as u64 + x.stat_lost as u64,
+                p.fault.silent() as u64,
             ]);
         }
     }
@@ -227,7 +292,7 @@ pub fn link_losses(w: &[u64], wires: &[[Option<(u32, u8)>; MAX_INTER]]) -> Vec<L
         for (r, wire) in ports.iter().enumerate() {
             let Some((n, q)) = *wire else { continue };
             let at = (m * MAX_INTER + r) * LOSS_WORDS;
-            let c = &w[at..at + LOSS_WORDS];
+            let c = &w[at..at + 4];
             if c.iter().any(|&x| x > 0) {
                 out.push(LinkLoss {
                     from: n as usize,
@@ -243,6 +308,26 @@ pub fn link_losses(w: &[u64], wires: &[[Option<(u32, u8)>; MAX_INTER]]) -> Vec<L
         }
     }
     out
+}
+
+/// The lanes' books from the words of [`loss_words`]: packets sent and not yet accounted
+/// for by the RX at the other end, on working lanes and on failed ones (the sender's state).
+pub fn lane_books(w: &[u64], wires: &[[Option<(u32, u8)>; MAX_INTER]]) -> (i64, i64) {
+    let (mut on_links, mut failed) = (0i64, 0i64);
+    for (m, ports) in wires.iter().enumerate() {
+        for (r, wire) in ports.iter().enumerate() {
+            let Some((n, q)) = *wire else { continue };
+            let rx = (m * MAX_INTER + r) * LOSS_WORDS;
+            let tx = (n as usize * MAX_INTER + q as usize) * LOSS_WORDS;
+            let d = w[tx + 4] as i64 - w[rx + 5] as i64;
+            if w[tx + 6] != 0 {
+                failed += d;
+            } else {
+                on_links += d;
+            }
+        }
+    }
+    (on_links, failed)
 }
 
 #[cfg(test)]
@@ -265,7 +350,7 @@ mod tests {
             link_outcomes: 47,
             ..Raw::default()
         };
-        let a = PacketAccount::new(100, 90, 5, &r);
+        let a = PacketAccount::new(100, 90, 5, &r, (3, 0));
         assert_eq!(a.discarded, 3);
         assert_eq!(a.in_flight, 100 - 90 - 3 - 1);
         assert_eq!(

@@ -6,13 +6,20 @@
 //! has no room for it while it waits (`gate.rs`), so that no packet waits for an adaptive
 //! channel: it waits only for the last hop, the one the deadlock argument rests on.
 
+use super::faults::FaultView;
 use super::routing::{Hop, Port, RouteIn, Routing};
 use super::topology::Topology;
 use crate::packet::layout::{HDR_DST_PORT, HDR_DST_X, HDR_DST_Y, HDR_DST_Z, HDR_ROUTE, HDR_VC};
 use crate::router::params::RouterParams;
 use crate::router::route::{DropReason, Route, RouteFn};
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 
+/// Under faults (`faults.rs`): a hop through a port marked down at this node is never taken;
+/// a packet whose routing leaves no other, or whose deterministic or escape hop (the last,
+/// the one the deadlock argument rests on) is through such a port, is dropped (the gate's
+/// `DROP_NO_PORT`) and counted here as `no_route`, or as `unreachable` when the fault
+/// manager's view puts its destination in another component (a dead node, a split network).
 pub struct NodeRouting {
     pub topo: Arc<dyn Topology>,
     pub routing: Arc<dyn Routing>,
@@ -20,6 +27,13 @@ pub struct NodeRouting {
     pub n_intra: u32,
     pub num_vcs: u32,
     pub inter: u32,
+    /// Ports marked down at this node (bit q: port q), set by its credit watchdogs.
+    down: AtomicU16,
+    /// The fault manager's view, when the run has faults.
+    view: Option<Arc<FaultView>>,
+    /// Packets dropped: no hop through a live port; the destination in another component.
+    pub no_route: AtomicU64,
+    pub unreachable: AtomicU64,
 }
 
 impl NodeRouting {
@@ -36,7 +50,51 @@ impl NodeRouting {
             n_intra: p.n_intra,
             num_vcs: p.num_vcs,
             inter: p.inter.len() as u32,
+            down: AtomicU16::new(0),
+            view: None,
+            no_route: AtomicU64::new(0),
+            unreachable: AtomicU64::new(0),
         }
+    }
+
+    /// This adapter with `routing` (recomputed tables) and the manager's `view`; the ports
+    /// marked down and the counts carried over.
+    pub fn renewed(&self, routing: Arc<dyn Routing>, view: Arc<FaultView>) -> NodeRouting {
+        NodeRouting {
+            topo: self.topo.clone(),
+            routing,
+            node: self.node,
+            n_intra: self.n_intra,
+            num_vcs: self.num_vcs,
+            inter: self.inter,
+            down: AtomicU16::new(self.down.load(Relaxed)),
+            view: Some(view),
+            no_route: AtomicU64::new(self.no_route.load(Relaxed)),
+            unreachable: AtomicU64::new(self.unreachable.load(Relaxed)),
+        }
+    }
+
+    /// Port `q` marked down (or up again).
+    pub fn set_down(&self, q: usize, down: bool) {
+        let m = self.down.load(Relaxed);
+        let bit = 1u16 << q;
+        self.down
+            .store(if down { m | bit } else { m & !bit }, Relaxed);
+    }
+
+    /// A packet dropped: to another component, or for want of a live hop.
+    fn dropped(&self, dst: usize) -> (Route, Option<u8>, bool) {
+        let other = self
+            .view
+            .as_ref()
+            .is_some_and(|v| v.comp[dst] != v.comp[self.node]);
+        let c = if other {
+            &self.unreachable
+        } else {
+            &self.no_route
+        };
+        c.fetch_add(1, Relaxed);
+        (Route::Drop(DropReason::NoPort), None, false)
     }
 
     fn slot(&self, h: &Hop) -> Option<u32> {
@@ -60,9 +118,9 @@ impl RouteFn for NodeRouting {
             HDR_DST_Z.get(hdr) as u8,
         ];
         let dst_terminal = HDR_DST_PORT.get(hdr) as u8;
-        if self.topo.node_at(dst).is_none() {
+        let Some(dst_node) = self.topo.node_at(dst) else {
             return (Route::Drop(DropReason::OutsideLattice), None, false);
-        }
+        };
         if dst_terminal as usize >= self.topo.terminals() {
             return (Route::Drop(DropReason::BadDstPort), None, false);
         }
@@ -81,6 +139,18 @@ impl RouteFn for NodeRouting {
         };
         let mut hops = Vec::with_capacity(4);
         self.routing.route(self.topo.as_ref(), &r, &mut hops);
+        let down = self.down.load(Relaxed);
+        if self.view.is_some() || down != 0 {
+            let is_down = |h: &Hop| matches!(h.port, Port::Inter(q) if down >> q & 1 != 0);
+            let other = self
+                .view
+                .as_ref()
+                .is_some_and(|v| v.comp[dst_node] != v.comp[self.node]);
+            if other || hops.is_empty() || hops.last().is_some_and(is_down) {
+                return self.dropped(dst_node);
+            }
+            hops.retain(|h| !is_down(h));
+        }
         let last = hops.len().saturating_sub(1);
         let pick = hops
             .iter()

@@ -38,9 +38,10 @@
 //! (`NetNode::step`), and a node with nothing to do and no beat arriving in a window is not
 //! stepped in it; the results are identical either way (a test).
 
-use super::account::{link_losses, loss_words, PacketAccount, Raw};
+use super::account::{lane_books, link_losses, loss_words, PacketAccount, Raw};
 use super::adapter::NodeRouting;
 use super::ber_model::{hop_distribution, predict, BerPrediction};
+use super::faults::{Action, DownSet, Event, FaultView, Faulty, Split};
 use super::nic::Nic;
 use super::node::{NetNode, NetPort, NodeEnv, NodeEvents};
 use super::observe::NodeObserver;
@@ -141,6 +142,43 @@ pub struct Network {
     pub sync: SyncStats,
     /// What the codes predict at the links' bit-error rate (`ber_model.rs`).
     ber_prediction: BerPrediction,
+    /// The run's faults, when it has any (`faults.rs`).
+    faults: Option<Box<FaultRun>>,
+    /// Cycles without a credit after which a port is marked down (0: no faults).
+    detect_cycles: u64,
+}
+
+/// A run's faults: the physical events still to come, and the fault manager's state.
+struct FaultRun {
+    /// Faults planted (scheduled and random).
+    planted: usize,
+    events: Vec<Event>,
+    /// The next event to apply.
+    next: usize,
+    /// Cycles between the manager's passes, and the cycle of its last.
+    period: u64,
+    last_poll: Option<u64>,
+    /// What the manager knows now.
+    view: Arc<FaultView>,
+    /// The intervals of the schedule that split the network.
+    splits: Vec<Split>,
+    /// Times the manager found the ports marked down changed (and recomputed the tables).
+    reroutes: u64,
+}
+
+/// What the faults of a run did (`Summary::faults`).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct FaultSummary {
+    /// Faults planted (scheduled and random), and the physical events they made.
+    pub planted: usize,
+    pub events: usize,
+    /// Ports marked down by their credit watchdogs, over the run.
+    pub ports_marked_down: u64,
+    /// Passes of the fault manager that found the ports marked down changed.
+    pub reroutes: u64,
+    /// Intervals of the schedule that split the network: the endpoints of one group cannot
+    /// reach those of another.
+    pub splits: Vec<Split>,
 }
 
 /// What the window barriers cost (`exanet bench network`).
@@ -286,6 +324,30 @@ impl Network {
                 bers.insert(lane, l.ber);
             }
         }
+        let planted = super::faults::resolve(
+            t.as_ref(),
+            &cfg.net.faults,
+            cfg.net.random_faults,
+            cfg.sim.seed,
+        )?;
+        let faults = (!planted.is_empty()).then(|| {
+            let events = super::faults::events(t.as_ref(), &planted);
+            Box::new(FaultRun {
+                planted: planted.len(),
+                splits: super::faults::splits(t.as_ref(), &events),
+                events,
+                next: 0,
+                period: cfg.net.fault_manager_period_cycles,
+                last_poll: None,
+                view: Arc::new(FaultView::new(t.as_ref(), DownSet::none(n))),
+                reroutes: 0,
+            })
+        });
+        let detect_cycles = if faults.is_some() {
+            cfg.net.fault_detect_credit_periods as u64 * link.cfg.credit_period as u64
+        } else {
+            0
+        };
         let mut nodes = Vec::with_capacity(share.len());
         let mut wires = Vec::with_capacity(n);
         let mut inj = injectors.into_iter();
@@ -301,7 +363,7 @@ impl Network {
                 continue;
             }
             let rf = Arc::new(NodeRouting::new(t.clone(), s.routing.clone(), id, &p));
-            let mut router = Router::with_routing(p.clone(), rf);
+            let mut router = Router::with_routing(p.clone(), rf.clone());
             router.set_skip_quiet(s.idle_skip);
             for sl in router.ins.iter_mut() {
                 sl.fifo.hf.keep_live_words_only();
@@ -345,6 +407,17 @@ impl Network {
                             },
                             lane_errors(cfg, &bers, id, q),
                         )));
+                        if faults.is_some() {
+                            // the watchdog counts from the lanes' start-up: the first credit
+                            // comes once the partner's lane is up and its beats have crossed
+                            let f = &mut ports
+                                .last_mut()
+                                .and_then(|p| p.as_mut())
+                                .expect("pushed")
+                                .fault;
+                            f.armed = true;
+                            f.last_credit = (link.phy.lane_up_cycles + link.phy.latency) as u64;
+                        }
                     }
                     None => ports.push(None),
                 }
@@ -365,13 +438,9 @@ impl Network {
                     s.check,
                 ));
             }
-            nodes.push(NetNode::new(
-                id,
-                router,
-                RouterCfg { inter_en, ..cfg_r },
-                ports,
-                nics,
-            ));
+            let mut node = NetNode::new(id, router, RouterCfg { inter_en, ..cfg_r }, ports, nics);
+            node.routing = Some(rf);
+            nodes.push(node);
             wires.push(w);
         }
         let (parts, threads, boundary) = layout(&wires, share.clone(), s.partitions, s.threads)?;
@@ -418,6 +487,8 @@ impl Network {
             observer: None,
             sync: SyncStats::default(),
             ber_prediction,
+            faults,
+            detect_cycles,
         })
     }
 
@@ -523,8 +594,183 @@ impl Network {
         self.window
     }
 
-    /// Advance `cycles` cycles (whole windows; the last one may be shorter).
+    /// Advance `cycles` cycles (whole windows; the last one may be shorter). With faults, the
+    /// run is split at every fault event and every pass of the fault manager, each applied
+    /// before the cycle it falls on is stepped (every thread at the same point, so the results
+    /// do not depend on the window or the threads).
     pub fn run(&mut self, cycles: u64) {
+        let end = self.cycle + cycles;
+        if self.faults.is_none() {
+            return self.run_plain(cycles);
+        }
+        while self.cycle < end {
+            self.apply_faults();
+            let f = self.faults.as_ref().expect("a run with faults");
+            let next_event = f.events.get(f.next).map_or(u64::MAX, |e| e.at);
+            let next_poll = (self.cycle / f.period + 1) * f.period;
+            let until = next_event.min(next_poll).min(end);
+            self.run_plain(until - self.cycle);
+        }
+    }
+
+    /// The fault events of this cycle, and the fault manager's pass when one falls on it.
+    fn apply_faults(&mut self) {
+        let now = self.cycle;
+        let Some(mut f) = self.faults.take() else {
+            return;
+        };
+        while let Some(e) = f.events.get(f.next).filter(|e| e.at <= now).copied() {
+            f.next += 1;
+            self.apply(e.action);
+        }
+        if now.is_multiple_of(f.period) && f.last_poll != Some(now) {
+            f.last_poll = Some(now);
+            self.manage(&mut f);
+        }
+        self.faults = Some(f);
+    }
+
+    /// The node this process holds, if it does.
+    fn held_mut(&mut self, id: usize) -> Option<&mut NetNode> {
+        id.checked_sub(self.base)
+            .and_then(|i| self.nodes.get_mut(i))
+            .filter(|_| self.owned.contains(&id))
+    }
+
+    /// One physical fault event, on the nodes this process holds.
+    fn apply(&mut self, a: Action) {
+        let now = self.cycle;
+        // a port comes back when neither of its lanes is cut: the watchdog starts again
+        let revive = |node: &mut NetNode, q: usize| {
+            let Some(p) = node.ports[q].as_mut() else {
+                return;
+            };
+            let f = &mut p.fault;
+            if f.cut == 0 && f.in_cut == 0 && f.down {
+                f.down = false;
+                f.armed = true;
+                f.last_credit = now;
+                if let Some(r) = &node.routing {
+                    r.set_down(q, false);
+                }
+            }
+        };
+        match a {
+            Action::Cut { node, port } | Action::Heal { node, port } => {
+                let cut = matches!(a, Action::Cut { .. });
+                let far = self.wires[node][port];
+                if let Some(n) = self.held_mut(node) {
+                    let p = n.ports[port].as_mut().expect("a fault on a wired port");
+                    if cut {
+                        p.fault.cut += 1;
+                        if p.fault.cut == 1 {
+                            p.fault.beats_lost += p.lane.cut_from(now);
+                        }
+                    } else {
+                        p.fault.cut -= 1;
+                        revive(n, port);
+                    }
+                }
+                if let Some((m, r)) = far {
+                    if let Some(n) = self.held_mut(m as usize) {
+                        let p = n.ports[r as usize].as_mut().expect("a wired port");
+                        if cut {
+                            p.fault.in_cut += 1;
+                        } else {
+                            p.fault.in_cut -= 1;
+                            revive(n, r as usize);
+                        }
+                    }
+                }
+            }
+            Action::NodeDown(x) | Action::NodeUp(x) => {
+                let down = matches!(a, Action::NodeDown(_));
+                if let Some(n) = self.held_mut(x) {
+                    if down {
+                        n.dead += 1;
+                    } else {
+                        n.dead -= 1;
+                    }
+                    let muted = n.dead > 0;
+                    for nic in &mut n.nics {
+                        nic.mute(muted);
+                    }
+                }
+            }
+        }
+        // the nodes whose state changed outside their own step are stepped from now on
+        let touched = match a {
+            Action::Cut { node, port } | Action::Heal { node, port } => {
+                [Some(node), self.wires[node][port].map(|(m, _)| m as usize)]
+            }
+            Action::NodeDown(x) | Action::NodeUp(x) => [Some(x), None],
+        };
+        for id in touched.into_iter().flatten() {
+            self.wake[id] = self.wake[id].min(now);
+        }
+    }
+
+    /// The fault manager's pass: the ports marked down over the whole network; when they
+    /// changed, the new components and, for a table-based routing, new tables on the links
+    /// still live, given to every router.
+    fn manage(&mut self, f: &mut FaultRun) {
+        let n = self.topo.nodes();
+        let mut words = vec![0u64; n];
+        for node in &self.nodes[self.owned.start - self.base..self.owned.end - self.base] {
+            for (q, p) in node.ports.iter().enumerate() {
+                if p.as_ref().is_some_and(|p| p.fault.down) {
+                    words[node.id] |= 1 << q;
+                }
+            }
+        }
+        if let Some(p) = &self.peers {
+            p.sum(&mut words);
+        }
+        let down = DownSet {
+            ports: words.iter().map(|&w| w as u16).collect(),
+            dead: vec![false; n],
+        };
+        if down == f.view.down {
+            return;
+        }
+        f.reroutes += 1;
+        let view = Arc::new(FaultView::new(self.topo.as_ref(), down));
+        let routing = self
+            .routing
+            .rebuilt(&Faulty {
+                base: self.topo.clone(),
+                view: view.clone(),
+            })
+            .unwrap_or_else(|| self.routing.clone());
+        for node in &mut self.nodes {
+            if let Some(old) = node.routing.take() {
+                let r = Arc::new(old.renewed(routing.clone(), view.clone()));
+                node.router.set_routing(r.clone());
+                node.routing = Some(r);
+            }
+        }
+        f.view = view;
+    }
+
+    /// What the faults did so far (None: the run has none). The counts are this process's.
+    pub fn fault_summary(&self) -> Option<FaultSummary> {
+        let f = self.faults.as_ref()?;
+        Some(FaultSummary {
+            planted: f.planted,
+            events: f.events.len(),
+            ports_marked_down: self
+                .nodes
+                .iter()
+                .flat_map(|n| n.ports.iter().flatten())
+                .map(|p| p.fault.downs as u64)
+                .sum(),
+            reroutes: f.reroutes,
+            splits: f.splits.clone(),
+        })
+    }
+
+    /// Advance `cycles` cycles, no fault event or manager pass falling inside.
+    fn run_plain(&mut self, cycles: u64) {
         let end = self.cycle + cycles;
         let mut windows = Vec::new();
         let mut t = self.cycle;
@@ -546,6 +792,7 @@ impl Network {
                 phy_cfg: self.link.phy_cfg,
                 skip: self.idle_skip,
                 log_hops: self.packet_log.is_some(),
+                detect_cycles: self.detect_cycles,
             },
             wires: &self.wires,
             outbox: &self.outbox,
@@ -692,17 +939,37 @@ impl Network {
             self.cycle,
         );
         [s.fifo_errors, s.self_addressed] = local;
-        s.accounting =
-            PacketAccount::new(m.injected, m.delivered, m.crc_bad, &Raw::from_words(&raw));
+        s.accounting = PacketAccount::new(
+            m.injected,
+            m.delivered,
+            m.crc_bad,
+            &Raw::from_words(&raw),
+            lane_books(&losses, &self.wires),
+        );
         s.link_losses = link_losses(&losses, &self.wires);
         s.ber_prediction = self.ber_prediction;
+        s.faults = self.fault_summary().map(|mut f| {
+            let mut k = [f.ports_marked_down];
+            if let Some(p) = &self.peers {
+                p.sum(&mut k);
+            }
+            f.ports_marked_down = k[0];
+            f
+        });
         s
     }
 
     /// Where every packet is now (this process's nodes only; `run_phases` sums the processes).
     pub fn account(&self) -> PacketAccount {
         let m = self.merged();
-        PacketAccount::new(m.injected, m.delivered, m.crc_bad, &Raw::of(&self.nodes))
+        let w = loss_words(&self.nodes, self.base, self.wires.len());
+        PacketAccount::new(
+            m.injected,
+            m.delivered,
+            m.crc_bad,
+            &Raw::of(&self.nodes),
+            lane_books(&w, &self.wires),
+        )
     }
 
     /// No packet is anywhere in this process's nodes: every router FIFO is empty, no TCL TX is
@@ -1043,7 +1310,12 @@ impl Worker<'_> {
                 st.inject(&x, &ctx.measure);
             }
             for a in ev.arrived.drain(..) {
-                st.arrive(a.dst, &a, &ctx.measure, ctx.check_order);
+                if node.dead > 0 {
+                    // a dead node's host takes nothing: the packet is lost there, counted
+                    node.dead_arrivals += 1;
+                } else {
+                    st.arrive(a.dst, &a, &ctx.measure, ctx.check_order);
+                }
             }
             c = next;
         }

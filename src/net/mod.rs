@@ -15,6 +15,7 @@ pub mod ber_model;
 pub mod confidence;
 pub mod dist;
 pub mod engine;
+pub mod faults;
 pub mod nic;
 pub mod node;
 pub mod observe;

@@ -133,6 +133,10 @@ pub struct Nic {
     queue: VecDeque<Pending>,
     /// Packets the injector made that the pattern sent back to the source (not sent).
     pub self_addressed: u64,
+    /// The node is down (`net/faults.rs`): what the injector and the probe make is not sent,
+    /// but counted in `muted_packets` (they never enter the network).
+    pub muted: bool,
+    pub muted_packets: u64,
     // writer
     pub wr_hf: bool,
     pub wr_pay: bool,
@@ -241,6 +245,8 @@ impl Nic {
             probe,
             queue: VecDeque::new(),
             self_addressed: 0,
+            muted: false,
+            muted_packets: 0,
             wr_hf: false,
             wr_pay: false,
             wdata: 0,
@@ -320,6 +326,16 @@ impl Nic {
         n
     }
 
+    /// The node goes down (`muted`: its software stops sending; the packets waiting in its
+    /// queue are counted in `muted_packets`, the one being written is finished) or comes back.
+    pub fn mute(&mut self, muted: bool) {
+        if muted && !self.muted {
+            self.muted_packets += self.queue.len() as u64;
+            self.queue.clear();
+        }
+        self.muted = muted;
+    }
+
     /// Packets waiting in the software queue (the one being written included).
     pub fn queued(&self) -> usize {
         self.queue.len() + self.wcur.is_some() as usize
@@ -386,6 +402,8 @@ impl Nic {
                 let size = sizes.sample(&mut self.rng);
                 if dst == self.endpoint {
                     self.self_addressed += 1;
+                } else if self.muted {
+                    self.muted_packets += 1;
                 } else {
                     self.queue.push_back(Pending {
                         dst,
@@ -398,6 +416,10 @@ impl Nic {
         }
         if let Some((dst, inj)) = self.probe.as_mut() {
             for _ in 0..inj.tick(cycle, &mut self.rng) {
+                if self.muted {
+                    self.muted_packets += 1;
+                    continue;
+                }
                 self.queue.push_back(Pending {
                     dst: *dst,
                     size: crate::net::traffic::MIN_SIZE,

@@ -22,17 +22,20 @@
 //! the neighbour's outbox). The results are the same with and without skipping (a
 //! test holds the statistics hash equal).
 
+use super::adapter::NodeRouting;
+use super::faults::PAD;
 use super::nic::{Arrival, Injection, Nic, NicFifoIn};
 use super::topology::Topology;
 use super::traffic::{Pattern, SizeDist};
 use crate::block;
 use crate::link::errors::BitErrorInjector;
 use crate::link::phy::{PhyCfg, PhyIn, PhyLane};
-use crate::link::tcl_rx::{RxIn, TclRx, TclRxIn};
+use crate::link::tcl_rx::{RxIn, TclRx, TclRxIn, M_FTR, M_HDR, M_PAY};
 use crate::link::tcl_tx::{TclCfg, TclTx, TclTxIn, TxFifoView, TxIn, AGE_MAX};
 use crate::link::LinkParams;
 use crate::router::params::{RouterCfg, MAX_INTER, MAX_INTRA};
 use crate::router::{InterIn, Router, RouterIn};
+use std::sync::Arc;
 
 /// One inter-tile port's APElink half: our TCL and our outgoing lane, with the bit errors the
 /// lane's beats take (the test bench's injector, as in the link and node runs; None for an
@@ -45,8 +48,38 @@ pub struct NetPort {
     /// (boxed: an injector holds its Mersenne Twister's 2.5 KB, which an error-free lane
     /// should not carry)
     pub errs: Option<Box<BitErrorInjector>>,
+    /// Whether the port works (`faults.rs`).
+    pub fault: FaultState,
     /// The TX's registers are those of this cycle; it was left alone since (idle).
     tx_seen: u64,
+}
+
+/// A port under faults (`faults.rs`): its outgoing lane cut, the credit watchdog, the port
+/// marked down.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FaultState {
+    /// Faults cutting the outgoing lane now (it delivers nothing while any does).
+    pub cut: u8,
+    /// Faults cutting the incoming lane now.
+    pub in_cut: u8,
+    /// The port is marked down: the partner sent no credit for the detection time. It
+    /// launches no beat, its TX empties its FIFOs into the link, its RX ends its packet.
+    pub down: bool,
+    /// The watchdog runs (from the lanes' start-up, and again from a recovery).
+    pub armed: bool,
+    /// The cycle in which the last credit was seen (at first, when the first one is due).
+    pub last_credit: u64,
+    /// Times the port was marked down.
+    pub downs: u32,
+    /// Beats the lane lost: in it when it was cut, or given to it while cut or down.
+    pub beats_lost: u64,
+}
+
+impl FaultState {
+    /// The port sends nothing its partner will see.
+    pub fn silent(&self) -> bool {
+        self.cut > 0 || self.down
+    }
 }
 
 impl NetPort {
@@ -61,6 +94,7 @@ impl NetPort {
             rx,
             lane,
             errs,
+            fault: FaultState::default(),
             tx_seen: 0,
         }
     }
@@ -78,10 +112,20 @@ pub struct NodeEnv<'a> {
     /// Report every footer a TCL RX writes into the router (`NodeEvents::hop_footers`), for
     /// the packet log's hop counts; off unless a packet log is attached.
     pub log_hops: bool,
+    /// Cycles without a credit after which a port is marked down (`faults.rs`); 0: the run
+    /// has no faults, and no watchdog runs.
+    pub detect_cycles: u64,
 }
 
 pub struct NetNode {
     pub id: usize,
+    /// Faults holding the node down now (`faults.rs`): its NICs inject nothing, and packets
+    /// reaching them are counted in `dead_arrivals`, not delivered.
+    pub dead: u8,
+    pub dead_arrivals: u64,
+    /// The routing adapter of the router, when a network routing drives it: the ports marked
+    /// down are told to it.
+    pub routing: Option<Arc<NodeRouting>>,
     pub router: Router,
     /// None for a port the topology leaves unwired.
     pub ports: Vec<Option<NetPort>>,
@@ -171,6 +215,9 @@ impl NetNode {
     ) -> NetNode {
         NetNode {
             id,
+            dead: 0,
+            dead_arrivals: 0,
+            routing: None,
             router,
             ports,
             nics,
@@ -224,6 +271,15 @@ impl NetNode {
             }
             port.lane.catch_up(cycle, env.phy_cfg);
         }
+        // ---- faults: the credit watchdogs, and the beats a port marked down feeds its RX ----
+        let mut padded;
+        let link_in = if env.detect_cycles > 0 {
+            padded = *link_in;
+            self.watch(env, cycle, &mut padded);
+            &padded
+        } else {
+            link_in
+        };
         // ---- which blocks work this cycle (from the registers of this cycle) ----
         let mut tx_on = [false; MAX_INTER];
         let mut rx_on = [false; MAX_INTER];
@@ -236,7 +292,7 @@ impl NetNode {
                     &port.tx,
                     &env.tcl_cfg,
                     self.header_waiting(q),
-                    port.rx.cred_upd_valid,
+                    port.rx.cred_upd_valid || port.fault.down,
                 );
             router_on |= port.rx.wr_valid || port.tx.hf_rd != 0 || port.tx.pay_rd != 0;
         }
@@ -376,7 +432,14 @@ impl NetNode {
                     };
                     if li.tx_valid || !skip {
                         // (the injector moves on by the beats accepted only)
-                        let accepted = li.tx_valid && port.lane.tx_ready();
+                        let mut li = li;
+                        let mut accepted = li.tx_valid && port.lane.tx_ready();
+                        if port.fault.silent() {
+                            // the TX's beat goes nowhere: the lane launches nothing
+                            port.fault.beats_lost += accepted as u64;
+                            li.tx_valid = false;
+                            accepted = false;
+                        }
                         block::step(&mut port.lane, &li);
                         if let Some(e) = &mut port.errs {
                             e.commit(accepted);
@@ -419,7 +482,7 @@ impl NetNode {
     fn tx_input(&self, q: usize, ready: bool, nv: usize) -> TxIn {
         let router = &self.router;
         let port = self.ports[q].as_ref().expect("a wired port");
-        TxIn::wire(
+        let mut x = TxIn::wire(
             &port.rx,
             ready,
             router.marked_inter_rx_units(q as u32),
@@ -437,7 +500,52 @@ impl NetNode {
                     pay_rdata: f.filter(|_| pr).map_or(0, |f| f.pay.rdata()),
                 }
             },
-        )
+        );
+        if port.fault.down {
+            // a port marked down sends what its FIFOs hold into the dead link: every credit
+            // it is shown says the partner's buffers are empty
+            x.cred_upd_valid = true;
+            x.cred_upd_stop = 0;
+            x.cred_upd_usedw = 0;
+        }
+        x
+    }
+
+    /// The credit watchdog of every port (`faults.rs`): a port whose partner sent no credit
+    /// for `env.detect_cycles` is marked down, and its routing adapter told. A port marked down
+    /// ends the packet its RX is receiving: a PAD beat into `link_in` when no real one comes
+    /// and the RX FIFO has room for the word, or, before the header was written, the packet
+    /// is lost (`TclRx::abandon_header`).
+    fn watch(&mut self, env: &NodeEnv, cycle: u64, link_in: &mut [(bool, u64); MAX_INTER]) {
+        let nv = self.router.p.num_vcs;
+        for (q, port) in self.ports.iter_mut().enumerate() {
+            let Some(port) = port else { continue };
+            let f = &mut port.fault;
+            if port.rx.cred_upd_valid {
+                f.last_credit = cycle;
+                f.armed = true;
+            }
+            if f.armed && !f.down && cycle >= f.last_credit + env.detect_cycles {
+                f.down = true;
+                f.downs += 1;
+                if let Some(r) = &self.routing {
+                    r.set_down(q, true);
+                }
+            }
+            if !f.down || link_in[q].0 {
+                continue;
+            }
+            let rx = &mut port.rx;
+            if rx.mode == M_HDR && !rx.in_valid && !rx.wr_valid {
+                rx.abandon_header();
+            } else if rx.mode == M_PAY || rx.mode == M_FTR {
+                let fifo = self.router.inter_rx(q as u32, (rx.vc as u32).min(nv - 1));
+                let room = |x: &crate::fifo::Fifo| x.params().depth.saturating_sub(x.usedw()) >= 4;
+                if room(&fifo.hf) && room(&fifo.pay) {
+                    link_in[q] = (true, PAD);
+                }
+            }
+        }
     }
 
     /// The NIC of terminal `t` has nothing to write or read.
@@ -472,6 +580,18 @@ impl NetNode {
             // idle: its credit age grows by one a cycle until a credit is due
             let age = (t.credit_age as u64 + next.saturating_sub(port.tx_seen)).min(AGE_MAX as u64);
             wake = wake.min(next + (env.tcl_cfg.credit_period as u64).saturating_sub(age));
+            let f = &port.fault;
+            if env.detect_cycles > 0 {
+                if f.down
+                    && (port.rx.mode == M_PAY || port.rx.mode == M_FTR || port.rx.mode == M_HDR)
+                {
+                    // a packet still to end
+                    return next;
+                }
+                if f.armed && !f.down {
+                    wake = wake.min(f.last_credit + env.detect_cycles);
+                }
+            }
         }
         for t in 0..self.nics.len() {
             if !self.nic_idle(t) {

@@ -73,6 +73,20 @@ pub fn plan(cfg: &Config) -> Result<Plan, String> {
     routing
         .check(topo.as_ref())
         .map_err(|e| format!("routing {} on {}: {e}", n.routing, n.topology))?;
+    let planted = super::faults::resolve(topo.as_ref(), &n.faults, n.random_faults, cfg.sim.seed)?;
+    let events = super::faults::events(topo.as_ref(), &planted);
+    if let Some(s) = super::faults::splits(topo.as_ref(), &events).first() {
+        if !routing.tolerates_faults() {
+            return Err(format!(
+                "net.faults: from cycle {} the faults split the network ({}): routing {} cannot \
+                 route a split network; use net.routing = updown, which drops the packets for \
+                 the other side as unreachable and reports the split",
+                s.at,
+                s.describe(),
+                n.routing
+            ));
+        }
+    }
     n.pattern
         .build()?
         .check(topo.as_ref())

@@ -227,6 +227,9 @@ pub struct Summary {
     /// sweep points leave it out).
     #[serde(skip)]
     pub link_losses: Vec<LinkLoss>,
+    /// What the run's faults did (`faults.rs`); absent for a run without faults.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub faults: Option<crate::net::engine::FaultSummary>,
     /// A hash of every figure and latency, to compare runs bit for bit.
     pub stats_hash: String,
 }
@@ -294,6 +297,7 @@ impl Stats {
             accounting: PacketAccount::default(),
             ber_prediction: BerPrediction::default(),
             link_losses: Vec::new(),
+            faults: None,
             stats_hash: String::new(),
         };
         // FNV-1a over the counts and the sorted latencies

@@ -105,6 +105,13 @@ impl Router {
         r
     }
 
+    /// Replace the routing function (a fault manager's recomputed tables, `net/faults.rs`);
+    /// a header routed from the next cycle on asks `f`.
+    pub fn set_routing(&mut self, f: std::sync::Arc<dyn route::RouteFn>) {
+        self.adapts = f.adapts();
+        self.routing = Some(f);
+    }
+
     /// Bit s: output slot s is free (not owned, no grant pending). Only a routing function that
     /// adapts needs it.
     fn free_outputs(&self) -> u64 {

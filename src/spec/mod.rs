@@ -7,10 +7,12 @@
 //! a topology) are made there. Nothing here depends on the rest of the crate
 //! (docs/decisions/0025-typed-configuration.md).
 
+pub mod faults;
 pub mod routing;
 pub mod topology;
 pub mod traffic;
 
+pub use faults::{FaultSchedule, RandomFaults};
 pub use routing::RoutingSpec;
 pub use topology::TopologySpec;
 pub use traffic::{Injection, PatternSpec, Probe, SizeDist};

@@ -6,12 +6,14 @@
 //!   star-channel   minimal fully adaptive, e-cube escape, 3 VCs            (star_channel.rs)
 //!   smart-dor      e-cube + one misroute at the first hop, 2 VCs           (smart_dor.rs)
 //!   min            dragonfly minimal routing, 2 VCs                        (df_min.rs)
+//!   updown         up*/down*, table-based, any topology, around faults, 1 VC (updown.rs)
 //!   ecube-1vc      e-cube without the dateline VC  } deadlock-prone: for the channel
 //!   min-1vc        min without the extra local VC  } dependency analysis only
 //! ```
 
 /// The names accepted, for error messages.
-pub const ROUTINGS: &str = "ecube, star-channel, smart-dor (tori and meshes), min (dragonflies); \
+pub const ROUTINGS: &str = "ecube, star-channel, smart-dor (tori and meshes), min (dragonflies), \
+                            updown (any topology, around failed links); \
                             ecube-1vc, min-1vc (without the extra VC, deadlock-prone)";
 
 /// A routing algorithm, by name.
@@ -21,6 +23,7 @@ pub enum RoutingSpec {
     StarChannel,
     SmartDor,
     Min,
+    Updown,
     #[value(name = "ecube-1vc")]
     Ecube1Vc,
     #[value(name = "min-1vc")]
@@ -29,11 +32,12 @@ pub enum RoutingSpec {
 
 impl RoutingSpec {
     /// Every algorithm, in the order `ROUTINGS` lists them.
-    pub const ALL: [RoutingSpec; 6] = [
+    pub const ALL: [RoutingSpec; 7] = [
         RoutingSpec::Ecube,
         RoutingSpec::StarChannel,
         RoutingSpec::SmartDor,
         RoutingSpec::Min,
+        RoutingSpec::Updown,
         RoutingSpec::Ecube1Vc,
         RoutingSpec::Min1Vc,
     ];
@@ -45,6 +49,7 @@ impl RoutingSpec {
             RoutingSpec::StarChannel => "star-channel",
             RoutingSpec::SmartDor => "smart-dor",
             RoutingSpec::Min => "min",
+            RoutingSpec::Updown => "updown",
             RoutingSpec::Ecube1Vc => "ecube-1vc",
             RoutingSpec::Min1Vc => "min-1vc",
         }

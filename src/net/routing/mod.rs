@@ -7,7 +7,8 @@
 //! `route` field (docs/packet.md), which each hop may rewrite.
 //!
 //! Files: `ecube` (e-cube / dimension order, and the torus helpers the others share),
-//! `star_channel`, `smart_dor` (tori and meshes), `df_min` (dragonfly), `parse`
+//! `star_channel`, `smart_dor` (tori and meshes), `df_min` (dragonfly), `updown` (any
+//! connected graph, tables recomputed around failed links), `parse`
 //! (building a `RoutingSpec`, `parse_routing`), `path` (one packet's path under a fixed choice), `cdg` (the channel
 //! dependency graph of any of them on any topology). docs/network.md, "Routing algorithms".
 
@@ -18,6 +19,7 @@ pub mod parse;
 pub mod path;
 pub mod smart_dor;
 pub mod star_channel;
+pub mod updown;
 
 pub use parse::parse_routing;
 
@@ -83,5 +85,15 @@ pub trait Routing: Send + Sync + std::fmt::Debug {
     /// for a fully adaptive one.
     fn cdg_hops(&self, t: &dyn Topology, r: &RouteIn, out: &mut Vec<Hop>) {
         self.route(t, r, out)
+    }
+    /// Whether it routes around failed links and a split network (`net/faults.rs`): the fault
+    /// manager recomputes it on the links it knows to be live (`rebuilt`).
+    fn tolerates_faults(&self) -> bool {
+        false
+    }
+    /// The algorithm recomputed on `t` (the topology without the links known to be down), for
+    /// a table-based one; None: it keeps routing as it does.
+    fn rebuilt(&self, _t: &dyn Topology) -> Option<std::sync::Arc<dyn Routing>> {
+        None
     }
 }

@@ -4,6 +4,7 @@ use super::df_min::DfMin;
 use super::ecube::Ecube;
 use super::smart_dor::SmartDor;
 use super::star_channel::StarChannel;
+use super::updown::UpDown;
 use super::Routing;
 use crate::spec::RoutingSpec;
 
@@ -15,6 +16,7 @@ impl RoutingSpec {
             RoutingSpec::StarChannel => Box::new(StarChannel),
             RoutingSpec::SmartDor => Box::new(SmartDor),
             RoutingSpec::Min => Box::new(DfMin::new()),
+            RoutingSpec::Updown => Box::new(UpDown::new()),
             RoutingSpec::Ecube1Vc => Box::new(Ecube::single_vc()),
             RoutingSpec::Min1Vc => Box::new(DfMin::single_vc()),
         }

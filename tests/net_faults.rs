@@ -1,0 +1,301 @@
+//! Issue 14 §2, §3, §5: links and nodes that fail and recover during a network run. Every
+//! packet injected is delivered, discarded, dropped (with its reason), lost at a dead node,
+//! lost on a failed link or still in flight; once the network holds no packet, what is still
+//! "in flight" is what the working links' books hold. Up*/down* routes around failed links;
+//! a healthy network never marks a port down; the results do not depend on how the run is
+//! stepped; bad schedules are refused.
+
+mod common;
+use common::{exanet, exanet_json as json};
+use exanet::config::Config;
+use exanet::net::account::PacketAccount;
+use exanet::net::engine::Network;
+use exanet::net::setup::{build, plan};
+
+fn sums(a: &PacketAccount) -> bool {
+    a.delivered_intact
+        + a.crc_failed
+        + a.discarded
+        + a.dropped
+        + a.lost_at_dead_nodes
+        + a.lost_on_failed_links.max(0) as u64
+        + a.in_flight.max(0) as u64
+        == a.injected
+        && a.in_flight >= 0
+        && a.lost_on_failed_links >= 0
+}
+
+fn config(topology: &str, routing: &str, faults: &str, load: f64) -> Config {
+    let mut cfg = Config::default();
+    cfg.net.topology = topology.parse().unwrap();
+    cfg.net.routing = routing.parse().unwrap();
+    cfg.net.faults = faults.parse().unwrap();
+    cfg.net.load = load;
+    cfg.net.threads = 1;
+    cfg
+}
+
+/// Run `cycles`, checking the books every 500, then stop the sources and run until no packet
+/// is left anywhere: the books then.
+fn drained(cfg: &Config, cycles: u64) -> (PacketAccount, Network) {
+    let p = plan(cfg).unwrap();
+    let mut net = build(cfg, &p, cfg.net.load).unwrap();
+    let what = format!(
+        "{} {} [{}]",
+        cfg.net.topology, cfg.net.routing, cfg.net.faults
+    );
+    while net.cycle < cycles {
+        net.run(500);
+        let a = net.account();
+        assert!(sums(&a), "{what}, cycle {}: {a:?}", net.cycle);
+        assert!(
+            a.in_flight >= a.in_flight_on_links && a.in_flight_on_links >= 0,
+            "{what}, cycle {}: {a:?}",
+            net.cycle
+        );
+    }
+    net.stop_injecting();
+    while !net.holds_no_packet() {
+        net.run(250);
+        assert!(
+            net.cycle <= cycles + 100_000,
+            "{what}: the network still holds packets at cycle {}: {:?}",
+            net.cycle,
+            net.account()
+        );
+    }
+    let a = net.account();
+    assert!(sums(&a), "{what}: {a:?}");
+    assert_eq!(
+        a.in_flight, a.in_flight_on_links,
+        "{what}: with no packet left in the network, every packet not delivered, discarded, \
+         dropped or lost at a dead node or on a failed link must be on a working link's books: \
+         {a:?}"
+    );
+    assert_eq!(net.fifo_errors(), 0, "{what}: a FIFO overflowed");
+    (a, net)
+}
+
+/// Faults planted at many cycles, some recovering, some not, a link failing one way, a node
+/// failing: the books close under e-cube (which drops what its dimension path cannot take),
+/// star-channel and up*/down*.
+#[test]
+fn faults_at_many_cycles_keep_the_books() {
+    let schedule = "link:0-1@1000..4000; link:7>8@1500..6000; link:14-20@2200; \
+                    node:27@2600..7000; link:3-9@3100..3107; link:21-22@4400..9000; \
+                    link:7-13@5000; node:33@6100";
+    for (routing, load) in [("ecube", 0.3), ("star-channel", 0.3), ("updown", 0.2)] {
+        let cfg = config("torus:6x6", routing, schedule, load);
+        let (a, net) = drained(&cfg, 10_000);
+        let f = net.fault_summary().unwrap();
+        assert_eq!(f.planted, 8);
+        assert!(f.ports_marked_down >= 10, "{routing}: {f:?}");
+        assert!(a.beats_lost_on_failed_links > 0, "{routing}: {a:?}");
+        assert!(
+            a.lost_at_dead_nodes + a.not_sent_at_dead_nodes > 0,
+            "{routing}: {a:?}"
+        );
+        // nothing is lost without being counted in one of the places
+        let lost = a.discarded + a.dropped + a.lost_at_dead_nodes + a.lost_on_failed_links as u64;
+        assert!(lost > 0, "{routing}: {a:?}");
+        assert!(
+            a.delivered_intact + a.crc_failed + lost == a.injected,
+            "{routing}: {a:?}"
+        );
+        if routing == "updown" {
+            assert!(f.reroutes >= 2, "{f:?}");
+        }
+    }
+}
+
+/// Random faults, recovering, on a dragonfly with up*/down*, and on a torus with many at once.
+#[test]
+fn random_faults_keep_the_books() {
+    let mut cfg = config("dragonfly:p=2,a=4,h=2", "updown", "", 0.2);
+    cfg.net.random_faults = Some("links=6,nodes=1,from=800,to=5000,for=2500".parse().unwrap());
+    drained(&cfg, 8000);
+    let mut cfg = config("torus:8x8", "updown", "", 0.2);
+    cfg.net.random_faults = Some("links=16,from=500,to=6000".parse().unwrap());
+    cfg.sim.seed = 5;
+    let (a, net) = drained(&cfg, 8000);
+    assert!(net.fault_summary().unwrap().ports_marked_down >= 16);
+    assert!(a.delivered_intact > a.injected * 9 / 10, "{a:?}");
+}
+
+/// Up*/down* routes around a dead link once the manager has recomputed its tables; e-cube
+/// drops whatever its dimension path sends over it, for as long as it is down.
+#[test]
+fn updown_routes_around_a_failed_link_and_ecube_drops() {
+    let dropped = |routing: &str| {
+        let cfg = config("torus:4x4", routing, "link:0-1@1000", 0.2);
+        let (a, _) = drained(&cfg, 12_000);
+        assert!(a.injected > 1000, "{a:?}");
+        a.dropped_no_route
+    };
+    let (ud, ec) = (dropped("updown"), dropped("ecube"));
+    assert!(ec > 5 * ud.max(1), "up*/down* dropped {ud}, e-cube {ec}");
+}
+
+/// The credit watchdog never fires on a healthy network, even saturated: a fault planted after
+/// the run's end changes no statistic.
+#[test]
+fn a_healthy_network_marks_no_port_down() {
+    for (topo, routing) in [("torus:4x4", "ecube"), ("dragonfly:p=2,a=4,h=2", "min")] {
+        let base = [
+            "network",
+            "run",
+            "--set",
+            &format!("net.topology={topo}"),
+            "--set",
+            &format!("net.routing={routing}"),
+            "--set",
+            "net.load=1.0",
+            "--set",
+            "net.sizes=16:4096",
+            "--set",
+            "net.measure_cycles=6000",
+            "--set",
+            "net.drain_cycles=0",
+            "--json",
+        ];
+        let clean = json(&base);
+        let mut late = base.to_vec();
+        late.extend(["--set", "net.faults=link:0-1@1000000000"]);
+        let v = json(&late);
+        assert_eq!(
+            v["faults"]["ports_marked_down"], 0,
+            "{topo}: {}",
+            v["faults"]
+        );
+        assert_eq!(clean["stats_hash"], v["stats_hash"], "{topo}");
+        assert!(clean.get("faults").is_none());
+    }
+}
+
+/// Threads, window, idle skipping: the same statistics and the same books under faults.
+#[test]
+fn faults_do_not_depend_on_how_the_run_is_stepped() {
+    let run = |sets: &[&str]| {
+        let mut a = vec![
+            "network",
+            "run",
+            "--set",
+            "net.topology=torus:6x6",
+            "--set",
+            "net.routing=updown",
+            "--set",
+            "net.load=0.3",
+            "--set",
+            "net.faults=link:0-1@1500..5000; node:20@2100; link:8>14@2500..7000",
+            "--set",
+            "net.measure_cycles=6000",
+            "--set",
+            "net.drain_cycles=2000",
+            "--json",
+        ];
+        for s in sets {
+            a.extend(["--set", s]);
+        }
+        let v = json(&a);
+        (
+            v["stats_hash"].clone(),
+            v["accounting"].clone(),
+            v["faults"].clone(),
+        )
+    };
+    let one = run(&["net.threads=1"]);
+    for sets in [
+        &["net.threads=2"][..],
+        &["net.threads=2", "net.partitions=7", "net.window_cycles=13"],
+        &["net.threads=1", "net.idle_skip=false"],
+    ] {
+        assert_eq!(run(sets), one, "{sets:?}");
+    }
+}
+
+/// A split network: up*/down* runs it, dropping what cannot cross as unreachable, and reports
+/// which nodes cannot reach which; a routing that cannot handle it is refused.
+#[test]
+fn a_split_network_is_reported_not_hung() {
+    let cut5 = "net.faults=link:5-1@1000; link:5-4@1000; link:5-6@1000; link:5-9@1000";
+    let v = json(&[
+        "network",
+        "run",
+        "--set",
+        "net.topology=torus:4x4",
+        "--set",
+        "net.routing=updown",
+        "--set",
+        cut5,
+        "--set",
+        "net.drain_cycles=2000",
+        "--json",
+    ]);
+    let sp = &v["faults"]["splits"][0];
+    assert_eq!(sp["at"], 1000, "{}", v["faults"]);
+    assert_eq!(sp["groups"][1], serde_json::json!([5]), "{sp}");
+    assert!(v["accounting"]["dropped_unreachable"].as_u64().unwrap() > 0);
+    let o = exanet(&[
+        "network",
+        "run",
+        "--set",
+        "net.topology=torus:4x4",
+        "--set",
+        cut5,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains("from cycle 1000 the faults split the network")
+            && e.contains("nodes 0-4,6-15 | nodes 5")
+            && e.contains("use net.routing = updown"),
+        "{e}"
+    );
+}
+
+#[test]
+fn bad_fault_schedules_are_refused_naming_the_problem() {
+    for (set, want) in [
+        ("net.faults=link:0-99@10", "node 99 does not exist"),
+        ("net.faults=node:16@10", "node 16 does not exist"),
+        ("net.faults=link:0-5@10", "nodes 0 and 5 are not linked"),
+        (
+            "net.faults=link:0-1@500..100",
+            "recovers at cycle 100, not after",
+        ),
+        ("net.faults=link:0-1", "no '@cycle'"),
+        ("net.random_faults=links=40,from=1,to=9", "has 32 links"),
+        ("net.random_faults=links=2,from=9,to=1", "not after from"),
+        ("net.fault_detect_credit_periods=1", "between 2 and 1000"),
+    ] {
+        let o = exanet(&[
+            "network",
+            "run",
+            "--set",
+            "net.topology=torus:4x4",
+            "--set",
+            set,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{set}");
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(e.contains(want), "{set}: {e}");
+        assert!(!e.contains("panicked"), "{set}: {e}");
+    }
+    // application runs refuse faults
+    let o = exanet(&["app", "run", "alltoall", "--set", "net.faults=link:0-1@10"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("application runs need links that do not fail")
+    );
+}
+
+/// A link failed from the first cycle, before its lanes came up, is detected all the same
+/// (the watchdog counts from when the first credit is due) and routed around.
+#[test]
+fn a_link_failed_from_the_start_is_detected() {
+    let cfg = config("torus:4x4", "updown", "link:0-1@1", 0.2);
+    let (a, net) = drained(&cfg, 6000);
+    assert_eq!(net.fault_summary().unwrap().ports_marked_down, 2);
+    assert!(a.lost_on_failed_links < 20, "{a:?}");
+    assert!(a.delivered_intact > a.injected * 95 / 100, "{a:?}");
+}
