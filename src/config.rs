@@ -292,8 +292,9 @@ pub struct NetConfig {
     #[serde(with = "crate::spec::faults::random_text")]
     #[schemars(with = "String")]
     pub random_faults: Option<crate::spec::RandomFaults>,
-    /// A port whose partner sent no credit for this many credit periods
-    /// (`link.credit.period_cycles`) is marked down, 2 to 1000 (decision 0032). Default 8.
+    /// A port whose partner sent no credit for this many credit periods, of
+    /// `link.credit.period_cycles` cycles each, is marked down, 2 to 1000 (decision 0032).
+    /// Default 8 (280 cycles at the default period).
     pub fault_detect_credit_periods: u32,
     /// Cycles between two passes of the fault manager, which reads the ports marked down and,
     /// when they changed, recomputes the routing tables, 1 to 1e9 (decision 0032). Default 1000.
