@@ -368,7 +368,7 @@ enum NetworkCmd {
         /// torus:AxB[xC], mesh:AxB[xC], dragonfly:p=P,a=A,h=H[,g=G], exanest:PRESET.
         #[arg(long)]
         topology: TopologySpec,
-        /// ecube, star-channel, smart-dor (tori and meshes), min (dragonflies).
+        /// ecube, star-channel, smart-dor (tori and meshes), min (dragonflies), updown (any).
         #[arg(long, value_enum)]
         routing: RoutingSpec,
         /// Without the extra VC deadlock freedom rests on (ecube: the dateline VC; min: the
@@ -425,6 +425,32 @@ enum NetworkCmd {
         #[arg(long, value_name = "FILE.csv")]
         packets: Option<PathBuf>,
     },
+    /// Accepted traffic and latency against the number of failed links: for each count, the
+    /// configuration's network with that many links (drawn from each seed) failed, over the
+    /// seeds (docs/validation.md, "Network with failed links").
+    Faults {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        threads: Threads,
+        #[command(flatten)]
+        out: CsvOut,
+        /// Counts of failed links.
+        #[arg(long, default_value = "0,1,2,4,8,16", value_name = "LIST")]
+        links: String,
+        /// Seeds of every count (1..3 or 1,2,7).
+        #[arg(long, default_value = "1..3", value_name = "LIST")]
+        seeds: String,
+        /// The cycle the links fail at (for good).
+        #[arg(long, default_value_t = 1, value_name = "CYCLE")]
+        at: u64,
+        /// Run independent runs on N threads (the output does not depend on N).
+        #[arg(long, value_name = "N", default_value_t = 1)]
+        jobs: usize,
+        /// Write the plot (SVG): accepted traffic and latency against the failed links.
+        #[arg(long, value_name = "FILE.svg")]
+        plot: Option<PathBuf>,
+    },
     /// One run of a configuration file's [net] section: its statistics.
     Run {
         #[command(flatten)]
@@ -436,6 +462,13 @@ enum NetworkCmd {
         /// Write one CSV line per delivered packet.
         #[arg(long, value_name = "FILE.csv")]
         packets: Option<PathBuf>,
+        /// Latency and delivered traffic against time, in bins of this many delivery cycles
+        /// (a transient: a link failing and recovering).
+        #[arg(long, value_name = "CYCLES")]
+        latency_bin: Option<u64>,
+        /// Write latency and delivered traffic against time (SVG; needs --latency-bin).
+        #[arg(long, value_name = "FILE.svg")]
+        latency_plot: Option<PathBuf>,
     },
     /// Co-simulation server (Minkenberg and Rodriguez 2008 §4.1): task simulators connect over TCP and hand it their
     /// messages (the line protocol: docs/applications.md); one session, then it exits.
@@ -706,6 +739,7 @@ fn common_of(cmd: &Cmd) -> Option<&Common> {
         },
         Cmd::Network { cmd } => match cmd {
             NetworkCmd::Sweep { common, .. }
+            | NetworkCmd::Faults { common, .. }
             | NetworkCmd::Run { common, .. }
             | NetworkCmd::Serve { common, .. } => common,
             NetworkCmd::Cdg { .. } => return None,
@@ -734,7 +768,10 @@ fn common_of(cmd: &Cmd) -> Option<&Common> {
 fn threads_of(cmd: &Cmd) -> Option<u32> {
     match cmd {
         Cmd::Network {
-            cmd: NetworkCmd::Sweep { threads, .. } | NetworkCmd::Run { threads, .. },
+            cmd:
+                NetworkCmd::Sweep { threads, .. }
+                | NetworkCmd::Faults { threads, .. }
+                | NetworkCmd::Run { threads, .. },
         }
         | Cmd::App {
             cmd:
@@ -937,16 +974,41 @@ fn main() -> ExitCode {
                 mapping: &mapping,
                 timeout_s,
             }),
+            NetworkCmd::Faults {
+                common,
+                threads: _,
+                out,
+                links,
+                seeds,
+                at,
+                jobs,
+                plot,
+            } => cli::netfaults::faults(&cli::netfaults::FaultsArgs {
+                config: common.config.as_deref(),
+                json: common.json,
+                links: &links,
+                seeds: &seeds,
+                at,
+                jobs,
+                plot: plot.as_deref(),
+                csv: out.csv.as_deref(),
+            }),
             NetworkCmd::Run {
                 common,
                 threads: _,
                 out,
                 packets,
+                latency_bin,
+                latency_plot,
             } => cli::netrun::run(
                 common.config.as_deref(),
                 common.json,
-                out.csv.as_deref(),
-                packets.as_deref(),
+                &cli::netrun::RunOut {
+                    csv: out.csv.as_deref(),
+                    packets: packets.as_deref(),
+                    latency_bin,
+                    latency_plot: latency_plot.as_deref(),
+                },
             ),
         },
         Cmd::App { cmd } => match cmd {

@@ -307,6 +307,7 @@ fn fixed_value_options_list_their_values() {
                 "star-channel",
                 "smart-dor",
                 "min",
+                "updown",
                 "ecube-1vc",
                 "min-1vc",
             ],

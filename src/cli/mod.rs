@@ -109,6 +109,7 @@ impl From<crate::config::ConfigError> for CliError {
 
 pub mod app;
 pub mod karma;
+pub mod netfaults;
 #[cfg(feature = "mpi")]
 pub mod netmpi;
 pub mod netrun;

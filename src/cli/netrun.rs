@@ -15,10 +15,12 @@ use crate::config::Config;
 use crate::config_set::{apply, Assignment};
 use crate::net::bench::Case;
 use crate::net::confidence::MeanCi;
+use crate::net::latency_bins::{LatencyBin, LatencyBins, Tee};
 use crate::net::packet_log::{CsvSink, PacketLog};
 use crate::net::setup::{plan, run_logged, Injection};
 use crate::net::stats::Summary;
 use crate::net::traffic::parse_loads;
+use crate::plot::{write_svg, Axis, Figure, Panel, Scale, Series};
 use crate::spec::{PatternSpec, RoutingSpec, SizeDist, TopologySpec};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -625,24 +627,58 @@ pub fn cnf_figure(curves: &[Curve]) -> crate::plot::Figure {
     )
 }
 
+/// What `network run` writes besides its summary.
+pub struct RunOut<'a> {
+    pub csv: Option<&'a Path>,
+    pub packets: Option<&'a Path>,
+    /// Latency against time in bins of this many cycles (`latency_bins.rs`).
+    pub latency_bin: Option<u64>,
+    /// ... and its plot.
+    pub latency_plot: Option<&'a Path>,
+}
+
 /// `exanet network run --config FILE`: one configuration's statistics. Started by `mpirun`
 /// (a binary built with the feature `mpi`), the ranks share the network (`netmpi.rs`).
-pub fn run(config: Option<&Path>, json: bool, csv: Option<&Path>, packets: Option<&Path>) -> R {
-    if super::this_process_over_mpi()? {
+pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
+    let over_mpi = super::this_process_over_mpi()?;
+    if over_mpi && (o.latency_bin.is_some() || o.latency_plot.is_some()) {
+        return Err(CliError::input(
+            "--latency-bin, --latency-plot: not over MPI ranks (the bins see every node)",
+        ));
+    }
+    if over_mpi {
         #[cfg(feature = "mpi")]
-        return super::netmpi::run(config, json, csv, packets);
+        return super::netmpi::run(config, json, o.csv, o.packets);
     }
     let cfg = load_config(config)?;
-    check_out("--csv", csv, "csv")?;
-    check_out("--packets", packets, "csv")?;
+    check_out("--csv", o.csv, "csv")?;
+    check_out("--packets", o.packets, "csv")?;
+    check_out("--latency-plot", o.latency_plot, "svg")?;
+    let bins = match (o.latency_bin, o.latency_plot) {
+        (Some(0), _) => return Err(CliError::input("--latency-bin 0: a bin is 1 cycle or more")),
+        (Some(b), _) => Some(LatencyBins::new(b)),
+        (None, Some(_)) => {
+            return Err(CliError::input(
+                "--latency-plot: give the bin with --latency-bin CYCLES",
+            ))
+        }
+        (None, None) => None,
+    };
     let p = plan(&cfg).map_err(CliError::input)?;
-    let log = match packets {
-        Some(path) => Some(PacketLog::new(Box::new(
+    let csv_sink: Option<Box<dyn crate::net::packet_log::PacketSink>> = match o.packets {
+        Some(path) => Some(Box::new(
             CsvSink::create(path, true, &packets_point(0, 0, cfg.net.load, cfg.sim.seed))
                 .map_err(|e| CliError::input(format!("--packets: {e}")))?,
-        ))),
+        )),
         None => None,
     };
+    let sink: Option<Box<dyn crate::net::packet_log::PacketSink>> = match (csv_sink, &bins) {
+        (Some(c), Some(b)) => Some(Box::new(Tee(c, Box::new(b.clone())))),
+        (Some(c), None) => Some(c),
+        (None, Some(b)) => Some(Box::new(b.clone())),
+        (None, None) => None,
+    };
+    let log = sink.map(PacketLog::new);
     let progress = crate::progress::Progress::new(
         crate::net::setup::max_cycles(&cfg),
         "network run (cycles; the drain usually ends early)",
@@ -653,7 +689,53 @@ pub fn run(config: Option<&Path>, json: bool, csv: Option<&Path>, packets: Optio
         l.finish()
             .map_err(|e| CliError::input(format!("--packets: {e}")))?;
     }
-    report_run(&cfg, p.topo.endpoints(), s, json, csv, None)
+    let over_time = bins.map_or(Vec::new(), |b| b.bins(p.topo.endpoints()));
+    if let Some(path) = o.latency_plot {
+        write_svg(path, &latency_figure(&cfg, &over_time))
+            .map_err(|e| CliError::failed(format!("--latency-plot: {e}")))?;
+    }
+    report_run(&cfg, p.topo.endpoints(), s, json, o.csv, None, &over_time)
+}
+
+/// Latency and delivered traffic against time, with the run's faults in the title.
+fn latency_figure(cfg: &Config, bins: &[LatencyBin]) -> Figure {
+    let x = || Axis::new("time (cycles)", Scale::Linear);
+    let pts = |f: &dyn Fn(&LatencyBin) -> f64| {
+        bins.iter()
+            .filter(|b| b.packets > 0)
+            .map(|b| (b.from_cycle as f64, f(b)))
+            .collect::<Vec<_>>()
+    };
+    let mut title = format!(
+        "{} {} at load {}",
+        cfg.net.topology, cfg.net.routing, cfg.net.load
+    );
+    if !cfg.net.faults.0.is_empty() {
+        title += &format!(", faults {}", cfg.net.faults);
+    }
+    Figure::new(
+        title,
+        vec![
+            Panel::new(
+                "latency of the packets delivered in each bin",
+                x(),
+                Axis::new("latency (cycles)", Scale::Linear),
+                vec![
+                    Series::new("mean", pts(&|b| b.latency_mean_cycles)),
+                    Series::new("max", pts(&|b| b.latency_max_cycles as f64)),
+                ],
+            ),
+            Panel::new(
+                "delivered traffic",
+                x(),
+                Axis::new("payload bytes / cycle / endpoint", Scale::Linear),
+                vec![Series::new(
+                    "delivered",
+                    pts(&|b| b.bytes_per_cycle_per_endpoint),
+                )],
+            ),
+        ],
+    )
 }
 
 /// The output of `network run`: its summary as JSON, CSV or text; `mpi_world_size`, the ranks
@@ -665,6 +747,7 @@ pub(super) fn report_run(
     json: bool,
     csv: Option<&Path>,
     mpi_world_size: Option<usize>,
+    over_time: &[LatencyBin],
 ) -> R {
     let row = PointRow {
         topology: cfg.net.topology.to_string(),
@@ -682,6 +765,11 @@ pub(super) fn report_run(
             .map_err(|e| CliError::failed(e.to_string()))?;
         if let Value::Object(m) = &mut v {
             m.insert("link_losses".into(), losses);
+            if !over_time.is_empty() {
+                let v =
+                    serde_json::to_value(over_time).map_err(|e| CliError::failed(e.to_string()))?;
+                m.insert("latency_over_time".into(), v);
+            }
             if let Some(n) = mpi_world_size {
                 m.insert("mpi_world_size".into(), Value::from(n));
             }
@@ -739,6 +827,20 @@ pub(super) fn report_run(
     }
     print_prediction(&s.accounting, &s.ber_prediction);
     print_link_losses(&s.link_losses);
+    if !over_time.is_empty() {
+        println!("  latency against time (bins of the delivery cycle)");
+        println!("      from cycle   packets   mean latency   max latency   bytes/cycle/endpoint");
+        for b in over_time {
+            println!(
+                "    {:>12} {:>9} {:>14.1} {:>13} {:>22.4}",
+                b.from_cycle,
+                b.packets,
+                b.latency_mean_cycles,
+                b.latency_max_cycles,
+                b.bytes_per_cycle_per_endpoint
+            );
+        }
+    }
     println!("  cycles {}, statistics hash {}", s.cycles, s.stats_hash);
     if !s.stable {
         println!("{UNSTABLE_LEGEND}");

@@ -60,20 +60,20 @@ pub struct Event {
     pub action: Action,
 }
 
-/// The lanes of every link of `t`, as (sender node, port, receiver node, port), each link once
-/// as its pair of lanes from the lower node.
+/// Every pair of linked nodes of `t`, (lower node, higher node), in order: each counted once
+/// however many links join them.
 pub fn links(t: &dyn Topology) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
+    let mut out = std::collections::BTreeSet::new();
     for a in 0..t.nodes() {
         for q in 0..t.ports() {
             if let Some((b, _)) = t.link(a, q) {
-                if a < b && !out.contains(&(a, b)) {
-                    out.push((a, b));
+                if a < b {
+                    out.insert((a, b));
                 }
             }
         }
     }
-    out
+    out.into_iter().collect()
 }
 
 /// Every fault of the run: the schedule's, checked against the topology, and the random ones

@@ -16,6 +16,7 @@ pub mod confidence;
 pub mod dist;
 pub mod engine;
 pub mod faults;
+pub mod latency_bins;
 pub mod nic;
 pub mod node;
 pub mod observe;
