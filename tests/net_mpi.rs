@@ -375,3 +375,38 @@ fn a_launcher_count_that_mpi_does_not_see_exits_2() {
         );
     }
 }
+
+/// Faults over the ranks (issue 14 §2): lanes cut across rank boundaries, a node down, the
+/// fault manager's pass summing the ports marked down over every rank, up*/down*'s tables
+/// rebuilt in each: two ranks give one process's statistics, books and fault summary.
+#[test]
+fn faults_over_two_ranks_give_the_statistics_of_one_process() {
+    let args = [
+        "network",
+        "run",
+        "--set",
+        "net.topology=torus:8x8",
+        "--set",
+        "net.routing=updown",
+        "--set",
+        "net.load=0.04",
+        "--set",
+        "net.measure_cycles=4000",
+        "--set",
+        "net.drain_cycles=2000",
+        "--set",
+        "net.faults=link:27-35@1500..4000; node:36@2100; link:0-7@2500",
+        "--json",
+    ];
+    let mut one = json(&Command::new(EXE).args(args).output().unwrap());
+    one.remove("run");
+    assert!(
+        one["faults"]["ports_marked_down"].as_u64().unwrap() >= 8,
+        "{:?}",
+        one["faults"]
+    );
+    let mut got = json(&ranks(2, &args));
+    got.remove("run");
+    got.remove("mpi_world_size");
+    assert_eq!(got, one);
+}

@@ -1,5 +1,5 @@
 //! Links and nodes that fail and recover during a network run (issue 14 §2, SWORDFISH's
-//! simulation controller, seed 003 §2; docs/network.md, "Links and nodes that fail";
+//! simulation controller, Nüssle et al. "Simulation Controller"; docs/network.md, "Links and nodes that fail";
 //! docs/decisions/0032-link-and-node-failures.md).
 //!
 //! Three parts, each modelled on what the hardware and its management would do:

@@ -1,5 +1,5 @@
 //! Up*/down* routing (Schroeder et al., Autonet, 1991; SWORDFISH's fault-tolerant routing,
-//! seed 003 §2), table-based, on any connected graph and so on any topology with failed links
+//! Nüssle et al. "Router"), table-based, on any connected graph and so on any topology with failed links
 //! (`net/faults.rs` recomputes it on the links the fault manager knows to be live).
 //!
 //! A breadth-first search from a root (the lowest node of each connected component) gives every
