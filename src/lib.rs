@@ -18,6 +18,7 @@ pub mod geometric;
 pub mod karma;
 pub mod link;
 pub mod measure;
+pub mod model;
 pub mod net;
 pub mod node;
 pub mod packet;

@@ -152,6 +152,11 @@ enum Cmd {
         #[command(subcommand)]
         cmd: AppCmd,
     },
+    /// Analytic models beside the simulation.
+    Model {
+        #[command(subcommand)]
+        cmd: ModelCmd,
+    },
     /// Run the model and the Verilated RTL in lockstep and compare every cycle.
     Cosim {
         #[command(flatten)]
@@ -501,6 +506,32 @@ enum NetworkCmd {
 }
 
 #[derive(Subcommand)]
+enum ModelCmd {
+    /// Safaei et al.'s M/G/1 mean-latency model of a 2-D torus with V virtual channels and fully
+    /// adaptive routing, with the zero-load latency and ideal throughput of the ExaNet network.
+    Latency {
+        #[command(flatten)]
+        common: Common,
+        /// A square 2-D torus, torus:KxK (K even).
+        #[arg(long)]
+        topology: TopologySpec,
+        /// Virtual channels a physical channel.
+        #[arg(long, default_value_t = 1)]
+        vcs: u32,
+        /// Message length, flits.
+        #[arg(long, default_value_t = 32)]
+        size: u32,
+        /// Scouting distance K (0: wormhole switching).
+        #[arg(long, default_value_t = 0)]
+        scouting: u32,
+        /// Generation rates, messages a cycle a node (a list) [default: 20 up to the
+        /// saturation].
+        #[arg(long, value_name = "LIST")]
+        rates: Option<String>,
+    },
+}
+
+#[derive(Subcommand)]
 enum AppCmd {
     /// Run a shipped example program on the network of [net] (or --topology/--routing).
     Run {
@@ -737,6 +768,9 @@ fn common_of(cmd: &Cmd) -> Option<&Common> {
         Cmd::Karma { cmd } => match cmd {
             KarmaCmd::Pingpong { common, .. } | KarmaCmd::Selftest { common, .. } => common,
         },
+        Cmd::Model { cmd } => match cmd {
+            ModelCmd::Latency { common, .. } => common,
+        },
         Cmd::Network { cmd } => match cmd {
             NetworkCmd::Sweep { common, .. }
             | NetworkCmd::Faults { common, .. }
@@ -875,6 +909,24 @@ fn main() -> ExitCode {
                 topology,
                 no_vc_rule,
             } => cli::router_cdg(common.config.as_deref(), common.json, &topology, no_vc_rule),
+        },
+        Cmd::Model { cmd } => match cmd {
+            ModelCmd::Latency {
+                common,
+                topology,
+                vcs,
+                size,
+                scouting,
+                rates,
+            } => cli::model::latency(&cli::model::LatencyArgs {
+                config: common.config.as_deref(),
+                json: common.json,
+                topology: &topology,
+                vcs,
+                size,
+                scouting,
+                rates: rates.as_deref(),
+            }),
         },
         Cmd::Karma { cmd } => match cmd {
             KarmaCmd::Pingpong {

@@ -109,6 +109,7 @@ impl From<crate::config::ConfigError> for CliError {
 
 pub mod app;
 pub mod karma;
+pub mod model;
 pub mod netfaults;
 #[cfg(feature = "mpi")]
 pub mod netmpi;

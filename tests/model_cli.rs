@@ -1,0 +1,72 @@
+//! Issue 15 §1: `exanet model latency`, the analytic M/G/1 model of a 2-D torus with the
+//! bounds beside it: the curve rises to the saturation it reports, the bounds are those of the
+//! blocks, bad input exits 2.
+
+mod common;
+use common::{exanet, exanet_json as json};
+
+#[test]
+fn the_curve_rises_to_its_saturation_and_the_bounds_are_the_blocks() {
+    for (topo, vcs, size) in [("torus:8x8", "1", "32"), ("torus:16x16", "6", "64")] {
+        let v = json(&[
+            "model",
+            "latency",
+            "--topology",
+            topo,
+            "--vcs",
+            vcs,
+            "--size",
+            size,
+            "--json",
+        ]);
+        let pts = v["points"].as_array().unwrap();
+        assert_eq!(pts.len(), 20);
+        let lat: Vec<f64> = pts.iter().map(|p| p["latency"].as_f64().unwrap()).collect();
+        assert!(lat.windows(2).all(|w| w[1] > w[0]), "{lat:?}");
+        let sat = v["saturation_rate"].as_f64().unwrap();
+        assert!(sat < v["channel_bound_rate"].as_f64().unwrap());
+        assert!(pts[19]["rate"].as_f64().unwrap() < sat);
+        // the ExaNet zero-load latency is at least one hop's pipeline (62 cycles) and the
+        // packet's serialisation
+        let z = v["exanet"]["zero_load_cycles"].as_f64().unwrap();
+        let words = v["exanet"]["packet_words"].as_f64().unwrap();
+        assert!(z > 62.0 + 2.0 * words, "{z}");
+    }
+    // a rate past the saturation has no latency
+    let v = json(&[
+        "model",
+        "latency",
+        "--topology",
+        "torus:8x8",
+        "--rates",
+        "0.001,0.5",
+        "--json",
+    ]);
+    assert!(v["points"][0]["latency"].is_number());
+    assert!(v["points"][1]["latency"].is_null());
+}
+
+#[test]
+fn bad_model_input_exits_2_naming_it() {
+    for (args, want) in [
+        (&["--topology", "torus:8x4"][..], "square 2-D torus"),
+        (&["--topology", "torus:7x7"][..], "even radix"),
+        (&["--topology", "mesh:8x8"][..], "square 2-D torus"),
+        (&["--topology", "torus:8x8", "--vcs", "0"][..], "VCs"),
+        (
+            &["--topology", "torus:8x8", "--rates", "0.1,x"][..],
+            "'x' is not a number",
+        ),
+        (
+            &["--topology", "torus:8x8", "--rates", "2"][..],
+            "outside (0, 1]",
+        ),
+    ] {
+        let mut a = vec!["model", "latency"];
+        a.extend_from_slice(args);
+        let o = exanet(&a);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(e.contains(want), "{args:?}: {e}");
+    }
+}
