@@ -222,8 +222,9 @@ pub struct NetConfig {
     /// Topology, one of `torus:AxB[xC]`, `mesh:AxB[xC]`, `dragonfly:p=P,a=A,h=H[,g=G]`,
     /// `exanest:torus6x6|torus3x3|torus3x3xC|dragonfly`; at most 65,536 nodes. Default `torus:4x4`.
     pub topology: TopologySpec,
-    /// Routing algorithm, one of `ecube`, `star-channel`, `smart-dor` (tori and meshes), `min`
-    /// (dragonflies), `updown` (any topology, around failed links); `ecube-1vc`, `min-1vc` (without the extra VC, deadlock-prone). Default
+    /// Routing algorithm, one of `ecube`, `star-channel`, `min-adapt` (over `adaptive_vcs`),
+    /// `smart-dor` (tori and meshes), `min` (dragonflies), `updown` (any topology, around failed
+    /// links); `ecube-1vc`, `min-1vc` (without the extra VC, deadlock-prone). Default
     /// `ecube`.
     pub routing: RoutingSpec,
     /// Destination pattern, one of `uniform`, `transpose`, `bitcomp`, `bitrev`, `shuffle`,
@@ -281,6 +282,9 @@ pub struct NetConfig {
     /// nodes A and B (both directions) flip each bit with probability R, 0 to 0.5, instead of
     /// `link.phy.ber`. Default empty (every link at `link.phy.ber`).
     pub link_ber: Vec<LinkBer>,
+    /// VCs of `min-adapt` routing, 3 to 8: the e-cube escape's 2 and the adaptive ones
+    /// (decision 0033). Default 6.
+    pub adaptive_vcs: u32,
     /// Links and nodes that fail at given cycles, and recover:
     /// `link:A-B@T[..U]` (both directions), `link:A>B@T[..U]` (the lane from A to B),
     /// `node:N@T[..U]`, several separated by `;` (docs/network.md, "Links and nodes that
@@ -338,6 +342,7 @@ impl Default for NetConfig {
             tred_units: 0,
             whole_packet_credit: true,
             link_ber: Vec::new(),
+            adaptive_vcs: 6,
             faults: Default::default(),
             random_faults: None,
             fault_detect_credit_periods: 8,
@@ -379,6 +384,7 @@ impl NetConfig {
         }
         range("net.partitions", self.partitions, 0, 1 << 20, "partitions")?;
         range("net.threads", self.threads, 0, 1024, "threads")?;
+        range("net.adaptive_vcs", self.adaptive_vcs, 3, 8, "VCs")?;
         range(
             "net.fault_detect_credit_periods",
             self.fault_detect_credit_periods,

@@ -373,7 +373,8 @@ enum NetworkCmd {
         /// torus:AxB[xC], mesh:AxB[xC], dragonfly:p=P,a=A,h=H[,g=G], exanest:PRESET.
         #[arg(long)]
         topology: TopologySpec,
-        /// ecube, star-channel, smart-dor (tori and meshes), min (dragonflies), updown (any).
+        /// ecube, star-channel, min-adapt, smart-dor (tori and meshes), min (dragonflies),
+        /// updown (any).
         #[arg(long, value_enum)]
         routing: RoutingSpec,
         /// Without the extra VC deadlock freedom rests on (ecube: the dateline VC; min: the
@@ -528,6 +529,19 @@ enum ModelCmd {
         /// saturation].
         #[arg(long, value_name = "LIST")]
         rates: Option<String>,
+        /// Also run the matching simulations (min-adapt over V VCs, packets of M 16-byte
+        /// words) at the same channel utilisations and compare latency over zero-load latency.
+        #[arg(long)]
+        against_sim: bool,
+        /// Seeds of every simulated point (with --against-sim).
+        #[arg(long, default_value = "1..3", value_name = "LIST")]
+        seeds: String,
+        /// Run independent simulations on N threads (the output does not depend on N).
+        #[arg(long, value_name = "N", default_value_t = 1)]
+        jobs: usize,
+        /// Write the comparison's plot (SVG; with --against-sim).
+        #[arg(long, value_name = "FILE.svg")]
+        plot: Option<PathBuf>,
     },
 }
 
@@ -918,7 +932,27 @@ fn main() -> ExitCode {
                 size,
                 scouting,
                 rates,
+                against_sim,
+                seeds,
+                jobs,
+                plot,
             } => cli::model::latency(&cli::model::LatencyArgs {
+                stray: if against_sim {
+                    None
+                } else if plot.is_some() {
+                    Some("--plot")
+                } else if seeds != "1..3" {
+                    Some("--seeds")
+                } else if jobs != 1 {
+                    Some("--jobs")
+                } else {
+                    None
+                },
+                against: against_sim.then(|| cli::model::AgainstSim {
+                    seeds: &seeds,
+                    jobs,
+                    plot: plot.as_deref(),
+                }),
                 config: common.config.as_deref(),
                 json: common.json,
                 topology: &topology,

@@ -47,6 +47,7 @@ fn help_lists_the_subcommands() {
             "karma",
             "network",
             "app",
+            "model",
             "cosim",
             "wave-diff",
             "wave-filter",

@@ -305,6 +305,7 @@ fn fixed_value_options_list_their_values() {
             vec![
                 "ecube",
                 "star-channel",
+                "min-adapt",
                 "smart-dor",
                 "min",
                 "updown",

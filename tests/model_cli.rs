@@ -70,3 +70,48 @@ fn bad_model_input_exits_2_naming_it() {
         assert!(e.contains(want), "{args:?}: {e}");
     }
 }
+
+/// `--against-sim`: the simulations run at the model's channel utilisations, min-adapt over V
+/// VCs, and their latency grows with the load as the model's does; the output does not
+/// depend on --jobs.
+#[test]
+fn against_sim_runs_the_matching_simulations() {
+    let run = |jobs: &str| {
+        json(&[
+            "model",
+            "latency",
+            "--topology",
+            "torus:4x4",
+            "--vcs",
+            "4",
+            "--size",
+            "8",
+            "--against-sim",
+            "--seeds",
+            "1..2",
+            "--jobs",
+            jobs,
+            "--set",
+            "net.measure_cycles=4000",
+            "--json",
+        ])
+    };
+    let v = run("1");
+    assert_eq!(v["sim_routing"], "min-adapt");
+    assert_eq!(v["sim_vcs"], 4);
+    assert_eq!(v["sim_payload_bytes"], 128);
+    let pts = v["points"].as_array().unwrap();
+    assert_eq!(pts.len(), 7);
+    for p in pts {
+        // the simulation carries what it is offered below the model's saturation
+        let (off, acc) = (
+            p["sim_load"].as_f64().unwrap(),
+            p["sim_accepted"]["mean"].as_f64().unwrap(),
+        );
+        assert!((acc - off).abs() < 0.1 * off + 0.01, "{p}");
+        assert!(p["model_latency"].is_number(), "{p}");
+    }
+    let extra = |p: &serde_json::Value| p["sim_extra"]["mean"].as_f64().unwrap();
+    assert!(extra(&pts[6]) > extra(&pts[0]), "{pts:?}");
+    assert_eq!(run("2")["points"], v["points"]);
+}

@@ -85,6 +85,13 @@ pub fn faults(a: &FaultsArgs) -> R {
     }
     check_out("--plot", a.plot, "svg")?;
     check_out("--csv", a.csv, "csv")?;
+    if a.at > crate::net::bench::MAX_CYCLES * 1000 {
+        return Err(CliError::input(format!(
+            "--at {}: give a cycle of at most {}",
+            a.at,
+            crate::net::bench::MAX_CYCLES * 1000
+        )));
+    }
     let links = parse_links(a.links)?;
     let seeds = parse_seeds(a.seeds)?;
     let jobs = check_jobs(a.jobs)?;

@@ -69,7 +69,7 @@ pub fn plan(cfg: &Config) -> Result<Plan, String> {
                 .into(),
         );
     }
-    let routing: Arc<dyn Routing> = n.routing.build().into();
+    let routing: Arc<dyn Routing> = n.routing.build_with(n.adaptive_vcs).into();
     routing
         .check(topo.as_ref())
         .map_err(|e| format!("routing {} on {}: {e}", n.routing, n.topology))?;

@@ -47,6 +47,10 @@ pub struct RandomFaults {
     pub duration: Option<u64>,
 }
 
+/// The latest cycle a fault may name (a run is at most 3e9 cycles: warm-up, window and drain
+/// of at most 1e9 each).
+pub const MAX_FAULT_CYCLE: u64 = 1 << 40;
+
 /// The forms accepted, for error messages.
 pub const FAULT_FORMS: &str =
     "link:A-B@T[..U] (both directions), link:A>B@T[..U] (the lane from A to B), node:N@T[..U]; \
@@ -92,9 +96,17 @@ impl std::str::FromStr for Fault {
             }
         };
         let (down, up) = match when.split_once("..") {
-            Some((d, u)) => (number("cycle", d, item)?, Some(number("cycle", u, item)?)),
-            None => (number("cycle", when, item)?, None),
+            Some((d, u)) => (
+                number::<u64>("cycle", d, item)?,
+                Some(number::<u64>("cycle", u, item)?),
+            ),
+            None => (number::<u64>("cycle", when, item)?, None),
         };
+        if down.max(up.unwrap_or(0)) > MAX_FAULT_CYCLE {
+            return Err(format!(
+                "fault '{item}': a cycle past {MAX_FAULT_CYCLE}, after any run has ended"
+            ));
+        }
         if let Some(u) = up {
             if u <= down {
                 return Err(format!(
@@ -184,6 +196,11 @@ impl std::str::FromStr for RandomFaults {
         if r.from == u64::MAX || r.to == u64::MAX {
             return Err(format!(
                 "random faults '{s}': from and to are needed; {forms}"
+            ));
+        }
+        if r.to.max(r.duration.unwrap_or(0)) > MAX_FAULT_CYCLE {
+            return Err(format!(
+                "random faults '{s}': a cycle past {MAX_FAULT_CYCLE}, after any run has ended"
             ));
         }
         if r.to <= r.from {
@@ -278,6 +295,7 @@ mod tests {
             ("node:7", "no '@cycle'"),
             ("node:x@10", "node 'x' is not a number"),
             ("node:1@soon", "cycle 'soon'"),
+            ("node:1@18446744073709551615", "a cycle past"),
         ] {
             let e = text.parse::<FaultSchedule>().unwrap_err();
             assert!(e.contains(says), "{text}: {e}");
@@ -289,6 +307,10 @@ mod tests {
             ("links=2,from=1,to=5,for=0", "for = 0"),
             ("links=2,from=1,to=5,when=3", "unknown key 'when'"),
             ("links=two,from=1,to=5", "'two' is not a number"),
+            (
+                "links=1,from=1,to=5,for=18446744073709551615",
+                "a cycle past",
+            ),
         ] {
             let e = text.parse::<RandomFaults>().unwrap_err();
             assert!(e.contains(says), "{text}: {e}");

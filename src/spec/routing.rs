@@ -4,6 +4,7 @@
 //! ```text
 //!   ecube          e-cube / dimension order, tori and meshes, 2 VCs        (ecube.rs)
 //!   star-channel   minimal fully adaptive, e-cube escape, 3 VCs            (star_channel.rs)
+//!   min-adapt      star-channel over net.adaptive_vcs VCs (3-8)            (star_channel.rs)
 //!   smart-dor      e-cube + one misroute at the first hop, 2 VCs           (smart_dor.rs)
 //!   min            dragonfly minimal routing, 2 VCs                        (df_min.rs)
 //!   updown         up*/down*, table-based, any topology, around faults, 1 VC (updown.rs)
@@ -12,7 +13,8 @@
 //! ```
 
 /// The names accepted, for error messages.
-pub const ROUTINGS: &str = "ecube, star-channel, smart-dor (tori and meshes), min (dragonflies), \
+pub const ROUTINGS: &str = "ecube, star-channel, min-adapt, smart-dor (tori and meshes), min \
+                            (dragonflies), \
                             updown (any topology, around failed links); \
                             ecube-1vc, min-1vc (without the extra VC, deadlock-prone)";
 
@@ -21,6 +23,7 @@ pub const ROUTINGS: &str = "ecube, star-channel, smart-dor (tori and meshes), mi
 pub enum RoutingSpec {
     Ecube,
     StarChannel,
+    MinAdapt,
     SmartDor,
     Min,
     Updown,
@@ -32,9 +35,10 @@ pub enum RoutingSpec {
 
 impl RoutingSpec {
     /// Every algorithm, in the order `ROUTINGS` lists them.
-    pub const ALL: [RoutingSpec; 7] = [
+    pub const ALL: [RoutingSpec; 8] = [
         RoutingSpec::Ecube,
         RoutingSpec::StarChannel,
+        RoutingSpec::MinAdapt,
         RoutingSpec::SmartDor,
         RoutingSpec::Min,
         RoutingSpec::Updown,
@@ -47,6 +51,7 @@ impl RoutingSpec {
         match self {
             RoutingSpec::Ecube => "ecube",
             RoutingSpec::StarChannel => "star-channel",
+            RoutingSpec::MinAdapt => "min-adapt",
             RoutingSpec::SmartDor => "smart-dor",
             RoutingSpec::Min => "min",
             RoutingSpec::Updown => "updown",
@@ -106,7 +111,10 @@ mod tests {
         for name in ["", "dor", "Ecube", "star"] {
             let e = name.parse::<RoutingSpec>().unwrap_err();
             assert!(e.contains(&format!("'{name}'")), "{e}");
-            assert!(e.contains("ecube, star-channel, smart-dor"), "{e}");
+            assert!(
+                e.contains("ecube, star-channel, min-adapt, smart-dor"),
+                "{e}"
+            );
         }
         let e = RoutingSpec::SmartDor.without_extra_vc().unwrap_err();
         assert!(e.contains("'smart-dor' has no variant"), "{e}");

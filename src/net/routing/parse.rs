@@ -8,12 +8,21 @@ use super::updown::UpDown;
 use super::Routing;
 use crate::spec::RoutingSpec;
 
+/// The VCs of `min-adapt` when the configuration does not say (`net.adaptive_vcs`).
+pub const DEFAULT_ADAPTIVE_VCS: u32 = 6;
+
 impl RoutingSpec {
-    /// The algorithm this names.
+    /// The algorithm this names (`min-adapt` over `DEFAULT_ADAPTIVE_VCS`).
     pub fn build(self) -> Box<dyn Routing> {
+        self.build_with(DEFAULT_ADAPTIVE_VCS)
+    }
+
+    /// The algorithm this names, `min-adapt` over `adaptive_vcs` VCs.
+    pub fn build_with(self, adaptive_vcs: u32) -> Box<dyn Routing> {
         match self {
             RoutingSpec::Ecube => Box::new(Ecube::new()),
-            RoutingSpec::StarChannel => Box::new(StarChannel),
+            RoutingSpec::StarChannel => Box::new(StarChannel::default()),
+            RoutingSpec::MinAdapt => Box::new(StarChannel::min_adapt(adaptive_vcs)),
             RoutingSpec::SmartDor => Box::new(SmartDor),
             RoutingSpec::Min => Box::new(DfMin::new()),
             RoutingSpec::Updown => Box::new(UpDown::new()),

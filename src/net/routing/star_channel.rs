@@ -33,6 +33,11 @@
 //! take the "*" hop the `-` way across the dateline (e-cube would go `+`), and then escapes on
 //! `(d-, VC 1)`; on a 4x4 torus these are the 8 channels leaving coordinate 3 going `-` on VC 1.
 //! The analysis includes them (`cdg.rs`).
+//!
+//! `min-adapt` (`StarChannel::min_adapt(V)`, as BookSim2's `min_adapt_torus`) is the same
+//! algorithm over V VCs, 3 to 8: VCs 0 and 1 the e-cube escape, VCs 2 to V - 1 adaptive, each
+//! "*" hop offered on every adaptive VC in turn (`net.adaptive_vcs`; Safaei et al.'s fully
+//! adaptive routing over V VCs, decision 0033). Star-channel is `min-adapt` over 3.
 
 use super::ecube::{self, crosses, minimal, port, torus_shape, CROSSED_ALL};
 use super::{Hop, Port, RouteIn, Routing};
@@ -41,21 +46,58 @@ use crate::net::topology::Topology;
 /// The "*" VC.
 pub const STAR_VC: u8 = 2;
 
-/// Star-channel routing.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct StarChannel;
+/// Star-channel routing (`StarChannel::default()`), or min-adapt over more VCs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StarChannel {
+    /// VCs a link: the escape's 2 and the adaptive ones.
+    vcs: u32,
+    /// Named `min-adapt`.
+    min_adapt: bool,
+}
+
+impl Default for StarChannel {
+    fn default() -> StarChannel {
+        StarChannel {
+            vcs: 3,
+            min_adapt: false,
+        }
+    }
+}
+
+/// The VCs min-adapt may have.
+pub const MIN_ADAPT_VCS: std::ops::RangeInclusive<u32> = 3..=8;
+
+impl StarChannel {
+    /// Minimal fully adaptive routing over `vcs` VCs (3 to 8; checked by `check`).
+    pub fn min_adapt(vcs: u32) -> StarChannel {
+        StarChannel {
+            vcs,
+            min_adapt: true,
+        }
+    }
+}
 
 impl Routing for StarChannel {
     fn name(&self) -> &'static str {
-        "star-channel"
+        if self.min_adapt {
+            "min-adapt"
+        } else {
+            "star-channel"
+        }
     }
 
     fn vcs(&self) -> u32 {
-        3
+        self.vcs
     }
 
     /// Any torus or mesh.
     fn check(&self, t: &dyn Topology) -> Result<(), String> {
+        if !MIN_ADAPT_VCS.contains(&self.vcs) {
+            return Err(format!(
+                "{} VCs: min-adapt takes 3 to 8 (the escape's 2 and at least one adaptive)",
+                self.vcs
+            ));
+        }
         torus_shape(self.name(), t).map(|_| ())
     }
 
@@ -71,11 +113,13 @@ impl Routing for StarChannel {
                     } else {
                         0
                     };
-                    out.push(Hop {
-                        port: Port::Inter(port(d, plus)),
-                        vc: STAR_VC,
-                        state: r.state | wrap,
-                    });
+                    for vc in STAR_VC..self.vcs as u8 {
+                        out.push(Hop {
+                            port: Port::Inter(port(d, plus)),
+                            vc,
+                            state: r.state | wrap,
+                        });
+                    }
                 }
             }
         }
@@ -112,7 +156,7 @@ mod tests {
             state,
         };
         let mut out = Vec::new();
-        StarChannel.route(t, &r, &mut out);
+        StarChannel::default().route(t, &r, &mut out);
         out
     }
 
@@ -165,16 +209,46 @@ mod tests {
             state: 0,
         };
         let mut out = Vec::new();
-        StarChannel.cdg_hops(&t, &r, &mut out);
+        StarChannel::default().cdg_hops(&t, &r, &mut out);
         assert_eq!(out, vec![h(0, 0, 0)]);
-        assert!(!StarChannel.in_order());
-        assert_eq!(StarChannel.vcs(), 3);
+        assert!(!StarChannel::default().in_order());
+        assert_eq!(StarChannel::default().vcs(), 3);
+        // min-adapt: every "*" hop on each adaptive VC, then the same escape
+        let m = StarChannel::min_adapt(5);
+        let t4 = Torus::torus_of(&[4, 4]).unwrap();
+        let r4 = RouteIn {
+            node: t4.node_at([3, 1, 0]).unwrap(),
+            from: Port::Inter(0),
+            vc: 0,
+            dst: [0, 0, 0],
+            dst_terminal: 0,
+            state: 0,
+        };
+        let mut hops = Vec::new();
+        m.route(&t4, &r4, &mut hops);
+        assert_eq!(
+            hops,
+            vec![
+                h(0, 2, 0b01),
+                h(0, 3, 0b01),
+                h(0, 4, 0b01),
+                h(3, 2, 0),
+                h(3, 3, 0),
+                h(3, 4, 0),
+                h(0, 0, 0b01)
+            ]
+        );
+        assert_eq!((m.name(), m.vcs()), ("min-adapt", 5));
+        assert!(StarChannel::min_adapt(2)
+            .check(&t4)
+            .unwrap_err()
+            .contains("3 to 8"));
     }
 
     #[test]
     fn refuses_a_dragonfly() {
         let d = parse("exanest:dragonfly").unwrap();
-        let e = StarChannel.check(d.as_ref()).unwrap_err();
+        let e = StarChannel::default().check(d.as_ref()).unwrap_err();
         assert!(e.contains("'star-channel'") && e.contains("tori"), "{e}");
     }
 }
