@@ -15,6 +15,8 @@
 #   need_mpi        Open MPI (mpicc, mpirun: Debian's libopenmpi-dev, openmpi-bin) and libclang
 #                   (libclang-dev: rsmpi generates its bindings with it), for `--features mpi`
 #                   and tests/net_mpi.rs (network runs over MPI ranks)
+#   need_chromium   Chromium (Debian's chromium), for tests/report.rs: the HTML report of a
+#                   network run opened in a real browser, headless
 
 RUST_MIN=87 # 1.87: the oldest Rust that builds the crate (Cargo.toml rust-version)
 
@@ -127,6 +129,11 @@ need_mpi() {
   command -v mpicc >/dev/null || { echo "error: mpicc still missing after apt-get" >&2; exit 1; }
   have_libclang ||
     { echo "error: no $(libclang_root)/llvm-*/lib/libclang.so after apt-get (libclang-dev)" >&2; exit 1; }
+}
+
+need_chromium() {
+  command -v chromium >/dev/null || apt_install chromium
+  command -v chromium >/dev/null || { echo "error: chromium still missing after apt-get" >&2; exit 1; }
 }
 
 need_lints() {

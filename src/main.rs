@@ -475,6 +475,14 @@ enum NetworkCmd {
         /// Write latency and delivered traffic against time (SVG; needs --latency-bin).
         #[arg(long, value_name = "FILE.svg")]
         latency_plot: Option<PathBuf>,
+        /// Write the network's state as one self-contained HTML page: the topology, links
+        /// coloured by utilisation and routers by buffer occupancy, a slider over snapshots,
+        /// the per-port counters.
+        #[arg(long, value_name = "FILE.html")]
+        report: Option<PathBuf>,
+        /// Cycles between two snapshots of the report.
+        #[arg(long, value_name = "CYCLES", default_value_t = 500)]
+        report_every: u64,
     },
     /// Co-simulation server (Minkenberg and Rodriguez 2008 §4.1): task simulators connect over TCP and hand it their
     /// messages (the line protocol: docs/applications.md); one session, then it exits.
@@ -1086,6 +1094,8 @@ fn main() -> ExitCode {
                 packets,
                 latency_bin,
                 latency_plot,
+                report,
+                report_every,
             } => cli::netrun::run(
                 common.config.as_deref(),
                 common.json,
@@ -1094,6 +1104,8 @@ fn main() -> ExitCode {
                     packets: packets.as_deref(),
                     latency_bin,
                     latency_plot: latency_plot.as_deref(),
+                    report: report.as_deref(),
+                    report_every,
                 },
             ),
         },

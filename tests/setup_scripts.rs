@@ -44,6 +44,7 @@ for p in "$@"; do case "$p" in
   libopenmpi-dev) printf '#!/bin/sh\n' > "$BIN/mpicc"; chmod +x "$BIN/mpicc";;
   openmpi-bin) printf '#!/bin/sh\n' > "$BIN/mpirun"; chmod +x "$BIN/mpirun";;
   libclang-dev) mkdir -p "$BIN/../llvm-14/lib"; : > "$BIN/../llvm-14/lib/libclang.so";;
+  chromium) printf '#!/bin/sh\n' > "$BIN/chromium"; chmod +x "$BIN/chromium";;
 esac; done"#,
         );
         s
@@ -216,6 +217,31 @@ fn the_test_command_installs_open_mpi_and_libclang_when_missing_and_not_otherwis
     assert!(!o.status.success());
     assert!(
         String::from_utf8_lossy(&o.stderr).contains("mpirun still missing"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn the_test_command_installs_chromium_when_it_is_missing_and_not_otherwise() {
+    let s = Sandbox::new("chromium");
+    let (o, log) = s.run("need_chromium; command -v chromium");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        log.contains("apt-get install") && log.contains("chromium"),
+        "{log}"
+    );
+    let s = Sandbox::new("chromium-present");
+    s.tool("chromium", "true");
+    let (o, log) = s.run("need_chromium");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!log.contains("apt-get"), "{log}");
+    let s = Sandbox::new("chromium-broken");
+    s.tool("apt-get", "echo \"apt-get $*\" >> \"$LOG\"");
+    let (o, _) = s.run("need_chromium");
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("chromium still missing"),
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );

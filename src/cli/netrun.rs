@@ -635,15 +635,19 @@ pub struct RunOut<'a> {
     pub latency_bin: Option<u64>,
     /// ... and its plot.
     pub latency_plot: Option<&'a Path>,
+    /// The HTML report of the network's state (`net/report.rs`), with a snapshot every this
+    /// many cycles.
+    pub report: Option<&'a Path>,
+    pub report_every: u64,
 }
 
 /// `exanet network run --config FILE`: one configuration's statistics. Started by `mpirun`
 /// (a binary built with the feature `mpi`), the ranks share the network (`netmpi.rs`).
 pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
     let over_mpi = super::this_process_over_mpi()?;
-    if over_mpi && (o.latency_bin.is_some() || o.latency_plot.is_some()) {
+    if over_mpi && (o.latency_bin.is_some() || o.latency_plot.is_some() || o.report.is_some()) {
         return Err(CliError::input(
-            "--latency-bin, --latency-plot: not over MPI ranks (the bins see every node)",
+            "--latency-bin, --latency-plot, --report: not over MPI ranks (they see every node)",
         ));
     }
     if over_mpi {
@@ -654,6 +658,10 @@ pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
     check_out("--csv", o.csv, "csv")?;
     check_out("--packets", o.packets, "csv")?;
     check_out("--latency-plot", o.latency_plot, "svg")?;
+    check_out("--report", o.report, "html")?;
+    if o.report_every == 0 {
+        return Err(CliError::input("--report-every 0: give 1 cycle or more"));
+    }
     let bins = match (o.latency_bin, o.latency_plot) {
         (Some(0), _) => return Err(CliError::input("--latency-bin 0: a bin is 1 cycle or more")),
         (Some(b), _) => Some(LatencyBins::new(b)),
@@ -683,7 +691,42 @@ pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
         crate::net::setup::max_cycles(&cfg),
         "network run (cycles; the drain usually ends early)",
     );
-    let (s, log) = run_logged(&cfg, &p, cfg.net.load, log, &progress).map_err(CliError::input)?;
+    let (s, log) = match o.report {
+        None => run_logged(&cfg, &p, cfg.net.load, log, &progress).map_err(CliError::input)?,
+        Some(path) => {
+            let mut net =
+                crate::net::setup::build(&cfg, &p, cfg.net.load).map_err(CliError::input)?;
+            if let Some(l) = log {
+                net.log_packets(l);
+            }
+            let mut snaps = vec![crate::net::report::Snapshot::of(&net)];
+            let every = o.report_every;
+            let s = net.run_phases_hooked(
+                cfg.net.drain_cycles,
+                cfg.net.load,
+                cfg.net.injection_bytes_per_cycle,
+                every,
+                &mut |n| {
+                    progress.set_position(n.cycle);
+                    if n.cycle >= snaps.last().map_or(0, |x| x.cycle) + every {
+                        snaps.push(crate::net::report::Snapshot::of(n));
+                    }
+                },
+            );
+            if snaps.last().map(|x| x.cycle) != Some(net.cycle) {
+                snaps.push(crate::net::report::Snapshot::of(&net));
+            }
+            let title = format!(
+                "{} {} {} at load {}, seed {}",
+                cfg.net.topology, cfg.net.routing, cfg.net.pattern, cfg.net.load, cfg.sim.seed
+            );
+            let data = crate::net::report::report_data(&net, title, snaps);
+            let html = crate::net::report::render_html(&data).map_err(CliError::failed)?;
+            std::fs::write(path, html)
+                .map_err(|e| CliError::input(format!("--report: {}: {e}", path.display())))?;
+            (s, net.take_packet_log())
+        }
+    };
     progress.finish();
     if let Some(l) = log {
         l.finish()

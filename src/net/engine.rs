@@ -894,15 +894,35 @@ impl Network {
         bytes_per_cycle: f64,
         at: &mut dyn FnMut(u64),
     ) -> Summary {
+        self.run_phases_hooked(
+            drain_max,
+            offered,
+            bytes_per_cycle,
+            PROGRESS_STEP,
+            &mut |n| at(n.cycle),
+        )
+    }
+
+    /// [`Network::run_phases`], showing `at` the network every `every` cycles or so (rounded
+    /// to whole windows) before the drain and every [`DRAIN_STEP`] cycles in it (a report's
+    /// snapshots); the run and its summary are the same.
+    pub fn run_phases_hooked(
+        &mut self,
+        drain_max: u64,
+        offered: f64,
+        bytes_per_cycle: f64,
+        every: u64,
+        at: &mut dyn FnMut(&Network),
+    ) -> Summary {
         let w = self.measure;
         // whole windows at a time, as one `run` of it all would take them
-        let step = self.window * (PROGRESS_STEP / self.window).max(1);
+        let step = self.window * (every / self.window).max(1);
         let mut left = w.end.saturating_sub(self.cycle);
         while left > 0 {
             let n = left.min(step);
             self.run(n);
             left -= n;
-            at(self.cycle);
+            at(self);
         }
         let limit = self.cycle + drain_max;
         loop {
@@ -917,7 +937,7 @@ impl Network {
             }
             // a fixed step, so that where the run stops does not depend on the window
             self.run(DRAIN_STEP);
-            at(self.cycle);
+            at(self);
         }
         let mut m = self.merged();
         // this process's counts of what only it steps (the other nodes' are all 0)

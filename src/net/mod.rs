@@ -21,6 +21,7 @@ pub mod nic;
 pub mod node;
 pub mod observe;
 pub mod packet_log;
+pub mod report;
 pub mod routing;
 pub mod setup;
 pub mod stats;

@@ -246,6 +246,20 @@ mod tests {
     }
 
     #[test]
+    fn min_adapt_is_deadlock_free_through_its_escape_over_every_vc_count() {
+        for vcs in MIN_ADAPT_VCS {
+            for topo in ["torus:6x6", "torus:4x4x4", "mesh:5x3"] {
+                let t = parse(topo).unwrap();
+                let rep =
+                    crate::net::routing::cdg::analyse(t.as_ref(), &StarChannel::min_adapt(vcs))
+                        .unwrap();
+                assert!(rep.acyclic, "{topo}, {vcs} VCs: {:?}", rep.cycle);
+                assert_eq!(rep.vcs, vcs);
+            }
+        }
+    }
+
+    #[test]
     fn refuses_a_dragonfly() {
         let d = parse("exanest:dragonfly").unwrap();
         let e = StarChannel::default().check(d.as_ref()).unwrap_err();

@@ -1,0 +1,127 @@
+//! Issue 15 §3: `network run --report FILE.html` opened in a real browser. Debian's Chromium
+//! (installed by the test command when missing, `scripts/setup.sh`'s `need_chromium`), headless,
+//! loads the report of a 2-D torus, a 3-D torus and a dragonfly with `#selftest`: the page must
+//! render with no script error, its self-test must find that moving the slider changes the
+//! drawing, and a screenshot of each is kept in the output folder (`out/`, git-ignored).
+
+mod common;
+use common::exanet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn out_dir() -> PathBuf {
+    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("out");
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// `chromium --headless ARGS url`, under a time limit; its standard output.
+fn chromium(args: &[&str], url: &str) -> String {
+    let o = Command::new("timeout")
+        .args([
+            "-s",
+            "KILL",
+            "120",
+            "chromium",
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+        ])
+        .args(args)
+        .arg(url)
+        .output()
+        .expect("chromium runs (Debian's chromium: scripts/setup.sh need_chromium)");
+    assert!(
+        o.status.success(),
+        "chromium {args:?} {url}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The text of the element `<pre id="ID">` in a dumped DOM.
+fn pre(dom: &str, id: &str) -> String {
+    let start = format!("<pre id=\"{id}\">");
+    let i = dom
+        .find(&start)
+        .unwrap_or_else(|| panic!("no <pre id=\"{id}\"> in the page"));
+    let rest = &dom[i + start.len()..];
+    rest[..rest.find("</pre>").unwrap()].to_string()
+}
+
+#[test]
+fn the_report_renders_in_a_browser_and_its_slider_changes_the_drawing() {
+    let out = out_dir();
+    for (name, sets) in [
+        ("torus6x6", &["net.topology=torus:6x6", "net.load=0.3"][..]),
+        (
+            "torus3x3x3",
+            &["net.topology=torus:3x3x3", "net.load=0.2"][..],
+        ),
+        (
+            "dragonfly",
+            &[
+                "net.topology=dragonfly:p=2,a=4,h=2",
+                "net.routing=min",
+                "net.load=0.3",
+            ][..],
+        ),
+    ] {
+        let html = out.join(format!("test-report-{name}.html"));
+        let mut a = vec!["network", "run", "--set", "net.measure_cycles=4000"];
+        for s in sets {
+            a.extend(["--set", s]);
+        }
+        let h = html.to_str().unwrap();
+        a.extend(["--report", h, "--report-every", "500"]);
+        let o = exanet(&a);
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let page = std::fs::read_to_string(&html).unwrap();
+        // self-contained: no resource from anywhere else
+        assert!(!page.contains("src=\"http") && !page.contains("href=\"http"));
+        let url = format!("file://{h}");
+        let dom = chromium(&["--dump-dom"], &format!("{url}#selftest"));
+        assert_eq!(pre(&dom, "errors"), "", "{name}: script errors");
+        let st = pre(&dom, "selftest");
+        assert!(st.starts_with("selftest ok"), "{name}: {st}");
+        // the drawing: a circle a node, and the port table
+        assert!(dom.matches("<circle").count() >= 27, "{name}");
+        assert!(dom.contains("<th>packets_sent</th>"), "{name}");
+        let png = out.join(format!("test-report-{name}.png"));
+        let _ = std::fs::remove_file(&png);
+        chromium(
+            &[
+                &format!("--screenshot={}", png.display()),
+                "--window-size=1000,900",
+            ],
+            &url,
+        );
+        let shot = std::fs::read(&png).expect("the screenshot was written");
+        assert!(
+            shot.len() > 10_000 && shot.starts_with(b"\x89PNG"),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn bad_report_options_exit_2() {
+    for (args, want) in [
+        (&["--report", "x.txt"][..], "--report"),
+        (
+            &["--report", "out/r.html", "--report-every", "0"][..],
+            "--report-every 0",
+        ),
+    ] {
+        let mut a = vec!["network", "run", "--set", "net.topology=torus:4x4"];
+        a.extend_from_slice(args);
+        let o = exanet(&a);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(e.contains(want), "{args:?}: {e}");
+    }
+}
