@@ -3,7 +3,7 @@
 //! blocks, bad input exits 2.
 
 mod common;
-use common::{exanet, exanet_json as json};
+use common::{exanet_json as json, refused_each};
 
 #[test]
 fn the_curve_rises_to_its_saturation_and_the_bounds_are_the_blocks() {
@@ -48,27 +48,35 @@ fn the_curve_rises_to_its_saturation_and_the_bounds_are_the_blocks() {
 
 #[test]
 fn bad_model_input_exits_2_naming_it() {
-    for (args, want) in [
-        (&["--topology", "torus:8x4"][..], "square 2-D torus"),
-        (&["--topology", "torus:7x7"][..], "even radix"),
-        (&["--topology", "mesh:8x8"][..], "square 2-D torus"),
-        (&["--topology", "torus:8x8", "--vcs", "0"][..], "VCs"),
-        (
-            &["--topology", "torus:8x8", "--rates", "0.1,x"][..],
-            "'x' is not a number",
-        ),
-        (
-            &["--topology", "torus:8x8", "--rates", "2"][..],
-            "outside (0, 1]",
-        ),
-    ] {
-        let mut a = vec!["model", "latency"];
-        a.extend_from_slice(args);
-        let o = exanet(&a);
-        assert_eq!(o.status.code(), Some(2), "{args:?}");
-        let e = String::from_utf8_lossy(&o.stderr);
-        assert!(e.contains(want), "{args:?}: {e}");
-    }
+    refused_each(
+        &["model", "latency"],
+        &[
+            (&["--topology", "torus:8x4"], "square 2-D torus"),
+            (&["--topology", "torus:7x7"], "even radix"),
+            (&["--topology", "mesh:8x8"], "square 2-D torus"),
+            (&["--topology", "torus:8x8", "--vcs", "0"], "VCs"),
+            (
+                &["--topology", "torus:8x8", "--rates", "0.1,x"],
+                "'x' is not a number",
+            ),
+            (
+                &["--topology", "torus:8x8", "--rates", "2"],
+                "outside (0, 1]",
+            ),
+            (
+                &["--topology", "torus:8x8", "--plot", "x.svg"],
+                "give --against-sim too",
+            ),
+            (
+                &["--topology", "torus:8x8", "--seeds", "4"],
+                "give --against-sim too",
+            ),
+            (
+                &["--topology", "torus:8x8", "--against-sim", "--size", "300"],
+                "at most 256 words",
+            ),
+        ],
+    );
 }
 
 /// `--against-sim`: the simulations run at the model's channel utilisations, min-adapt over V

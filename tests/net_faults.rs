@@ -6,7 +6,7 @@
 //! stepped; bad schedules are refused.
 
 mod common;
-use common::{exanet, exanet_json as json};
+use common::{exanet, exanet_json as json, refused_each};
 use exanet::config::Config;
 use exanet::net::account::PacketAccount;
 use exanet::net::engine::Network;
@@ -255,32 +255,39 @@ fn a_split_network_is_reported_not_hung() {
 
 #[test]
 fn bad_fault_schedules_are_refused_naming_the_problem() {
-    for (set, want) in [
-        ("net.faults=link:0-99@10", "node 99 does not exist"),
-        ("net.faults=node:16@10", "node 16 does not exist"),
-        ("net.faults=link:0-5@10", "nodes 0 and 5 are not linked"),
+    let cases: Vec<([&str; 2], &str)> = vec![
         (
-            "net.faults=link:0-1@500..100",
+            ["--set", "net.faults=link:0-99@10"],
+            "node 99 does not exist",
+        ),
+        (["--set", "net.faults=node:16@10"], "node 16 does not exist"),
+        (
+            ["--set", "net.faults=link:0-5@10"],
+            "nodes 0 and 5 are not linked",
+        ),
+        (
+            ["--set", "net.faults=link:0-1@500..100"],
             "recovers at cycle 100, not after",
         ),
-        ("net.faults=link:0-1", "no '@cycle'"),
-        ("net.random_faults=links=40,from=1,to=9", "has 32 links"),
-        ("net.random_faults=links=2,from=9,to=1", "not after from"),
-        ("net.fault_detect_credit_periods=1", "between 2 and 1000"),
-    ] {
-        let o = exanet(&[
-            "network",
-            "run",
-            "--set",
-            "net.topology=torus:4x4",
-            "--set",
-            set,
-        ]);
-        assert_eq!(o.status.code(), Some(2), "{set}");
-        let e = String::from_utf8_lossy(&o.stderr);
-        assert!(e.contains(want), "{set}: {e}");
-        assert!(!e.contains("panicked"), "{set}: {e}");
-    }
+        (["--set", "net.faults=link:0-1"], "no '@cycle'"),
+        (
+            ["--set", "net.random_faults=links=40,from=1,to=9"],
+            "has 32 links",
+        ),
+        (
+            ["--set", "net.random_faults=links=2,from=9,to=1"],
+            "not after from",
+        ),
+        (
+            ["--set", "net.fault_detect_credit_periods=1"],
+            "between 2 and 1000",
+        ),
+    ];
+    let cases: Vec<(&[&str], &str)> = cases.iter().map(|(a, w)| (&a[..], *w)).collect();
+    refused_each(
+        &["network", "run", "--set", "net.topology=torus:4x4"],
+        &cases,
+    );
     // application runs refuse faults
     let o = exanet(&["app", "run", "alltoall", "--set", "net.faults=link:0-1@10"]);
     assert_eq!(o.status.code(), Some(2));
@@ -360,24 +367,20 @@ fn latency_against_time_bins_every_delivered_packet() {
         "--json",
     ]);
     assert_eq!(plain["stats_hash"], v["stats_hash"]);
-    for (args, want) in [
-        (&["--latency-bin", "0"][..], "a bin is 1 cycle or more"),
-        (
-            &["--latency-plot", "x.svg"][..],
-            "give the bin with --latency-bin",
-        ),
-        (
-            &["--latency-bin", "100", "--latency-plot", "x.png"][..],
-            "--latency-plot",
-        ),
-    ] {
-        let mut a = vec!["network", "run", "--set", "net.topology=torus:4x4"];
-        a.extend_from_slice(args);
-        let o = exanet(&a);
-        assert_eq!(o.status.code(), Some(2), "{args:?}");
-        let e = String::from_utf8_lossy(&o.stderr);
-        assert!(e.contains(want), "{args:?}: {e}");
-    }
+    refused_each(
+        &["network", "run", "--set", "net.topology=torus:4x4"],
+        &[
+            (&["--latency-bin", "0"], "a bin is 1 cycle or more"),
+            (
+                &["--latency-plot", "x.svg"],
+                "give the bin with --latency-bin",
+            ),
+            (
+                &["--latency-bin", "100", "--latency-plot", "x.png"],
+                "--latency-plot",
+            ),
+        ],
+    );
 }
 
 /// `network faults`: each count of failed links runs over the seeds, every failed link is
@@ -419,17 +422,13 @@ fn network_faults_runs_every_count_over_the_seeds() {
         assert!((acc - 0.05).abs() < 0.01, "{p}");
     }
     assert_eq!(run("2")["points"], v["points"]);
-    for (args, want) in [
-        (&["--links", "1,x"][..], "'x' is not a count of links"),
-        (&["--links", "2,2"][..], "2 is given twice"),
-        (&["--links", "80"][..], "80 links and 0 nodes"),
-        (&["--set", "net.faults=link:0-1@5"][..], "plants its own"),
-    ] {
-        let mut a = vec!["network", "faults", "--set", "net.topology=torus:4x4"];
-        a.extend_from_slice(args);
-        let o = exanet(&a);
-        assert_eq!(o.status.code(), Some(2), "{args:?}");
-        let e = String::from_utf8_lossy(&o.stderr);
-        assert!(e.contains(want), "{args:?}: {e}");
-    }
+    refused_each(
+        &["network", "faults", "--set", "net.topology=torus:4x4"],
+        &[
+            (&["--links", "1,x"], "'x' is not a count of links"),
+            (&["--links", "2,2"], "2 is given twice"),
+            (&["--links", "80"], "80 links and 0 nodes"),
+            (&["--set", "net.faults=link:0-1@5"], "plants its own"),
+        ],
+    );
 }

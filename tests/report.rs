@@ -5,7 +5,7 @@
 //! drawing, and a screenshot of each is kept in the output folder (`out/`, git-ignored).
 
 mod common;
-use common::exanet;
+use common::{exanet, refused_each};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -110,18 +110,14 @@ fn the_report_renders_in_a_browser_and_its_slider_changes_the_drawing() {
 
 #[test]
 fn bad_report_options_exit_2() {
-    for (args, want) in [
-        (&["--report", "x.txt"][..], "--report"),
-        (
-            &["--report", "out/r.html", "--report-every", "0"][..],
-            "--report-every 0",
-        ),
-    ] {
-        let mut a = vec!["network", "run", "--set", "net.topology=torus:4x4"];
-        a.extend_from_slice(args);
-        let o = exanet(&a);
-        assert_eq!(o.status.code(), Some(2), "{args:?}");
-        let e = String::from_utf8_lossy(&o.stderr);
-        assert!(e.contains(want), "{args:?}: {e}");
-    }
+    refused_each(
+        &["network", "run", "--set", "net.topology=torus:4x4"],
+        &[
+            (&["--report", "x.txt"], "--report"),
+            (
+                &["--report", "out/r.html", "--report-every", "0"],
+                "--report-every 0",
+            ),
+        ],
+    );
 }

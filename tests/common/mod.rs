@@ -59,6 +59,21 @@ pub fn exanet(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// `exanet` with `base` then each case's arguments must exit 2, its message containing the
+/// case's words, never a panic.
+#[allow(dead_code)] // (not every test binary has refusals)
+pub fn refused_each(base: &[&str], cases: &[(&[&str], &str)]) {
+    for (args, want) in cases {
+        let mut a = base.to_vec();
+        a.extend_from_slice(args);
+        let o = exanet(&a);
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{a:?}: {e}");
+        assert!(e.contains(want), "{a:?}: {e}");
+        assert!(!e.contains("panicked"), "{a:?}: {e}");
+    }
+}
+
 /// Run `exanet` with `args`, which must succeed, and read its stdout as JSON.
 pub fn exanet_json(args: &[&str]) -> serde_json::Value {
     let o = exanet(args);
