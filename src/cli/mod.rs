@@ -235,6 +235,14 @@ fn print_latency(r: &latency::LatencyReport) {
 pub fn link_latency(config: Option<&Path>, json: bool, csv: Option<&Path>) -> R {
     let cfg = load_config(config)?;
     check_out("--csv", csv, "csv")?;
+    if cfg.link.phy.ber > 0.0 {
+        // (each stage is recognised by the header's exact words, which a bit error changes)
+        return Err(CliError::input(format!(
+            "link.phy.ber = {:e}: link latency times a lone packet on an error-free lane; set \
+             it to 0 (bit errors: karma pingpong --ber, cosim --ber, network run)",
+            cfg.link.phy.ber
+        )));
+    }
     let r = latency::measure(&cfg).map_err(CliError::failed)?;
     if let Some(p) = csv {
         write_csv(p, std::slice::from_ref(&r))?;
