@@ -235,15 +235,19 @@ fn print_latency(r: &latency::LatencyReport) {
 pub fn link_latency(config: Option<&Path>, json: bool, csv: Option<&Path>) -> R {
     let cfg = load_config(config)?;
     check_out("--csv", csv, "csv")?;
-    if cfg.link.phy.ber > 0.0 {
-        // (each stage is recognised by the header's exact words, which a bit error changes)
-        return Err(CliError::input(format!(
-            "link.phy.ber = {:e}: link latency times a lone packet on an error-free lane; set \
-             it to 0 (bit errors: karma pingpong --ber, cosim --ber, network run)",
-            cfg.link.phy.ber
-        )));
-    }
-    let r = latency::measure(&cfg).map_err(CliError::failed)?;
+    let r = latency::measure(&cfg).map_err(|e| {
+        if cfg.link.phy.ber > 0.0 {
+            // each stage is recognised by the header's exact words, which a bit error changes
+            CliError::input(format!(
+                "link.phy.ber = {:e}: the bit errors hit the timed header ({e}); link latency \
+                 times a lone packet, give a rate that leaves it intact or 0 (bit errors are \
+                 measured by karma pingpong --ber, cosim --ber and network run)",
+                cfg.link.phy.ber
+            ))
+        } else {
+            CliError::failed(e)
+        }
+    })?;
     if let Some(p) = csv {
         write_csv(p, std::slice::from_ref(&r))?;
     }

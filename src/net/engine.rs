@@ -34,6 +34,10 @@
 //! outboxes of the other processes' nodes are filled once a window by [`Peers::exchange`],
 //! between two barriers.
 //!
+//! Faults (`faults.rs`): a run with a fault schedule is split at every fault event and every
+//! pass of the fault manager (`run`), which are applied between windows, when every thread
+//! has stopped: the same cycles whatever the window, the threads or the processes.
+//!
 //! Idle skipping (`idle_skip`): blocks whose next cycle changes nothing are not evaluated
 //! (`NetNode::step`), and a node with nothing to do and no beat arriving in a window is not
 //! stepped in it; the results are identical either way (a test).

@@ -21,6 +21,12 @@
 //! due or injection due; a beat arriving from a neighbour wakes it too (the engine finds it in
 //! the neighbour's outbox). The results are the same with and without skipping (a
 //! test holds the statistics hash equal).
+//!
+//! Faults (`faults.rs`, only in a run with a fault schedule): each port's credit watchdog
+//! marks it down after `NodeEnv::detect_cycles` without a credit (the node wakes for that
+//! cycle); a port marked down or whose lane is cut launches no beat (counted lost), its TX is
+//! shown empty partner buffers so it drains its FIFOs into the link, and its RX is fed PAD
+//! beats to end the packet it was in. A port marked down keeps its node awake.
 
 use super::adapter::NodeRouting;
 use super::faults::PAD;
