@@ -393,8 +393,8 @@ fn a_rust_or_verilator_that_fails_to_run_is_refused_with_the_reason() {
     );
 }
 
-/// The two scripts install what they need before they run: the suite Verilator, Rust and the
-/// lints; the main job Rust.
+/// The two scripts install what they need before they run: the suite Verilator, Rust, the
+/// lints, SimGrid, OTF2, Open MPI and Chromium; the main job Rust.
 #[test]
 fn the_scripts_call_the_installers_they_need() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -415,7 +415,8 @@ fn the_scripts_call_the_installers_they_need() {
             "need_lints",
             "need_simgrid",
             "need_otf2",
-            "need_mpi"
+            "need_mpi",
+            "need_chromium"
         ]
     );
     assert_eq!(calls("scripts/karma.sh"), ["need_rust"]);
