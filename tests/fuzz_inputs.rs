@@ -904,7 +904,14 @@ const OPTS: &[OptSpec] = &[
             "0,1",
         ],
         options: &["--links", "--seeds", "--at", "--jobs", "--plot", "--csv"],
-        extra: &["0,1,2", "1..2", "x.svg", "x.csv", "18446744073709551615"],
+        // (outputs under target/, never in the working tree)
+        extra: &[
+            "0,1,2",
+            "1..2",
+            "target/fuzz-x.svg",
+            "target/fuzz-x.csv",
+            "18446744073709551615",
+        ],
     },
     OptSpec {
         base: &[
@@ -918,7 +925,7 @@ const OPTS: &[OptSpec] = &[
             "100",
         ],
         options: &["--latency-bin", "--latency-plot"],
-        extra: &["x.svg", "18446744073709551615"],
+        extra: &["target/fuzz-x.svg", "18446744073709551615"],
     },
     OptSpec {
         base: &["model", "latency", "--topology", "torus:8x8"],
