@@ -72,8 +72,8 @@ fn bad_model_input_exits_2_naming_it() {
                 "give --against-sim too",
             ),
             (
-                &["--topology", "torus:8x8", "--against-sim", "--size", "300"],
-                "at most 256 words",
+                &["--topology", "torus:8x8", "--size", "300"],
+                "carries at most 256",
             ),
         ],
     );

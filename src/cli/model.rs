@@ -105,8 +105,15 @@ pub fn latency(a: &LatencyArgs) -> R {
         Some(s) => parse_rates(s)?,
         None => (1..=20).map(|i| sat * i as f64 / 20.0 * 0.99).collect(),
     };
-    let t = a.topology.build().map_err(CliError::input)?;
+    let t: std::sync::Arc<dyn crate::net::topology::Topology> =
+        a.topology.build().map_err(CliError::input)?.into();
     let payload_bytes = 16 * a.size;
+    if payload_bytes > 4096 {
+        return Err(CliError::input(format!(
+            "--size {}: the ExaNet packet of M 16-byte words carries at most 256 (4096 bytes)",
+            a.size
+        )));
+    }
     let r = Report {
         topology: a.topology.to_string(),
         k,
@@ -119,12 +126,9 @@ pub fn latency(a: &LatencyArgs) -> R {
         exanet: Bounds {
             payload_bytes,
             packet_words: a.size + 2,
-            zero_load_cycles: zero_load_uniform(
-                t.as_ref(),
-                a.size as u64 + 2,
-                cfg.link.phy.latency_cycles as u64,
-            ),
-            ideal_load: ideal_load(k, payload_bytes.min(4096)),
+            zero_load_cycles: zero_load_uniform(&cfg, t.clone(), payload_bytes)
+                .map_err(CliError::failed)?,
+            ideal_load: ideal_load(k, payload_bytes),
         },
     };
     if let Some(sim) = &a.against {
@@ -224,12 +228,6 @@ fn against_sim(
     use crate::net::setup::{plan, run_logged};
     use crate::spec::RoutingSpec;
     super::output::check_out("--plot", sim.plot, "svg")?;
-    if a.size > 256 {
-        return Err(CliError::input(format!(
-            "--size {}: the simulation's packets carry at most 256 words (4096 bytes)",
-            a.size
-        )));
-    }
     let seeds = parse_seeds(sim.seeds)?;
     let jobs = check_jobs(sim.jobs)?;
     let (routing, vcs) = if a.vcs >= 3 {

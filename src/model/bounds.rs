@@ -1,19 +1,16 @@
 //! The standard bounds beside the analytic model (issue 15 §1): the zero-load latency of the
-//! ExaNet network from its blocks' pipelines, and the ideal uniform-traffic throughput of a
-//! k-ary n-cube.
+//! ExaNet network, simulated, and the ideal uniform-traffic throughput of a k-ary n-cube.
 //!
-//! Zero load (docs/network.md, "Latency"; `tests/net_engine.rs` holds this formula to the
-//! simulated latency of lone packets, to the cycle): a hop is the router's 11 cycles (header
-//! in to header out, docs/router.md) and the link's 3 (TCL TX) + 6 (TCL RX) + the PHY lane's
-//! latency (42 by default; Biagioni 2017 §5.3.4's 3 + 6 + 42); at the destination the last
-//! router's 11, the footer's lag behind the header (one word a cycle through the crossbar, or
-//! two 64-bit beats a word on the last link plus the 6 cycles a payload word takes through the
-//! router, whichever is later), and 4 cycles to the NIC's pop (FIFO latency 3, a registered
-//! strobe):
-//!
-//! ```text
-//!   T0(h, W) = (11 + 3 + 6 + L_phy) h + max(11 + (W - 1), 6 + 2 (W - 1)) + 4
-//! ```
+//! Zero load: the network's blocks are clocked with one lone sender, endpoint 0, sending eight
+//! packets 2000 cycles apart (at eight phases of the credit schedule: a credit beat may fall
+//! inside a long packet) to one destination at each distance its breadth-first search
+//! finds (`hotspot` traffic with the whole fraction, e-cube: every minimal path of a torus takes
+//! as long at zero load); the latency at each distance is weighed by the topology's hop
+//! distribution for uniform traffic. Nothing is assumed of the pipeline: `tests/net_engine.rs`
+//! holds the same lone packets to the documented sum of the pipelines (docs/network.md,
+//! "Latency"), `62 h + max(11 + (W - 1), 6 + 2 (W - 1)) + 4` cycles, which long packets exceed
+//! by the credit beats inside them (1024 bytes on an 8x8 torus: 393.9 cycles on average against
+//! the sum's 391.9).
 //!
 //! Ideal throughput (Dally and Towles §3.3.1): under uniform traffic half the packets of a
 //! k-ary n-cube cross its bisection, so a node can inject at most `8 b / k` (k even) on
@@ -21,33 +18,93 @@
 //! efficiency for the packet (Biagioni 2017 §5.3.4's formula without credits,
 //! `measure::efficiency::formula`), as a fraction of the endpoint's injection bandwidth.
 
+use crate::config::Config;
 use crate::measure::efficiency::formula;
 use crate::net::ber_model::hop_distribution;
+use crate::net::engine::{NetSetup, Network};
+use crate::net::stats::Window;
 use crate::net::topology::Topology;
+use crate::net::traffic::{Injector, Periodic, SizeDist};
+use std::sync::Arc;
 
-/// The router's latency, header in to header out, cycles (docs/router.md).
-pub const ROUTER_CYCLES: u64 = 11;
-/// The TCL TX's and TCL RX's share of a hop, cycles (docs/link.md).
-pub const TCL_TX_CYCLES: u64 = 3;
-pub const TCL_RX_CYCLES: u64 = 6;
+/// Cycles between the lone sender's packets (each one alone in the network).
+const PERIOD: u64 = 2000;
 
-/// A lone packet of `words` 128-bit words (header and footer included) over `hops` links,
-/// with a PHY lane of `phy_latency` cycles: injection into the source TX FIFO to the
-/// destination NIC's pop of the footer.
-pub fn pipeline_cycles(hops: u64, words: u64, phy_latency: u64) -> u64 {
-    let hop = ROUTER_CYCLES + TCL_TX_CYCLES + TCL_RX_CYCLES + phy_latency;
-    let w = words.max(1);
-    hop * hops + (ROUTER_CYCLES + (w - 1)).max(6 + 2 * (w - 1)) + 4
+/// The simulated latency of lone packets of `payload_bytes` from endpoint 0 of `t` to endpoint
+/// `dst`: header into the source TX FIFO to the destination NIC's pop of the footer, cycles.
+pub fn lone_packet_cycles(
+    cfg: &Config,
+    t: Arc<dyn Topology>,
+    dst: usize,
+    payload_bytes: u32,
+) -> Result<f64, String> {
+    // endpoint 0's; the engine gives the others none
+    let injectors: Vec<Option<Box<dyn Injector>>> = vec![Some(Box::new(Periodic::new(PERIOD, 0)?))];
+    let setup = NetSetup {
+        routing: crate::spec::RoutingSpec::Ecube.build().into(),
+        pattern: crate::net::traffic::parse_pattern(&format!("hotspot:node={dst},frac=1"))?,
+        sizes: SizeDist::Fixed(payload_bytes),
+        injectors,
+        probe: None,
+        seed: cfg.sim.seed,
+        partitions: 1,
+        threads: 1,
+        window: cfg.link.phy.latency_cycles as u64,
+        idle_skip: true,
+        check: true,
+        tred: crate::net::tred::network_tred(cfg, payload_bytes, payload_bytes)?,
+        topo: t,
+    };
+    // after the lanes are up, eight packets: each meets the credit schedule at another phase
+    // (a credit beat may fall inside a long packet), and the mean is over them
+    let w = Window {
+        start: PERIOD,
+        end: 9 * PERIOD,
+    };
+    let s = Network::new(cfg, setup, w)?.run_phases(20 * PERIOD, 0.0, 8.0);
+    if s.packets_delivered != 8 {
+        return Err(format!(
+            "lone packets to endpoint {dst}: {} of 8 delivered",
+            s.packets_delivered
+        ));
+    }
+    Ok(s.latency_mean_cycles)
 }
 
 /// The mean zero-load latency of uniform traffic on `t` (every other endpoint equally likely),
-/// over its minimal hop distribution.
-pub fn zero_load_uniform(t: &dyn Topology, words: u64, phy_latency: u64) -> f64 {
-    hop_distribution(t)
-        .iter()
-        .enumerate()
-        .map(|(h, p)| p * pipeline_cycles(h as u64, words, phy_latency) as f64)
-        .sum()
+/// simulated at each distance from endpoint 0 and weighed by the hop distribution (`t` a
+/// torus or mesh with one terminal a node, whose every node sees the same distances).
+pub fn zero_load_uniform(
+    cfg: &Config,
+    t: Arc<dyn Topology>,
+    payload_bytes: u32,
+) -> Result<f64, String> {
+    let dist = hop_distribution(t.as_ref());
+    // a node at each distance from node 0
+    let n = t.nodes();
+    let mut hops = vec![u32::MAX; n];
+    hops[0] = 0;
+    let mut queue = std::collections::VecDeque::from([0usize]);
+    while let Some(x) = queue.pop_front() {
+        for q in 0..t.ports() {
+            if let Some((m, _)) = t.link(x, q) {
+                if hops[m] == u32::MAX {
+                    hops[m] = hops[x] + 1;
+                    queue.push_back(m);
+                }
+            }
+        }
+    }
+    let mut mean = 0.0;
+    for (h, p) in dist.iter().enumerate().filter(|(_, p)| **p > 0.0) {
+        let node = hops
+            .iter()
+            .position(|&d| d == h as u32)
+            .ok_or_else(|| format!("no node {h} hops from node 0"))?;
+        let dst = t.endpoint_index(node, 0);
+        mean += p * lone_packet_cycles(cfg, t.clone(), dst, payload_bytes)?;
+    }
+    Ok(mean)
 }
 
 /// The ideal accepted load of uniform traffic on a k-ary n-cube (k even) with packets of
@@ -62,19 +119,16 @@ mod tests {
     use crate::net::topology::parse;
 
     #[test]
-    fn the_pipeline_is_the_documented_one() {
-        // docs/network.md: 206 cycles for 64 bytes (6 words) three hops away with 42-cycle lanes
-        assert_eq!(pipeline_cycles(3, 6, 42), 206);
-        assert_eq!(pipeline_cycles(1, 6, 42), 82);
-    }
-
-    #[test]
-    fn uniform_zero_load_is_between_the_nearest_and_the_farthest() {
-        let t = parse("torus:8x8").unwrap();
-        let z = zero_load_uniform(t.as_ref(), 6, 42);
-        assert!(z > pipeline_cycles(1, 6, 42) as f64 && z < pipeline_cycles(8, 6, 42) as f64);
-        // mean distance of an 8x8 torus to the 63 others: 4 x 64 / 63 hops
-        let want = pipeline_cycles(0, 6, 42) as f64 + 62.0 * 256.0 / 63.0;
+    fn lone_packets_take_the_documented_pipeline() {
+        // docs/network.md: 62 h + max(11 + (W - 1), 6 + 2 (W - 1)) + 4; 64 bytes is 6 words
+        let cfg = Config::default();
+        let t: Arc<dyn Topology> = parse("torus:8x8").unwrap().into();
+        // endpoint 1 is one hop away, endpoint 3 + 3 x 8 six
+        assert_eq!(lone_packet_cycles(&cfg, t.clone(), 1, 64).unwrap(), 82.0);
+        assert_eq!(lone_packet_cycles(&cfg, t.clone(), 27, 64).unwrap(), 392.0);
+        // the uniform mean: 4 x 64 / 63 hops on average
+        let z = zero_load_uniform(&cfg, t, 64).unwrap();
+        let want = 20.0 + 62.0 * 256.0 / 63.0;
         assert!((z - want).abs() < 1e-9, "{z} {want}");
     }
 
