@@ -9,10 +9,11 @@ use exanet::config::Config;
 use exanet::net::account::PacketAccount;
 use exanet::net::setup::{build, plan};
 
+/// `in_flight` is what is left of the injected packets once the four places are taken, so the
+/// sum holds by construction; what can fail is a place counted twice, which leaves a negative
+/// remainder. (At the end of a drain the remainder must be what the links' books hold.)
 fn sums(a: &PacketAccount) -> bool {
-    a.delivered_intact + a.crc_failed + a.discarded + a.dropped + a.in_flight.max(0) as u64
-        == a.injected
-        && a.in_flight >= 0
+    a.in_flight >= 0
 }
 
 /// A 4x4 torus at `load` with every link at `ber`: run, checking the books every 500 cycles,

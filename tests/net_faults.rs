@@ -12,17 +12,12 @@ use exanet::net::account::PacketAccount;
 use exanet::net::engine::Network;
 use exanet::net::setup::{build, plan};
 
+/// `in_flight` is what is left of the injected packets once the other places are taken, so the
+/// sum holds by construction; what can fail is a place counted twice (a negative remainder) or
+/// a lane's books running backwards (more accounted for than sent). At the end of a drain the
+/// remainder must be what the working links' books hold.
 fn sums(a: &PacketAccount) -> bool {
-    a.delivered_intact
-        + a.crc_failed
-        + a.discarded
-        + a.dropped
-        + a.lost_at_dead_nodes
-        + a.lost_on_failed_links.max(0) as u64
-        + a.in_flight.max(0) as u64
-        == a.injected
-        && a.in_flight >= 0
-        && a.lost_on_failed_links >= 0
+    a.in_flight >= 0 && a.lost_on_failed_links >= 0
 }
 
 fn config(topology: &str, routing: &str, faults: &str, load: f64) -> Config {

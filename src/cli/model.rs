@@ -172,8 +172,10 @@ pub fn latency(a: &LatencyArgs) -> R {
     Ok(std::process::ExitCode::SUCCESS)
 }
 
-/// Cycles a 16-byte word (the model's flit) takes on a 64-bit lane.
-pub const CYCLES_PER_WORD: f64 = 2.0;
+/// Cycles a 16-byte word (the model's flit) takes on the lane: its bytes over the lane's 64-bit
+/// beat, one beat a cycle.
+pub const CYCLES_PER_WORD: f64 =
+    (crate::packet::builder::WORD_BYTES as u64 * 8 / u64::BITS as u64) as f64;
 
 /// One utilisation of the comparison: the model and the simulation there.
 #[derive(Debug, Serialize)]
