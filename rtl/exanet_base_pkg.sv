@@ -15,56 +15,56 @@ package exanet_base_pkg;
   // Layout: <word>_<FIELD>_LSB is the field's lowest bit, <word>_<FIELD>_W its width.
   // ---------------------------------------------------------------------------------------------
 
-  localparam int unsigned WORD_W = 128;  // header, footer and payload word width
-  localparam int unsigned BEAT_W = 64;   // APElink wire beat width
+  localparam bit [31:0] WORD_W = 128;  // header, footer and payload word width
+  localparam bit [31:0] BEAT_W = 64;   // APElink wire beat width
 
   // Header.
-  localparam int unsigned HDR_VC_LSB       = 0;    // virtual channel
-  localparam int unsigned HDR_VC_W         = 3;
-  localparam int unsigned HDR_TYPE_LSB     = 3;    // packet type, see TYPE_*
-  localparam int unsigned HDR_TYPE_W       = 2;
-  localparam int unsigned HDR_SIZE_LSB     = 5;    // payload length, bytes (or words)
-  localparam int unsigned HDR_SIZE_W       = 13;
-  localparam int unsigned HDR_DST_X_LSB    = 18;   // destination coordinates
-  localparam int unsigned HDR_DST_X_W      = 8;
-  localparam int unsigned HDR_DST_Y_LSB    = 26;
-  localparam int unsigned HDR_DST_Y_W      = 8;
-  localparam int unsigned HDR_DST_Z_LSB    = 34;
-  localparam int unsigned HDR_DST_Z_W      = 8;
-  localparam int unsigned HDR_PDID_LSB     = 42;   // protection domain ID
-  localparam int unsigned HDR_PDID_W       = 12;
-  localparam int unsigned HDR_DST_ADDR_LSB = 54;   // destination (virtual) memory address
-  localparam int unsigned HDR_DST_ADDR_W   = 48;
-  localparam int unsigned HDR_DST_PORT_LSB = 102;  // intra-tile port at the destination node
-  localparam int unsigned HDR_DST_PORT_W   = 3;
-  localparam int unsigned HDR_ROUTE_LSB    = 105;  // routing state of network-scale algorithms
-  localparam int unsigned HDR_ROUTE_W      = 8;
-  localparam int unsigned HDR_RSVD_LSB     = 113;  // reserved, zero
-  localparam int unsigned HDR_RSVD_W       = 7;
-  localparam int unsigned HDR_ECC_LSB      = 120;  // SECDED check bits over bits 119:0
-  localparam int unsigned HDR_ECC_W        = 8;
+  localparam bit [31:0] HDR_VC_LSB       = 0;    // virtual channel
+  localparam bit [31:0] HDR_VC_W         = 3;
+  localparam bit [31:0] HDR_TYPE_LSB     = 3;    // packet type, see TYPE_*
+  localparam bit [31:0] HDR_TYPE_W       = 2;
+  localparam bit [31:0] HDR_SIZE_LSB     = 5;    // payload length, bytes (or words)
+  localparam bit [31:0] HDR_SIZE_W       = 13;
+  localparam bit [31:0] HDR_DST_X_LSB    = 18;   // destination coordinates
+  localparam bit [31:0] HDR_DST_X_W      = 8;
+  localparam bit [31:0] HDR_DST_Y_LSB    = 26;
+  localparam bit [31:0] HDR_DST_Y_W      = 8;
+  localparam bit [31:0] HDR_DST_Z_LSB    = 34;
+  localparam bit [31:0] HDR_DST_Z_W      = 8;
+  localparam bit [31:0] HDR_PDID_LSB     = 42;   // protection domain ID
+  localparam bit [31:0] HDR_PDID_W       = 12;
+  localparam bit [31:0] HDR_DST_ADDR_LSB = 54;   // destination (virtual) memory address
+  localparam bit [31:0] HDR_DST_ADDR_W   = 48;
+  localparam bit [31:0] HDR_DST_PORT_LSB = 102;  // intra-tile port at the destination node
+  localparam bit [31:0] HDR_DST_PORT_W   = 3;
+  localparam bit [31:0] HDR_ROUTE_LSB    = 105;  // routing state of network-scale algorithms
+  localparam bit [31:0] HDR_ROUTE_W      = 8;
+  localparam bit [31:0] HDR_RSVD_LSB     = 113;  // reserved, zero
+  localparam bit [31:0] HDR_RSVD_W       = 7;
+  localparam bit [31:0] HDR_ECC_LSB      = 120;  // SECDED check bits over bits 119:0
+  localparam bit [31:0] HDR_ECC_W        = 8;
 
   // Footer.
-  localparam int unsigned FTR_CHAN_ID_LSB  = 0;    // outstanding-packet (channel) ID
-  localparam int unsigned FTR_CHAN_ID_W    = 16;
-  localparam int unsigned FTR_SRC_X_LSB    = 16;   // source coordinates
-  localparam int unsigned FTR_SRC_X_W      = 8;
-  localparam int unsigned FTR_SRC_Y_LSB    = 24;
-  localparam int unsigned FTR_SRC_Y_W      = 8;
-  localparam int unsigned FTR_SRC_Z_LSB    = 32;
-  localparam int unsigned FTR_SRC_Z_W      = 8;
-  localparam int unsigned FTR_VALID_LSB    = 40;   // index of the last valid byte
-  localparam int unsigned FTR_VALID_W      = 4;
-  localparam int unsigned FTR_USER_LSB     = 44;   // user-defined
-  localparam int unsigned FTR_USER_W       = 20;
-  localparam int unsigned FTR_CRC_BAD_LSB  = 64;   // set by a TCL whose CRC check failed
-  localparam int unsigned FTR_CRC_BAD_W    = 1;
-  localparam int unsigned FTR_LSEQ_LSB     = 65;   // link sequence number (TCL to TCL only)
-  localparam int unsigned FTR_LSEQ_W       = 16;
-  localparam int unsigned FTR_LSEQ_CHK_LSB = 81;   // CRC-15 of lseq (TCL to TCL only)
-  localparam int unsigned FTR_LSEQ_CHK_W   = 15;
-  localparam int unsigned FTR_CRC_LSB      = 96;   // CRC-32C of header, payload, footer 63:0
-  localparam int unsigned FTR_CRC_W        = 32;
+  localparam bit [31:0] FTR_CHAN_ID_LSB  = 0;    // outstanding-packet (channel) ID
+  localparam bit [31:0] FTR_CHAN_ID_W    = 16;
+  localparam bit [31:0] FTR_SRC_X_LSB    = 16;   // source coordinates
+  localparam bit [31:0] FTR_SRC_X_W      = 8;
+  localparam bit [31:0] FTR_SRC_Y_LSB    = 24;
+  localparam bit [31:0] FTR_SRC_Y_W      = 8;
+  localparam bit [31:0] FTR_SRC_Z_LSB    = 32;
+  localparam bit [31:0] FTR_SRC_Z_W      = 8;
+  localparam bit [31:0] FTR_VALID_LSB    = 40;   // index of the last valid byte
+  localparam bit [31:0] FTR_VALID_W      = 4;
+  localparam bit [31:0] FTR_USER_LSB     = 44;   // user-defined
+  localparam bit [31:0] FTR_USER_W       = 20;
+  localparam bit [31:0] FTR_CRC_BAD_LSB  = 64;   // set by a TCL whose CRC check failed
+  localparam bit [31:0] FTR_CRC_BAD_W    = 1;
+  localparam bit [31:0] FTR_LSEQ_LSB     = 65;   // link sequence number (TCL to TCL only)
+  localparam bit [31:0] FTR_LSEQ_W       = 16;
+  localparam bit [31:0] FTR_LSEQ_CHK_LSB = 81;   // CRC-15 of lseq (TCL to TCL only)
+  localparam bit [31:0] FTR_LSEQ_CHK_W   = 15;
+  localparam bit [31:0] FTR_CRC_LSB      = 96;   // CRC-32C of header, payload, footer 63:0
+  localparam bit [31:0] FTR_CRC_W        = 32;
 
   // Packet types (header field `type`). ACK and RATE carry no payload; the reserved code is
   // routed and sized like RDMA.
@@ -75,7 +75,7 @@ package exanet_base_pkg;
 
   // Payload words of the largest packet header `size` can describe in byte mode
   // (ceil(8191/16) = 512) need 10 bits; see hdr_payload_words.
-  localparam int unsigned PAYLOAD_WORDS_W = 10;
+  localparam bit [31:0] PAYLOAD_WORDS_W = 10;
 
   // ---------------------------------------------------------------------------------------------
   // Wire constants (64-bit beats of the APElink TCL).
@@ -86,15 +86,15 @@ package exanet_base_pkg;
   // Follows a Magic: the next two beats are a header.
   localparam logic [BEAT_W-1:0] WIRE_START = 64'h9E37_79B9_7F4A_7C15;
   // Tag in bits 63:48 of a start/stop credit beat.
-  localparam int unsigned CREDIT_SS_TAG_LSB = 48;
-  localparam int unsigned CREDIT_SS_TAG_W   = 16;
+  localparam bit [31:0] CREDIT_SS_TAG_LSB = 48;
+  localparam bit [31:0] CREDIT_SS_TAG_W   = 16;
   localparam logic [CREDIT_SS_TAG_W-1:0] CREDIT_SS_TAG = 16'hCCCC;
   // Tag in bits 63:62 of every usedword credit beat; the beat index sits in bits 61:60.
-  localparam int unsigned CREDIT_UW_TAG_LSB = 62;
-  localparam int unsigned CREDIT_UW_TAG_W   = 2;
+  localparam bit [31:0] CREDIT_UW_TAG_LSB = 62;
+  localparam bit [31:0] CREDIT_UW_TAG_W   = 2;
   localparam logic [CREDIT_UW_TAG_W-1:0] CREDIT_UW_TAG = 2'b11;
-  localparam int unsigned CREDIT_UW_IDX_LSB = 60;
-  localparam int unsigned CREDIT_UW_IDX_W   = 2;
+  localparam bit [31:0] CREDIT_UW_IDX_LSB = 60;
+  localparam bit [31:0] CREDIT_UW_IDX_W   = 2;
 
   // ---------------------------------------------------------------------------------------------
   // Header ECC: extended Hamming (128,120) SECDED.
@@ -105,29 +105,36 @@ package exanet_base_pkg;
   // word even parity.
   // ---------------------------------------------------------------------------------------------
 
-  localparam int unsigned SECDED_DATA_W  = HDR_ECC_LSB;  // protected bits 119:0
-  localparam int unsigned SECDED_CHECK_W = 7;            // Hamming check bits, without ecc[7]
+  localparam bit [31:0] SECDED_DATA_W  = HDR_ECC_LSB;  // protected bits 119:0
+  localparam bit [31:0] SECDED_CHECK_W = 7;            // Hamming check bits, without ecc[7]
 
   typedef logic [SECDED_CHECK_W-1:0] secded_pos_t;
 
-  // Hamming position of every bit of the 128-bit header (elaboration-time constant).
-  function automatic secded_pos_t [WORD_W-1:0] secded_positions();
-    secded_pos_t [WORD_W-1:0] pos_tbl;
-    int unsigned data_idx;
+  // Hamming position of every bit of the 128-bit header (elaboration-time constant), bit b's in
+  // bits b*SECDED_CHECK_W +: SECDED_CHECK_W. A flat vector, not a packed array of secded_pos_t:
+  // Icarus Verilog 11 reads no packed array of a typedef (docs/rtl-portability.md).
+  function automatic logic [WORD_W*SECDED_CHECK_W-1:0] secded_positions();
+    logic [WORD_W*SECDED_CHECK_W-1:0] pos_tbl;
+    int unsigned                      data_idx;
     pos_tbl  = '0;
     data_idx = 0;
     for (int unsigned pos = 1; pos < WORD_W; pos++) begin
       if ((pos & (pos - 1)) == 0) begin
-        pos_tbl[SECDED_DATA_W + $clog2(pos)] = secded_pos_t'(pos);
+        pos_tbl[(SECDED_DATA_W + $clog2(pos))*SECDED_CHECK_W +: SECDED_CHECK_W] = secded_pos_t'(pos);
       end else begin
-        pos_tbl[data_idx] = secded_pos_t'(pos);
+        pos_tbl[data_idx*SECDED_CHECK_W +: SECDED_CHECK_W] = secded_pos_t'(pos);
         data_idx++;
       end
     end
-    return pos_tbl;  // pos_tbl[WORD_W-1] stays 0: ecc[7]
+    return pos_tbl;  // header bit WORD_W-1 stays 0: ecc[7]
   endfunction
 
-  localparam secded_pos_t [WORD_W-1:0] SECDED_POS = secded_positions();
+  localparam logic [WORD_W*SECDED_CHECK_W-1:0] SECDED_POS = secded_positions();
+
+  // Hamming position of header bit `b`.
+  function automatic secded_pos_t secded_pos(int unsigned b);
+    return SECDED_POS[b*SECDED_CHECK_W +: SECDED_CHECK_W];
+  endfunction
 
   // ecc[6:0] of header bits 119:0.
   function automatic secded_pos_t secded_hamming(logic [SECDED_DATA_W-1:0] data);
@@ -135,7 +142,7 @@ package exanet_base_pkg;
     check = '0;
     for (int unsigned i = 0; i < SECDED_DATA_W; i++) begin
       if (data[i]) begin
-        check ^= SECDED_POS[i];
+        check ^= secded_pos(i);
       end
     end
     return check;

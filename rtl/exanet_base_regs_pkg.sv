@@ -16,7 +16,7 @@
 package exanet_base_regs_pkg;
 
   // Register address width (reg_addr_i), and the offset of a register in a slot or link block.
-  localparam int unsigned REG_ADDR_W = 12;
+  localparam bit [31:0] REG_ADDR_W = 12;
   typedef logic [REG_ADDR_W-1:0] reg_addr_t;
   typedef logic [4:0]            blk_off_t;
   typedef logic [5:0]            link_off_t;
@@ -27,10 +27,10 @@ package exanet_base_regs_pkg;
   // Per-slot and per-link status blocks.
   localparam reg_addr_t   SLOT_BASE   = 12'h100;
   localparam reg_addr_t   SLOT_STRIDE = 12'h020;
-  localparam int unsigned MAX_SLOTS   = 56;
+  localparam bit [31:0] MAX_SLOTS   = 56;
   localparam reg_addr_t   LINK_BASE   = 12'h800;
   localparam reg_addr_t   LINK_STRIDE = 12'h040;
-  localparam int unsigned MAX_LINKS   = 6;
+  localparam bit [31:0] MAX_LINKS   = 6;
 
   // Global registers: byte addresses.
   localparam reg_addr_t REG_ID                  = 12'h000;  // RO
@@ -101,29 +101,29 @@ package exanet_base_regs_pkg;
 
   // Fields: <REG>_<FIELD>_LSB is the field's lowest bit, <REG>_<FIELD>_W its width.
   // COORD, LATTICE, ST_DEST: X [7:0], Y [15:8], Z [23:16].
-  localparam int unsigned COORD_W                 = 8;
-  localparam int unsigned ORDER_W                 = 2;   // DIM_ORDER: 2 bits per position
-  localparam int unsigned PORT_EN_INTRA_LSB       = 0;
-  localparam int unsigned PORT_EN_INTER_LSB       = 8;
-  localparam int unsigned CREDIT_MODE_USEDWORD    = 0;   // bit: usedword credits
-  localparam int unsigned CREDIT_MODE_AFTER_PKT   = 1;   // bit: a credit after every packet
-  localparam int unsigned CREDIT_MODE_WHOLE_PKT   = 2;   // bit: credit checked only before a packet
-  localparam int unsigned PHY_CTRL_GEARBOX        = 0;   // bit: gearbox pause
-  localparam int unsigned PHY_CTRL_CC             = 1;   // bit: clock compensation
-  localparam int unsigned ST_PKT_SIZE_LSB         = 0;
-  localparam int unsigned ST_PKT_SIZE_W           = 13;
-  localparam int unsigned ST_PKT_TYPE_LSB         = 13;
-  localparam int unsigned ST_PKT_TYPE_W           = 2;
-  localparam int unsigned ST_PKT_VC_LSB           = 15;
-  localparam int unsigned ST_PKT_VC_W             = 3;
-  localparam int unsigned ST_PKT_MAX_SIZE         = 4096;  // bytes (or words)
-  localparam int unsigned ST_DEST_PORT_LSB        = 24;
-  localparam int unsigned ST_DEST_PORT_W          = 3;
-  localparam int unsigned PERF_STATUS_RUNNING     = 0;   // bit
-  localparam int unsigned PERF_STATUS_DONE        = 1;   // bit
-  localparam int unsigned SLOT_IN_FIFO_REASON_LSB = 30;  // SLOT_IN_FIFO: last drop reason [31:30]
-  localparam int unsigned FIFO_LEVEL_HF_LSB       = 16;  // SLOT_*_FIFO: header/footer words
-  localparam int unsigned LINK_STATUS_LANE_UP     = 0;   // bit: outgoing lane up
-  localparam int unsigned LINK_STATUS_TX_PKT      = 1;   // bit: the TX is sending a packet
+  localparam bit [31:0] COORD_W                 = 8;
+  localparam bit [31:0] ORDER_W                 = 2;   // DIM_ORDER: 2 bits per position
+  localparam bit [31:0] PORT_EN_INTRA_LSB       = 0;
+  localparam bit [31:0] PORT_EN_INTER_LSB       = 8;
+  localparam bit [31:0] CREDIT_MODE_USEDWORD    = 0;   // bit: usedword credits
+  localparam bit [31:0] CREDIT_MODE_AFTER_PKT   = 1;   // bit: a credit after every packet
+  localparam bit [31:0] CREDIT_MODE_WHOLE_PKT   = 2;   // bit: credit checked only before a packet
+  localparam bit [31:0] PHY_CTRL_GEARBOX        = 0;   // bit: gearbox pause
+  localparam bit [31:0] PHY_CTRL_CC             = 1;   // bit: clock compensation
+  localparam bit [31:0] ST_PKT_SIZE_LSB         = 0;
+  localparam bit [31:0] ST_PKT_SIZE_W           = 13;
+  localparam bit [31:0] ST_PKT_TYPE_LSB         = 13;
+  localparam bit [31:0] ST_PKT_TYPE_W           = 2;
+  localparam bit [31:0] ST_PKT_VC_LSB           = 15;
+  localparam bit [31:0] ST_PKT_VC_W             = 3;
+  localparam bit [31:0] ST_PKT_MAX_SIZE         = 4096;  // bytes (or words)
+  localparam bit [31:0] ST_DEST_PORT_LSB        = 24;
+  localparam bit [31:0] ST_DEST_PORT_W          = 3;
+  localparam bit [31:0] PERF_STATUS_RUNNING     = 0;   // bit
+  localparam bit [31:0] PERF_STATUS_DONE        = 1;   // bit
+  localparam bit [31:0] SLOT_IN_FIFO_REASON_LSB = 30;  // SLOT_IN_FIFO: last drop reason [31:30]
+  localparam bit [31:0] FIFO_LEVEL_HF_LSB       = 16;  // SLOT_*_FIFO: header/footer words
+  localparam bit [31:0] LINK_STATUS_LANE_UP     = 0;   // bit: outgoing lane up
+  localparam bit [31:0] LINK_STATUS_TX_PKT      = 1;   // bit: the TX is sending a packet
 
 endpackage

@@ -23,9 +23,9 @@ package exanet_base_router_pkg;
   // Largest router the RTL describes: MAX_INTRA as src/router/params.rs; MAX_INTER as the
   // node's register map and router.inter_ports (the Rust model's MAX_INTER is 16, for
   // network-scale runs only).
-  localparam int unsigned MAX_INTRA = 8;   // intra-tile ports
-  localparam int unsigned MAX_INTER = 6;   // inter-tile ports
-  localparam int unsigned MAX_DIMS  = 3;   // coordinates in a header
+  localparam bit [31:0] MAX_INTRA = 8;   // intra-tile ports
+  localparam bit [31:0] MAX_INTER = 6;   // inter-tile ports
+  localparam bit [31:0] MAX_DIMS  = 3;   // coordinates in a header
 
   // Direction of an inter-tile port along its dimension (2 bits per port in INTER_DIR).
   localparam logic [1:0] DIR_PLUS  = 2'd0;  // towards increasing coordinates
@@ -49,7 +49,7 @@ package exanet_base_router_pkg;
   localparam logic [1:0] DROP_BAD_DST_PORT    = 2'd3;  // missing, TX-only or disabled port
 
   // Words a gate moves: payload words of a packet fit 13 bits in either size mode.
-  localparam int unsigned WORDS_W = 13;
+  localparam bit [31:0] WORDS_W = 13;
 
   // A routing decision.
   typedef struct packed {

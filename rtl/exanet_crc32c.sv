@@ -16,7 +16,7 @@ module exanet_crc32c
   import exanet_base_pkg::*;
 #(
   // Data word width in bits: 64 (one wire beat) or 128 (one packet word).
-  parameter int unsigned WIDTH = 64
+  parameter bit [31:0] WIDTH = 64
 ) (
   input  logic [31:0]      crc_i,   // running state before data_i
   input  logic [WIDTH-1:0] data_i,  // data word, byte k = bits 8k+7:8k
@@ -28,7 +28,8 @@ module exanet_crc32c
   end else if (WIDTH == WORD_W) begin : gen_word
     assign crc_o = crc32c_update128(crc_i, data_i);
   end else begin : gen_bad_width
-    $fatal(1, "exanet_crc32c: WIDTH must be 64 or 128");
+    // An initial block, not an elaboration-time $fatal, which Icarus Verilog 11 does not read.
+    initial $fatal(1, "exanet_crc32c: WIDTH must be 64 or 128");
   end
 
 endmodule

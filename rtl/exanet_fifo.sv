@@ -4,8 +4,16 @@
 //            +----------------------------------------------------------+
 //   wr_i  -->| mem_q[DEPTH]   wr_ptr_q -> wr_ptr_vis_q[0] -> ... [LATENCY-2] --> empty_o, rdusedw_o
 //   wdata_i->|                rd_ptr_q <--------------------------------- rd_i
-//            | full_o, usedw_o = wr_ptr_q - rd_ptr_q      rdata_o = mem_q[rd_ptr_q]
+//            | full_o, usedw_o = wr_ptr_q - rd_ptr_q      rdata_o = rdata_q
 //            +----------------------------------------------------------+
+//
+// The memory is a block RAM: one write port and one read port whose output is registered
+// (rdata_q), addressed with the next read pointer rd_ptr_d, so that rdata_q holds mem_q[rd_ptr_q]
+// from the edge on, as a show-ahead FIFO built on a BRAM does. A write in the same cycle to the
+// address being read is passed through (write-first), so rdata_q is in every cycle the word an
+// asynchronous read of mem_q[rd_ptr_q] would give, including while empty (the lockstep compares
+// rdata_o in every cycle). Synthesis maps mem_q to RAMB36/RAMB18 and adds the pass-through's
+// comparator and multiplexer (docs/validation.md, "FPGA resources").
 //
 // Cycle contract (L_F = LATENCY, Biagioni 2017 §5.3.4 "FIFO delay"): wr_i high in cycle c writes at
 // the end of c and empty_o is low from cycle c + LATENCY on: the write pointer reaches the read
@@ -17,12 +25,12 @@
 
 module exanet_fifo #(
   /// Capacity in words; a power of two, at least 4.
-  parameter int unsigned DEPTH   = 1024,
+  parameter bit [31:0] DEPTH   = 1024,
   /// Write-to-not-empty delay L_F in cycles, 2..16 (thesis: 3).
-  parameter int unsigned LATENCY = 3,
+  parameter bit [31:0] LATENCY = 3,
   /// Word width in bits.
-  parameter int unsigned WIDTH   = 128,
-  localparam int unsigned AW     = $clog2(DEPTH)
+  parameter bit [31:0] WIDTH   = 128,
+  localparam bit [31:0] AW     = $clog2(DEPTH)
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -42,13 +50,14 @@ module exanet_fifo #(
   logic [AW:0]      wr_ptr_vis_q [LATENCY-1];
   logic [31:0]      overflow_cnt_q, overflow_cnt_d;
   logic [31:0]      underflow_cnt_q, underflow_cnt_d;
+  logic [WIDTH-1:0] rdata_q;
   logic             wr_ok, rd_ok;
 
   assign usedw_o   = wr_ptr_q - rd_ptr_q;
   assign full_o    = usedw_o == (AW+1)'(DEPTH);
   assign empty_o   = wr_ptr_vis_q[LATENCY-2] == rd_ptr_q;
   assign rdusedw_o = wr_ptr_vis_q[LATENCY-2] - rd_ptr_q;
-  assign rdata_o   = mem_q[rd_ptr_q[AW-1:0]];
+  assign rdata_o   = rdata_q;
 
   always_comb begin
     wr_ok           = wr_i && !full_o;
@@ -80,10 +89,15 @@ module exanet_fifo #(
     end
   end
 
-  // Storage: no reset (block RAM).
+  // Storage and its registered read port: no reset (block RAM).
   always_ff @(posedge clk_i) begin
     if (wr_ok) begin
       mem_q[wr_ptr_q[AW-1:0]] <= wdata_i;
+    end
+    if (wr_ok && wr_ptr_q[AW-1:0] == rd_ptr_d[AW-1:0]) begin
+      rdata_q <= wdata_i;
+    end else begin
+      rdata_q <= mem_q[rd_ptr_d[AW-1:0]];
     end
   end
 

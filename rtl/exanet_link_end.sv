@@ -9,19 +9,19 @@
 
 module exanet_link_end #(
   /// Virtual channels, 1..8.
-  parameter int unsigned NUM_VCS       = 2,
+  parameter bit [31:0] NUM_VCS       = 2,
   /// TX payload FIFO depth per VC, words (power of two).
-  parameter int unsigned TX_DEPTH      = 1024,
+  parameter bit [31:0] TX_DEPTH      = 1024,
   /// TX header/footer FIFO depth per VC, words (power of two).
-  parameter int unsigned TX_HF_DEPTH   = 128,
+  parameter bit [31:0] TX_HF_DEPTH   = 128,
   /// RX payload FIFO depth per VC, words (power of two); the credit capacity.
-  parameter int unsigned RX_DEPTH      = 1024,
+  parameter bit [31:0] RX_DEPTH      = 1024,
   /// RX header/footer FIFO depth per VC, words (power of two, at most RX_DEPTH).
-  parameter int unsigned RX_HF_DEPTH   = 128,
+  parameter bit [31:0] RX_HF_DEPTH   = 128,
   /// FIFO write-to-not-empty delay L_F in cycles.
-  parameter int unsigned FIFO_LATENCY  = 3,
+  parameter bit [31:0] FIFO_LATENCY  = 3,
   /// Beats of a usedword credit, 1..4.
-  parameter int unsigned UW_BEATS      = 4,
+  parameter bit [31:0] UW_BEATS      = 4,
   /// The header size field counts words instead of bytes.
   parameter bit          SIZE_IN_WORDS = 1'b0
 ) (

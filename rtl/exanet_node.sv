@@ -30,48 +30,48 @@ module exanet_node
   import exanet_base_router_pkg::*;
 #(
   /// Intra-tile ports (to the processing system), 1..8.
-  parameter int unsigned            N_INTRA           = 3,
+  parameter bit [31:0]              N_INTRA           = 3,
   /// Bit p set: intra-tile port p has an RX side (TX/RX); clear: TX-only.
   parameter logic [N_INTRA-1:0]     INTRA_RX          = '1,
   /// Inter-tile ports (to APElinks), 0..6.
-  parameter int unsigned            N_INTER           = 2,
+  parameter bit [31:0]              N_INTER           = 2,
   /// Dimension inter-tile port q leads along (0 = X, 1 = Y, 2 = Z), in bits 2q+1:2q.
   parameter logic [2*MAX_INTER-1:0] INTER_DIM         = 12'b00_00_00_00_01_00,
   /// Direction of inter-tile port q (DIR_PLUS = 0, DIR_MINUS = 1, DIR_BOTH = 2), in bits
   /// 2q+1:2q.
   parameter logic [2*MAX_INTER-1:0] INTER_DIR         = 12'b00_00_00_00_10_10,
   /// Dimensions (coordinates), 1..3.
-  parameter int unsigned            DIMS              = 2,
+  parameter bit [31:0]              DIMS              = 2,
   /// Virtual channels of each inter-tile port, 1..8.
-  parameter int unsigned            NUM_VCS           = 2,
+  parameter bit [31:0]              NUM_VCS           = 2,
   /// Intra-tile header/footer FIFO depth (both sides), words (power of two).
-  parameter int unsigned            INTRA_HF_DEPTH    = 128,
+  parameter bit [31:0]              INTRA_HF_DEPTH    = 128,
   /// Intra-tile payload FIFO depth (both sides), words (power of two).
-  parameter int unsigned            INTRA_DEPTH       = 4096,
+  parameter bit [31:0]              INTRA_DEPTH       = 4096,
   /// Inter-tile RX header/footer FIFO depth per VC, words (power of two).
-  parameter int unsigned            INTER_RX_HF_DEPTH = 128,
+  parameter bit [31:0]              INTER_RX_HF_DEPTH = 128,
   /// Inter-tile RX payload FIFO depth per VC, words (power of two); the credit capacity.
-  parameter int unsigned            INTER_RX_DEPTH    = 1024,
+  parameter bit [31:0]              INTER_RX_DEPTH    = 1024,
   /// Inter-tile TX header/footer FIFO depth per VC, words (power of two).
-  parameter int unsigned            INTER_TX_HF_DEPTH = 128,
+  parameter bit [31:0]              INTER_TX_HF_DEPTH = 128,
   /// Inter-tile TX payload FIFO depth per VC, words (power of two).
-  parameter int unsigned            INTER_TX_DEPTH    = 1024,
+  parameter bit [31:0]              INTER_TX_DEPTH    = 1024,
   /// FIFO write-to-not-empty delay L_F in cycles, 2..16.
-  parameter int unsigned            FIFO_LATENCY      = 3,
+  parameter bit [31:0]              FIFO_LATENCY      = 3,
   /// The header size field counts words instead of bytes.
   parameter bit                     SIZE_IN_WORDS     = 1'b0,
   /// Beats of a usedword credit, 1..4.
-  parameter int unsigned            UW_BEATS          = 4,
+  parameter bit [31:0]              UW_BEATS          = 4,
   /// PHY latency in cycles.
-  parameter int unsigned            PHY_LATENCY       = 42,
+  parameter bit [31:0]              PHY_LATENCY       = 42,
   /// Gearbox pause period in cycles.
-  parameter int unsigned            GB_PERIOD         = 32,
+  parameter bit [31:0]              GB_PERIOD         = 32,
   /// Clock-compensation period in cycles.
-  parameter int unsigned            CC_PERIOD         = 4992,
+  parameter bit [31:0]              CC_PERIOD         = 4992,
   /// Clock-compensation length in cycles.
-  parameter int unsigned            CC_LEN            = 8,
+  parameter bit [31:0]              CC_LEN            = 8,
   /// Cycles from reset to lane up.
-  parameter int unsigned            LANE_UP_CYCLES    = 500,
+  parameter bit [31:0]              LANE_UP_CYCLES    = 500,
   /// Reset value of COORD: X [7:0], Y [15:8], Z [23:16].
   parameter logic [31:0]            RST_COORD         = 32'h0000_0000,
   /// Reset value of LATTICE: X [7:0], Y [15:8], Z [23:16].
@@ -94,10 +94,10 @@ module exanet_node
   /// Reset value of PHY_CTRL: [0] gearbox pause, [1] clock compensation.
   parameter logic [31:0]            RST_PHY_CTRL      = 32'h0000_0002,
   // Inter-tile array ports keep one element when there is no inter-tile port (unused).
-  localparam int unsigned           NQ                = (N_INTER > 0) ? N_INTER : 1,
-  localparam int unsigned           N_SLOTS           = N_INTRA + N_INTER * NUM_VCS,
-  localparam int unsigned           INTRA_HF_AW       = $clog2(INTRA_HF_DEPTH),
-  localparam int unsigned           INTRA_AW          = $clog2(INTRA_DEPTH)
+  localparam bit [31:0]             NQ                = (N_INTER > 0) ? N_INTER : 1,
+  localparam bit [31:0]             N_SLOTS           = N_INTRA + N_INTER * NUM_VCS,
+  localparam bit [31:0]             INTRA_HF_AW       = $clog2(INTRA_HF_DEPTH),
+  localparam bit [31:0]             INTRA_AW          = $clog2(INTRA_DEPTH)
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,

@@ -15,15 +15,15 @@
 
 module exanet_phy_lane #(
   /// Cycles from a beat accepted at TX to the same beat valid at RX (>= 1).
-  parameter int unsigned LATENCY        = 42,
+  parameter bit [31:0] LATENCY        = 42,
   /// Period of the gearbox pause, cycles (>= 2).
-  parameter int unsigned GB_PERIOD      = 32,
+  parameter bit [31:0] GB_PERIOD      = 32,
   /// Period of clock compensation, cycles (> CC_LEN, <= 65535).
-  parameter int unsigned CC_PERIOD      = 4992,
+  parameter bit [31:0] CC_PERIOD      = 4992,
   /// Cycles of one clock-compensation sequence (>= 1).
-  parameter int unsigned CC_LEN         = 8,
+  parameter bit [31:0] CC_LEN         = 8,
   /// Cycles from reset to lane up (<= 65535).
-  parameter int unsigned LANE_UP_CYCLES = 500
+  parameter bit [31:0] LANE_UP_CYCLES = 500
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,

@@ -13,14 +13,14 @@
 
 module exanet_pkt_fifo #(
   /// Header/footer FIFO depth in words (power of two, at most PAY_DEPTH).
-  parameter int unsigned HF_DEPTH  = 128,
+  parameter bit [31:0] HF_DEPTH  = 128,
   /// Payload FIFO depth in words (power of two, at most 32768).
-  parameter int unsigned PAY_DEPTH = 1024,
+  parameter bit [31:0] PAY_DEPTH = 1024,
   /// Write-to-not-empty delay L_F in cycles.
-  parameter int unsigned LATENCY   = 3,
-  localparam int unsigned HF_AW    = $clog2(HF_DEPTH),
-  localparam int unsigned PAY_AW   = $clog2(PAY_DEPTH),
-  localparam int unsigned SCALE    = PAY_DEPTH / HF_DEPTH
+  parameter bit [31:0] LATENCY   = 3,
+  localparam bit [31:0] HF_AW    = $clog2(HF_DEPTH),
+  localparam bit [31:0] PAY_AW   = $clog2(PAY_DEPTH),
+  localparam bit [31:0] SCALE    = PAY_DEPTH / HF_DEPTH
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,

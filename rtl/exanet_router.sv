@@ -28,11 +28,11 @@ module exanet_router
   import exanet_base_router_pkg::*;
 #(
   /// Intra-tile ports (to the processing system), 1..8.
-  parameter int unsigned            N_INTRA           = 3,
+  parameter bit [31:0]              N_INTRA           = 3,
   /// Bit p set: intra-tile port p has an RX side (TX/RX); clear: TX-only.
   parameter logic [N_INTRA-1:0]     INTRA_RX          = '1,
   /// Inter-tile ports (to APElinks), 0..6.
-  parameter int unsigned            N_INTER           = 2,
+  parameter bit [31:0]              N_INTER           = 2,
   /// Dimension inter-tile port q leads along (0 = X, 1 = Y, 2 = Z), in bits 2q+1:2q; sized for
   /// MAX_INTER ports, bits of missing ports are ignored.
   parameter logic [2*MAX_INTER-1:0] INTER_DIM         = 12'b00_00_00_00_01_00,
@@ -40,31 +40,31 @@ module exanet_router
   /// 2q+1:2q; sized for MAX_INTER ports, bits of missing ports are ignored.
   parameter logic [2*MAX_INTER-1:0] INTER_DIR         = 12'b00_00_00_00_10_10,
   /// Dimensions (coordinates), 1..3.
-  parameter int unsigned            DIMS              = 2,
+  parameter bit [31:0]              DIMS              = 2,
   /// Virtual channels of each inter-tile port, 1..8.
-  parameter int unsigned            NUM_VCS           = 2,
+  parameter bit [31:0]              NUM_VCS           = 2,
   /// Intra-tile header/footer FIFO depth (both sides), words (power of two).
-  parameter int unsigned            INTRA_HF_DEPTH    = 128,
+  parameter bit [31:0]              INTRA_HF_DEPTH    = 128,
   /// Intra-tile payload FIFO depth (both sides), words (power of two).
-  parameter int unsigned            INTRA_DEPTH       = 4096,
+  parameter bit [31:0]              INTRA_DEPTH       = 4096,
   /// Inter-tile RX header/footer FIFO depth per VC, words (power of two).
-  parameter int unsigned            INTER_RX_HF_DEPTH = 128,
+  parameter bit [31:0]              INTER_RX_HF_DEPTH = 128,
   /// Inter-tile RX payload FIFO depth per VC, words (power of two); a neighbour's are the same,
   /// and they are the credit capacity.
-  parameter int unsigned            INTER_RX_DEPTH    = 1024,
+  parameter bit [31:0]              INTER_RX_DEPTH    = 1024,
   /// Inter-tile TX header/footer FIFO depth per VC, words (power of two).
-  parameter int unsigned            INTER_TX_HF_DEPTH = 128,
+  parameter bit [31:0]              INTER_TX_HF_DEPTH = 128,
   /// Inter-tile TX payload FIFO depth per VC, words (power of two).
-  parameter int unsigned            INTER_TX_DEPTH    = 1024,
+  parameter bit [31:0]              INTER_TX_DEPTH    = 1024,
   /// FIFO write-to-not-empty delay L_F in cycles, 2..16.
-  parameter int unsigned            FIFO_LATENCY      = 3,
+  parameter bit [31:0]              FIFO_LATENCY      = 3,
   /// The header size field counts words instead of bytes.
   parameter bit                     SIZE_IN_WORDS     = 1'b0,
   // Inter-tile array ports keep one element when there is no inter-tile port (unused).
-  localparam int unsigned           NQ                = (N_INTER > 0) ? N_INTER : 1,
-  localparam int unsigned           N_SLOTS           = N_INTRA + N_INTER * NUM_VCS,
-  localparam int unsigned           INTRA_HF_AW       = $clog2(INTRA_HF_DEPTH),
-  localparam int unsigned           INTRA_AW          = $clog2(INTRA_DEPTH)
+  localparam bit [31:0]             NQ                = (N_INTER > 0) ? N_INTER : 1,
+  localparam bit [31:0]             N_SLOTS           = N_INTRA + N_INTER * NUM_VCS,
+  localparam bit [31:0]             INTRA_HF_AW       = $clog2(INTRA_HF_DEPTH),
+  localparam bit [31:0]             INTRA_AW          = $clog2(INTRA_DEPTH)
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -126,7 +126,7 @@ module exanet_router
   // Crossbar slots with an output, as a mask (intra-tile ports' RX sides, every inter-tile VC).
   localparam logic [63:0] HAS_OUT = 64'(INTRA_RX) | ~((64'd1 << N_INTRA) - 64'd1);
   // Credit units of a header/footer word in a neighbour's RX packet FIFO.
-  localparam int unsigned REMOTE_SCALE = INTER_RX_DEPTH / INTER_RX_HF_DEPTH;
+  localparam bit [31:0] REMOTE_SCALE = INTER_RX_DEPTH / INTER_RX_HF_DEPTH;
 
   // The first slot at or after `from` with an output (N_SLOTS if none): gen_out visits only
   // those, so that each output keeps the scope gen_out[s].u_out (a generate-if inside the loop
@@ -180,8 +180,8 @@ module exanet_router
 
   for (genvar s = 0; s < N_SLOTS; s++) begin : gen_in
     localparam bit          INTER     = s >= N_INTRA;
-    localparam int unsigned HF_DEPTH  = INTER ? INTER_RX_HF_DEPTH : INTRA_HF_DEPTH;
-    localparam int unsigned PAY_DEPTH = INTER ? INTER_RX_DEPTH : INTRA_DEPTH;
+    localparam bit [31:0] HF_DEPTH  = INTER ? INTER_RX_HF_DEPTH : INTRA_HF_DEPTH;
+    localparam bit [31:0] PAY_DEPTH = INTER ? INTER_RX_DEPTH : INTRA_DEPTH;
 
     logic                     wr_hf, wr_pay, enabled;
     logic [127:0]             wdata;
@@ -199,8 +199,8 @@ module exanet_router
       logic unused_units;  // credits are for inter-tile ports
       assign unused_units = ^units;
     end else begin : gen_inter
-      localparam int unsigned Q = (s - N_INTRA) / NUM_VCS;
-      localparam int unsigned V = (s - N_INTRA) % NUM_VCS;
+      localparam bit [31:0] Q = (s - N_INTRA) / NUM_VCS;
+      localparam bit [31:0] V = (s - N_INTRA) % NUM_VCS;
       logic mine;  // the TCL RX writes this VC
       assign mine    = inter_wr_valid_i[Q] && (inter_wr_vc_i[Q] == 3'(V));
       assign wr_hf   = mine && inter_wr_hf_i[Q];
@@ -265,8 +265,8 @@ module exanet_router
 
   for (genvar s = next_out(0); s < N_SLOTS; s = next_out(s + 1)) begin : gen_out
     localparam bit          INTER     = s >= N_INTRA;
-    localparam int unsigned HF_DEPTH  = INTER ? INTER_TX_HF_DEPTH : INTRA_HF_DEPTH;
-    localparam int unsigned PAY_DEPTH = INTER ? INTER_TX_DEPTH : INTRA_DEPTH;
+    localparam bit [31:0] HF_DEPTH  = INTER ? INTER_TX_HF_DEPTH : INTRA_HF_DEPTH;
+    localparam bit [31:0] PAY_DEPTH = INTER ? INTER_TX_DEPTH : INTRA_DEPTH;
 
     logic                       rd_hf, rd_pay, credit_stop, hf_empty, pay_empty;
     logic [15:0]                credit_cnt;
@@ -288,8 +288,8 @@ module exanet_router
       assign intra_rx_hf_rdata_o[s]    = hf_rdata;
       assign intra_rx_pay_rdata_o[s]   = pay_rdata;
     end else begin : gen_inter
-      localparam int unsigned Q = (s - N_INTRA) / NUM_VCS;
-      localparam int unsigned V = (s - N_INTRA) % NUM_VCS;
+      localparam bit [31:0] Q = (s - N_INTRA) / NUM_VCS;
+      localparam bit [31:0] V = (s - N_INTRA) % NUM_VCS;
       assign rd_hf       = inter_hf_rd_i[Q][V];
       assign rd_pay      = inter_pay_rd_i[Q][V];
       assign credit_cnt  = inter_credit_cnt_i[Q][16*V +: 16];

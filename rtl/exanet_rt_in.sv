@@ -28,29 +28,29 @@ module exanet_rt_in
   import exanet_base_router_pkg::*;
 #(
   /// Intra-tile ports of the router, 1..8 (output slots 0..N_INTRA-1).
-  parameter int unsigned          N_INTRA       = 3,
+  parameter bit [31:0]            N_INTRA       = 3,
   /// Bit p set: intra-tile port p has an RX side (can be a destination).
   parameter logic [MAX_INTRA-1:0] INTRA_RX      = 8'h07,
   /// Inter-tile ports of the router, 0..6.
-  parameter int unsigned          N_INTER       = 2,
+  parameter bit [31:0]            N_INTER       = 2,
   /// Dimension inter-tile port q leads along, in bits 2q+1:2q.
   parameter logic [2*MAX_INTER-1:0] INTER_DIM   = 12'b00_00_00_00_01_00,
   /// Direction of inter-tile port q (DIR_PLUS/MINUS/BOTH), in bits 2q+1:2q.
   parameter logic [2*MAX_INTER-1:0] INTER_DIR   = 12'b00_00_00_00_10_10,
   /// Dimensions (coordinates), 1..3.
-  parameter int unsigned          DIMS          = 2,
+  parameter bit [31:0]            DIMS          = 2,
   /// Virtual channels of each inter-tile port, 1..8.
-  parameter int unsigned          NUM_VCS       = 2,
+  parameter bit [31:0]            NUM_VCS       = 2,
   /// Header/footer FIFO depth of this slot, words (power of two).
-  parameter int unsigned          HF_DEPTH      = 128,
+  parameter bit [31:0]            HF_DEPTH      = 128,
   /// Payload FIFO depth of this slot, words (power of two).
-  parameter int unsigned          PAY_DEPTH     = 4096,
+  parameter bit [31:0]            PAY_DEPTH     = 4096,
   /// FIFO write-to-not-empty delay L_F in cycles.
-  parameter int unsigned          FIFO_LATENCY  = 3,
+  parameter bit [31:0]            FIFO_LATENCY  = 3,
   /// The header size field counts words instead of bytes.
   parameter bit                   SIZE_IN_WORDS = 1'b0,
-  localparam int unsigned         HF_AW         = $clog2(HF_DEPTH),
-  localparam int unsigned         PAY_AW        = $clog2(PAY_DEPTH)
+  localparam bit [31:0]           HF_AW         = $clog2(HF_DEPTH),
+  localparam bit [31:0]           PAY_AW        = $clog2(PAY_DEPTH)
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,

@@ -26,22 +26,22 @@ module exanet_rt_out
   import exanet_base_router_pkg::*;
 #(
   /// This output's crossbar slot.
-  parameter int unsigned SLOT         = 0,
+  parameter bit [31:0] SLOT         = 0,
   /// Crossbar slots (gates), 1..56.
-  parameter int unsigned N_SLOTS      = 7,
+  parameter bit [31:0] N_SLOTS      = 7,
   /// An inter-tile output: the link's credits limit it too.
   parameter bit          IS_INTER     = 1'b0,
   /// Header/footer FIFO depth of this slot, words (power of two).
-  parameter int unsigned HF_DEPTH     = 128,
+  parameter bit [31:0] HF_DEPTH     = 128,
   /// Payload FIFO depth of this slot, words (power of two).
-  parameter int unsigned PAY_DEPTH    = 4096,
+  parameter bit [31:0] PAY_DEPTH    = 4096,
   /// FIFO write-to-not-empty delay L_F in cycles.
-  parameter int unsigned FIFO_LATENCY = 3,
+  parameter bit [31:0] FIFO_LATENCY = 3,
   /// Credit units a header or footer word takes in the neighbour's RX packet FIFO (its payload
   /// depth over its header/footer depth).
-  parameter int unsigned REMOTE_SCALE = 8,
-  localparam int unsigned HF_AW       = $clog2(HF_DEPTH),
-  localparam int unsigned PAY_AW      = $clog2(PAY_DEPTH)
+  parameter bit [31:0] REMOTE_SCALE = 8,
+  localparam bit [31:0] HF_AW       = $clog2(HF_DEPTH),
+  localparam bit [31:0] PAY_AW      = $clog2(PAY_DEPTH)
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,

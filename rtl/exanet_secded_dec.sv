@@ -30,7 +30,7 @@ module exanet_secded_dec
   // Flip the bit whose Hamming position equals the syndrome; position 0 is ecc[7] itself.
   always_comb begin
     for (int unsigned b = 0; b < WORD_W; b++) begin
-      flip[b] = parity_err && (SECDED_POS[b] == syndrome);
+      flip[b] = parity_err && (secded_pos(b) == syndrome);
     end
   end
 

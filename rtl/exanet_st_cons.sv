@@ -17,13 +17,13 @@ module exanet_st_cons
   import exanet_base_pkg::*;
 #(
   /// Depth of the port's header/footer RX FIFO, words (power of two).
-  parameter int unsigned HF_DEPTH      = 128,
+  parameter bit [31:0] HF_DEPTH      = 128,
   /// Depth of the port's payload RX FIFO, words (power of two).
-  parameter int unsigned PAY_DEPTH     = 4096,
+  parameter bit [31:0] PAY_DEPTH     = 4096,
   /// The header size field counts words instead of bytes.
   parameter bit          SIZE_IN_WORDS = 1'b0,
-  localparam int unsigned HF_AW        = $clog2(HF_DEPTH),
-  localparam int unsigned PAY_AW       = $clog2(PAY_DEPTH)
+  localparam bit [31:0] HF_AW        = $clog2(HF_DEPTH),
+  localparam bit [31:0] PAY_AW       = $clog2(PAY_DEPTH)
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -92,7 +92,11 @@ module exanet_st_cons
       words_d = words_q + 32'd1;
     end
     if (rd_hf_q && plan_q == P_HDR_WAIT) begin
-      plan_d = (hdr_words != '0) ? P_PAY : P_FTR;
+      if (hdr_words != '0) begin  // an if, not ?: between enum values (Icarus 11 wants a cast)
+        plan_d = P_PAY;
+      end else begin
+        plan_d = P_FTR;
+      end
       left_d = hdr_words;
     end else if (rd_hf_q) begin
       pkts_d = pkts_q + 32'd1;

@@ -24,15 +24,15 @@ module exanet_st_gen
   import exanet_base_regs_pkg::*;
 #(
   /// The intra-tile port this generator drives (header address, payload, footer user field).
-  parameter int unsigned PORT          = 0,
+  parameter bit [31:0] PORT          = 0,
   /// Depth of the port's header/footer TX FIFO, words (power of two).
-  parameter int unsigned HF_DEPTH      = 128,
+  parameter bit [31:0] HF_DEPTH      = 128,
   /// Depth of the port's payload TX FIFO, words (power of two).
-  parameter int unsigned PAY_DEPTH     = 4096,
+  parameter bit [31:0] PAY_DEPTH     = 4096,
   /// The header size field counts words instead of bytes.
   parameter bit          SIZE_IN_WORDS = 1'b0,
-  localparam int unsigned HF_AW        = $clog2(HF_DEPTH),
-  localparam int unsigned PAY_AW       = $clog2(PAY_DEPTH)
+  localparam bit [31:0] HF_AW        = $clog2(HF_DEPTH),
+  localparam bit [31:0] PAY_AW       = $clog2(PAY_DEPTH)
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,

@@ -21,15 +21,15 @@ module exanet_target_ctrl
   import exanet_base_regs_pkg::*;
 #(
   /// Dimensions of the router, 1..3.
-  parameter int unsigned DIMS              = 2,
+  parameter bit [31:0] DIMS              = 2,
   /// Intra-tile ports, 1..8.
-  parameter int unsigned N_INTRA           = 3,
+  parameter bit [31:0] N_INTRA           = 3,
   /// Inter-tile ports, 0..6.
-  parameter int unsigned N_INTER           = 2,
+  parameter bit [31:0] N_INTER           = 2,
   /// Virtual channels of the links, 1..8.
-  parameter int unsigned NUM_VCS           = 2,
+  parameter bit [31:0] NUM_VCS           = 2,
   /// Capacity of the links' RX buffers, credit units (TRED must stay below it).
-  parameter int unsigned RX_CAPACITY       = 1024,
+  parameter bit [31:0] RX_CAPACITY       = 1024,
   /// Reset value of COORD: X [7:0], Y [15:8], Z [23:16].
   parameter logic [31:0] RST_COORD         = 32'h0000_0000,
   /// Reset value of LATTICE: X [7:0], Y [15:8], Z [23:16].

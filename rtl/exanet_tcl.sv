@@ -13,13 +13,13 @@
 
 module exanet_tcl #(
   /// Virtual channels, 1..8.
-  parameter int unsigned NUM_VCS       = 2,
+  parameter bit [31:0] NUM_VCS       = 2,
   /// Capacity of each RX packet FIFO in credit units (its payload depth), ours and the peer's.
-  parameter int unsigned RX_DEPTH      = 1024,
+  parameter bit [31:0] RX_DEPTH      = 1024,
   /// Credit units of a header or footer word in the peer's RX packet FIFO.
-  parameter int unsigned HF_SCALE      = 8,
+  parameter bit [31:0] HF_SCALE      = 8,
   /// Beats of a usedword credit, 1..4.
-  parameter int unsigned UW_BEATS      = 4,
+  parameter bit [31:0] UW_BEATS      = 4,
   /// The header size field counts words instead of bytes.
   parameter bit          SIZE_IN_WORDS = 1'b0
 ) (

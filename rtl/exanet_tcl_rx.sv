@@ -23,9 +23,9 @@ module exanet_tcl_rx
   import exanet_base_pkg::*;
 #(
   /// Virtual channels, 1..8.
-  parameter int unsigned NUM_VCS       = 2,
+  parameter bit [31:0] NUM_VCS       = 2,
   /// Beats of a usedword credit (two VCs per beat), 1..4.
-  parameter int unsigned UW_BEATS      = 4,
+  parameter bit [31:0] UW_BEATS      = 4,
   /// The header size field counts words instead of bytes.
   parameter bit          SIZE_IN_WORDS = 1'b0
 ) (

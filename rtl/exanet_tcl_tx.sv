@@ -33,13 +33,13 @@ module exanet_tcl_tx
   import exanet_base_pkg::*;
 #(
   /// Virtual channels, 1..8.
-  parameter int unsigned NUM_VCS       = 2,
+  parameter bit [31:0] NUM_VCS       = 2,
   /// Capacity of each RX packet FIFO in credit units (its payload depth), ours and the peer's.
-  parameter int unsigned RX_DEPTH      = 1024,
+  parameter bit [31:0] RX_DEPTH      = 1024,
   /// Credit units of a header or footer word in the peer's RX packet FIFO.
-  parameter int unsigned HF_SCALE      = 8,
+  parameter bit [31:0] HF_SCALE      = 8,
   /// Beats of a usedword credit (two VCs per beat), 1..4.
-  parameter int unsigned UW_BEATS      = 4,
+  parameter bit [31:0] UW_BEATS      = 4,
   /// The header size field counts words instead of bytes.
   parameter bit          SIZE_IN_WORDS = 1'b0
 ) (
@@ -182,7 +182,9 @@ module exanet_tcl_tx
     cred_snap_d    = cred_snap_q;
     cred_owed_d    = cred_owed_q;
     credit_age_d   = (credit_age_q == 16'hFFFF) ? credit_age_q : credit_age_q + 16'd1;
-    credit_cnt_d   = credit_cnt_q;
+    for (int unsigned v = 0; v < NUM_VCS; v++) begin  // element-wise: Icarus 11 copies no array
+      credit_cnt_d[v] = credit_cnt_q[v];
+    end
     credit_stop_d  = credit_stop_q;
     stat_pkts_d    = stat_pkts_q;
     stat_words_d   = stat_words_q;
@@ -424,7 +426,9 @@ module exanet_tcl_tx
       cred_snap_q    <= cred_snap_d;
       cred_owed_q    <= cred_owed_d;
       credit_age_q   <= credit_age_d;
-      credit_cnt_q   <= credit_cnt_d;
+      for (int unsigned v = 0; v < NUM_VCS; v++) begin
+        credit_cnt_q[v] <= credit_cnt_d[v];
+      end
       credit_stop_q  <= credit_stop_d;
       stat_pkts_q    <= stat_pkts_d;
       stat_words_q   <= stat_words_d;

