@@ -81,20 +81,7 @@ pub fn zero_load_uniform(
 ) -> Result<f64, String> {
     let dist = hop_distribution(t.as_ref());
     // a node at each distance from node 0
-    let n = t.nodes();
-    let mut hops = vec![u32::MAX; n];
-    hops[0] = 0;
-    let mut queue = std::collections::VecDeque::from([0usize]);
-    while let Some(x) = queue.pop_front() {
-        for q in 0..t.ports() {
-            if let Some((m, _)) = t.link(x, q) {
-                if hops[m] == u32::MAX {
-                    hops[m] = hops[x] + 1;
-                    queue.push_back(m);
-                }
-            }
-        }
-    }
+    let hops = crate::net::topology::hops_from(t.as_ref(), 0);
     let mut mean = 0.0;
     for (h, p) in dist.iter().enumerate().filter(|(_, p)| **p > 0.0) {
         let node = hops

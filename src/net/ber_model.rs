@@ -19,10 +19,9 @@
 //! packets merged or split by a corrupted size field, are left out: the formula is the
 //! first-order expectation a designer checks a run against.
 
-use super::topology::Topology;
+use super::topology::{bfs, Topology};
 use crate::spec::traffic::SizeDist;
 use serde::Serialize;
-use std::collections::VecDeque;
 
 /// Bytes a payload word carries.
 const WORD_BYTES: u32 = 16;
@@ -51,21 +50,9 @@ pub fn hop_distribution(t: &dyn Topology) -> Vec<f64> {
     let term = t.terminals() as f64;
     let mut count: Vec<f64> = Vec::new();
     let mut dist = vec![u32::MAX; n];
-    let mut queue = VecDeque::new();
     for src in (0..n).step_by(step) {
         dist.fill(u32::MAX);
-        dist[src] = 0;
-        queue.push_back(src);
-        while let Some(x) = queue.pop_front() {
-            for q in 0..t.ports() {
-                if let Some((m, _)) = t.link(x, q) {
-                    if dist[m] == u32::MAX {
-                        dist[m] = dist[x] + 1;
-                        queue.push_back(m);
-                    }
-                }
-            }
-        }
+        bfs(t.ports(), src, &mut dist, |x, q| t.link(x, q));
         for (m, &d) in dist.iter().enumerate() {
             if d == u32::MAX {
                 continue;

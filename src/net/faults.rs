@@ -282,25 +282,17 @@ impl DownSet {
     pub fn components(&self, t: &dyn Topology) -> Vec<u32> {
         let n = t.nodes();
         let mut comp = vec![u32::MAX; n];
+        let mut level = vec![u32::MAX; n];
         let mut next = 0;
-        let mut stack = Vec::new();
         for s in 0..n {
-            if comp[s] != u32::MAX {
-                continue;
-            }
-            comp[s] = next;
-            stack.push(s);
-            while let Some(x) = stack.pop() {
-                for q in 0..t.ports() {
-                    if let Some((m, _)) = self.live(t, x, q) {
-                        if comp[m] == u32::MAX {
-                            comp[m] = next;
-                            stack.push(m);
-                        }
-                    }
+            if level[s] == u32::MAX {
+                for x in
+                    crate::net::topology::bfs(t.ports(), s, &mut level, |x, q| self.live(t, x, q))
+                {
+                    comp[x] = next;
                 }
+                next += 1;
             }
-            next += 1;
         }
         comp
     }

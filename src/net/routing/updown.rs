@@ -65,20 +65,9 @@ impl Tables {
         let nbrs = |x: usize| (0..t.ports()).filter_map(move |q| t.link(x, q).map(|(m, _)| m));
         // levels: a breadth-first search from the lowest node of each component
         let mut level = vec![u32::MAX; n];
-        let mut queue = std::collections::VecDeque::new();
         for root in 0..n {
-            if level[root] != u32::MAX {
-                continue;
-            }
-            level[root] = 0;
-            queue.push_back(root);
-            while let Some(x) = queue.pop_front() {
-                for y in nbrs(x) {
-                    if level[y] == u32::MAX {
-                        level[y] = level[x] + 1;
-                        queue.push_back(y);
-                    }
-                }
+            if level[root] == u32::MAX {
+                crate::net::topology::bfs(t.ports(), root, &mut level, |x, q| t.link(x, q));
             }
         }
         // predecessors of each state, for the backward search: (x, phase) -> (y, phase')

@@ -50,6 +50,41 @@ pub enum PortClass {
     Global { group: u16 },
 }
 
+/// Breadth-first search from `root` over the links `link(node, port)` (`ports` ports a node):
+/// every node it reaches whose `level` is still `u32::MAX` gets its distance in links from
+/// `root`; the nodes reached, `root` first, in the order found. The one search behind hop
+/// distributions, the zero-load bound, up*/down*'s levels and the components a fault leaves.
+pub fn bfs(
+    ports: usize,
+    root: usize,
+    level: &mut [u32],
+    link: impl Fn(usize, usize) -> Option<(usize, usize)>,
+) -> Vec<usize> {
+    level[root] = 0;
+    let mut order = vec![root];
+    let mut k = 0;
+    while k < order.len() {
+        let x = order[k];
+        k += 1;
+        for q in 0..ports {
+            if let Some((m, _)) = link(x, q) {
+                if level[m] == u32::MAX {
+                    level[m] = level[x] + 1;
+                    order.push(m);
+                }
+            }
+        }
+    }
+    order
+}
+
+/// Distances in links from `root` to every node of `t` (`u32::MAX`: unreachable).
+pub fn hops_from(t: &dyn Topology, root: usize) -> Vec<u32> {
+    let mut level = vec![u32::MAX; t.nodes()];
+    bfs(t.ports(), root, &mut level, |x, q| t.link(x, q));
+    level
+}
+
 /// A network topology. Implementations are pure and cheap to query.
 pub trait Topology: Send + Sync + std::fmt::Debug {
     /// Canonical name, as `parse` accepts it (`torus:10x10`, `dragonfly:p=2,a=4,h=2,g=9`).
