@@ -573,6 +573,26 @@ fn the_node_is_identical_under_register_traffic_self_tests_and_bit_errors() {
 }
 
 #[test]
+fn the_node_answers_a_read_between_registers_as_the_rtl_does() {
+    // docs/validation.md's node command: at cycle 96559 the test bench reads link 1's offset
+    // 0x31, between two reserved registers; the model once answered it as a register, the RTL
+    // (rightly) with an unknown-address error
+    let mut cfg = Config::default();
+    cfg.link.phy.ber = 1e-5;
+    cfg.sim.seed = 2026;
+    let rep = run_n(
+        &cfg,
+        &Options {
+            cycles: 100_000,
+            ..Default::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(rep.cycles, 100_000);
+    assert!(rep.stat("unknown_address_reads") > 0, "{rep:?}");
+}
+
+#[test]
 fn a_difference_in_the_node_model_is_reported() {
     let e = run_n(
         &Config::default(),

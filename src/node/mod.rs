@@ -250,7 +250,8 @@ impl Node {
                 0x24 => rx.stat_disc_framing,
                 0x28 => rx.stat_disc_resync,
                 0x2C => rx.stat_dropped,
-                0x30..=0x3C => 0,
+                // the reserved registers, at their own addresses only (the RTL's decode)
+                0x30 | 0x34 | 0x38 | 0x3C => 0,
                 _ => return None,
             });
         }
