@@ -9,6 +9,21 @@
 //
 // Bit 0 is the LSB of a 128-bit word; on the 64-bit wire bits 63:0 go first.
 
+// `EXANET_ALWAYS_COMB, the process keyword of every combinational block in rtl/: `always_comb`,
+// but `always @*` under Icarus Verilog. Icarus 11.0 (Debian 12's) joins the waits of all
+// always_comb processes to one event input, so a value written in one wakes unrelated others, and
+// two that write intermediate values wake each other for ever at one instant (the bug of
+// steveicarus/iverilog#508, fixed after 11.0; docs/rtl-portability.md). Icarus's `always @*`
+// reads the same signals, those read inside called functions included. Defined here because
+// every tool reads this package first, in one compilation unit (yosys-slang: --single-unit).
+`ifndef EXANET_ALWAYS_COMB
+`ifdef __ICARUS__
+`define EXANET_ALWAYS_COMB always @*
+`else
+`define EXANET_ALWAYS_COMB always_comb
+`endif
+`endif
+
 package exanet_base_pkg;
 
   // ---------------------------------------------------------------------------------------------

@@ -59,7 +59,7 @@ module exanet_fifo #(
   assign rdusedw_o = wr_ptr_vis_q[LATENCY-2] - rd_ptr_q;
   assign rdata_o   = rdata_q;
 
-  always_comb begin
+  `EXANET_ALWAYS_COMB begin
     wr_ok           = wr_i && !full_o;
     rd_ok           = rd_i && !empty_o;
     wr_ptr_d        = wr_ptr_q + (AW+1)'(wr_ok);
@@ -89,7 +89,16 @@ module exanet_fifo #(
     end
   end
 
-  // Storage and its registered read port: no reset (block RAM).
+  // Storage and its registered read port: no reset (block RAM), zero from configuration on, as
+  // an FPGA's bitstream initialises block RAM (the model and Verilator's --x-initial 0 start
+  // there too; a simulator that starts them at X, as Icarus does, reads X from an empty FIFO).
+  initial begin
+    for (int unsigned i = 0; i < DEPTH; i++) begin
+      mem_q[i] = '0;
+    end
+    rdata_q = '0;
+  end
+
   always_ff @(posedge clk_i) begin
     if (wr_ok) begin
       mem_q[wr_ptr_q[AW-1:0]] <= wdata_i;

@@ -522,7 +522,7 @@ module exanet_node
   logic [31:0] consumed, expected, cons_words_sum, gen_sent_sum;
   logic [5:0]  gen_en_count;
 
-  always_comb begin
+  `EXANET_ALWAYS_COMB begin
     consumed       = '0;
     cons_words_sum = '0;
     gen_sent_sum   = '0;
@@ -565,7 +565,7 @@ module exanet_node
   blk_off_t              blk_off;
   link_off_t             link_off;
 
-  always_comb begin
+  `EXANET_ALWAYS_COMB begin
     drops_sum = '0;
     for (int unsigned s = 0; s < N_SLOTS; s++) begin
       drops_sum = drops_sum + stat_in_drops[s];

@@ -53,7 +53,7 @@ module exanet_phy_lane #(
   assign lane_up_o  = up_cnt_q == 16'(LANE_UP_CYCLES);
   assign accept     = tx_valid_i && tx_ready_q;
 
-  always_comb begin
+  `EXANET_ALWAYS_COMB begin
     up_cnt_d   = (up_cnt_q < 16'(LANE_UP_CYCLES)) ? up_cnt_q + 16'd1 : up_cnt_q;
     gb_cnt_d   = (gb_cnt_q + 16'd1 == 16'(GB_PERIOD)) ? '0 : gb_cnt_q + 16'd1;
     cc_cnt_d   = (cc_cnt_q + 16'd1 == 16'(CC_PERIOD)) ? '0 : cc_cnt_q + 16'd1;

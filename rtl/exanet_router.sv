@@ -159,7 +159,7 @@ module exanet_router
   // What each gate sees of the outputs.
   logic [N_SLOTS-1:0] granted, eop;
 
-  always_comb begin
+  `EXANET_ALWAYS_COMB begin
     granted = '0;
     eop     = '0;
     for (int unsigned s = 0; s < N_SLOTS; s++) begin

@@ -130,7 +130,7 @@ module exanet_rt_in
   logic               take, word_hf, last;
   logic [127:0]       word;
 
-  always_comb begin
+  `EXANET_ALWAYS_COMB begin
     state_d       = state_q;
     hdr_d         = hdr_q;
     out_d         = out_q;

@@ -124,7 +124,7 @@ module exanet_rt_out
   logic [7:0]         win_hi, win_lo, win;
   logic [WORDS_W-1:0] win_words;
 
-  always_comb begin
+  `EXANET_ALWAYS_COMB begin
     busy_d        = busy_q;
     owner_d       = owner_q;
     rr_d          = rr_q;

@@ -28,7 +28,7 @@ module exanet_secded_dec
   assign parity_err = ^hdr_i;
 
   // Flip the bit whose Hamming position equals the syndrome; position 0 is ecc[7] itself.
-  always_comb begin
+  `EXANET_ALWAYS_COMB begin
     for (int unsigned b = 0; b < WORD_W; b++) begin
       flip[b] = parity_err && (secded_pos(b) == syndrome);
     end

@@ -78,7 +78,7 @@ module exanet_st_cons
   logic [12:0] hdr_words;
   logic        hf_avail, pay_avail;
 
-  always_comb begin
+  `EXANET_ALWAYS_COMB begin
     rd_hf_d   = 1'b0;
     rd_pay_d  = 1'b0;
     plan_d    = plan_q;

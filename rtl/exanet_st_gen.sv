@@ -86,7 +86,7 @@ module exanet_st_gen
   logic [31:0]              ftr_crc;
 
   // Packet `sent_q` of the latched configuration: header, payload word widx_q - 1, footer.
-  always_comb begin
+  `EXANET_ALWAYS_COMB begin
     kind     = pkt_q[ST_PKT_TYPE_LSB +: ST_PKT_TYPE_W];
     size     = pkt_q[ST_PKT_SIZE_LSB +: ST_PKT_SIZE_W];
 
@@ -136,7 +136,7 @@ module exanet_st_gen
     ftr[FTR_CRC_LSB +: FTR_CRC_W]         = ftr_crc;
   end
 
-  always_comb begin
+  `EXANET_ALWAYS_COMB begin
     pkt_d    = pkt_q;
     dest_d   = dest_q;
     count_d  = count_q;

@@ -30,7 +30,7 @@ module exanet_st_perf (
   assign done_o    = done_q;
   assign cycles_o  = cycles_q;
 
-  always_comb begin
+  `EXANET_ALWAYS_COMB begin
     running_d = running_q;
     done_d    = done_q;
     cycles_d  = cycles_q;

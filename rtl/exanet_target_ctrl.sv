@@ -212,7 +212,7 @@ module exanet_target_ctrl
   logic        rd_hit;
   logic [31:0] rd_value;
 
-  always_comb begin
+  `EXANET_ALWAYS_COMB begin
     coord_d         = coord_q;
     lattice_d       = lattice_q;
     torus_d         = torus_q;

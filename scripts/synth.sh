@@ -85,9 +85,10 @@ if [ "$json" -eq 0 ]; then
 fi
 for blk in "${blocks[@]}"; do
   top=$(top_of "$blk")
-  # (read_slang's parser threads: the WebAssembly build has none. YoWASP's Yosys sees only the
-  # current directory and below, so it runs from the repository's root.)
-  "$yowasp" -q -l "$out/$blk.front.log" -p "read_slang -j 1 ${srcs[*]} --top $top $(params_of "$blk"); proc; opt; memory_dff; opt; memory_collect; opt_mem; opt_mem_widen; bwmuxmap; opt_clean; write_verilog -noattr $out/$blk.v" >/dev/null ||
+  # (read_slang's parser threads: the WebAssembly build has none. One compilation unit, as
+  # Verilator and Icarus read the files: the package defines `EXANET_ALWAYS_COMB. YoWASP's Yosys
+  # sees only the current directory and below, so it runs from the repository's root.)
+  "$yowasp" -q -l "$out/$blk.front.log" -p "read_slang -j 1 --single-unit ${srcs[*]} --top $top $(params_of "$blk"); proc; opt; memory_dff; opt; memory_collect; opt_mem; opt_mem_widen; bwmuxmap; opt_clean; write_verilog -noattr $out/$blk.v" >/dev/null ||
     { echo "error: the SystemVerilog front end failed on $top: see $out/$blk.front.log" >&2; exit 1; }
   yosys -q -l "$out/$blk.synth.log" -p "read_verilog -sv $out/$blk.v; synth_xilinx -family xcup -flatten -noiopad -top $top; tee -q -o $out/$blk.json stat -json" >/dev/null ||
     { echo "error: synth_xilinx failed on $top: see $out/$blk.synth.log" >&2; exit 1; }

@@ -7,6 +7,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use exanet::cli;
 use exanet::config::CreditFlavour;
 use exanet::config_set::Assignment;
+use exanet::cosim::lockstep::Simulator;
 use exanet::karma::pingpong::Backend;
 use exanet::karma::software::Mode;
 use exanet::wave::WaveFormat;
@@ -183,6 +184,11 @@ enum Cmd {
         /// Format of the waves written into --vcd-dir.
         #[arg(long, value_enum, default_value_t = WaveFormat::Vcd, requires = "vcd_dir")]
         wave_format: WaveFormat,
+        /// Simulator of the RTL: Verilator (linked in, true lockstep, waves) or Icarus
+        /// Verilog (iverilog on PATH: the same inputs replayed, every signal compared after
+        /// every rising edge, no waves).
+        #[arg(long, value_enum, default_value_t = Simulator::Verilator)]
+        simulator: Simulator,
     },
     /// Compare two wave files (VCD or FST, in any pairing) signal by signal, by name.
     WaveDiff {
@@ -1205,6 +1211,7 @@ fn main() -> ExitCode {
             credit,
             vcd_dir,
             wave_format,
+            simulator,
         } => cli::cosim(
             common.config.as_deref(),
             common.json,
@@ -1215,6 +1222,7 @@ fn main() -> ExitCode {
             credit,
             vcd_dir.as_deref(),
             wave_format,
+            simulator,
         ),
         Cmd::WaveDiff {
             a,

@@ -46,6 +46,7 @@ for p in "$@"; do case "$p" in
   libclang-dev) mkdir -p "$BIN/../llvm-14/lib"; : > "$BIN/../llvm-14/lib/libclang.so";;
   chromium) printf '#!/bin/sh\n' > "$BIN/chromium"; chmod +x "$BIN/chromium";;
   yosys) printf '#!/bin/sh\n' > "$BIN/yosys"; chmod +x "$BIN/yosys";;
+  iverilog) for t in iverilog vvp; do printf '#!/bin/sh\n' > "$BIN/$t"; chmod +x "$BIN/$t"; done;;
   python3-venv) cp "$BIN/../python3-venv" "$BIN/python3";;
 esac; done"#,
         );
@@ -302,6 +303,38 @@ fn the_test_command_installs_chromium_when_it_is_missing_and_not_otherwise() {
 }
 
 #[test]
+fn the_test_command_installs_icarus_when_it_is_missing_and_not_otherwise() {
+    let s = Sandbox::new("iverilog");
+    let (o, log) = s.run("need_iverilog; command -v iverilog; command -v vvp");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        log.contains("apt-get install") && log.contains("iverilog"),
+        "{log}"
+    );
+    let s = Sandbox::new("iverilog-present");
+    s.tool("iverilog", "true");
+    s.tool("vvp", "true");
+    let (o, log) = s.run("need_iverilog");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!log.contains("apt-get"), "{log}");
+    // vvp alone missing: installed too
+    let s = Sandbox::new("vvp-missing");
+    s.tool("iverilog", "true");
+    let (o, log) = s.run("need_iverilog");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(log.contains("iverilog"), "{log}");
+    let s = Sandbox::new("iverilog-broken");
+    s.tool("apt-get", "echo \"apt-get $*\" >> \"$LOG\"");
+    let (o, _) = s.run("need_iverilog");
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("iverilog still missing"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
 fn nothing_is_installed_when_everything_is_there() {
     let s = Sandbox::new("present");
     for t in ["g++", "make", "cc", "curl"] {
@@ -471,6 +504,7 @@ fn the_scripts_call_the_installers_they_need() {
             "need_otf2",
             "need_mpi",
             "need_chromium",
+            "need_iverilog",
             "need_yosys"
         ]
     );

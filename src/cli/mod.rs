@@ -3,6 +3,7 @@
 
 use crate::config::{Config, CreditFlavour, MAX_PAYLOAD_BYTES};
 use crate::cosim;
+use crate::cosim::lockstep::Simulator;
 use crate::measure::{efficiency, latency};
 use crate::wave::{diff_files, DiffOptions, WaveFormat};
 use std::fmt;
@@ -393,6 +394,7 @@ pub fn cosim(
     credit: Option<CreditFlavour>,
     vcd_dir: Option<&Path>,
     wave_format: WaveFormat,
+    simulator: Simulator,
 ) -> R {
     let mut cfg = load_config(config)?;
     if let Some(b) = ber {
@@ -420,10 +422,16 @@ pub fn cosim(
     if design == "router" {
         no_links(&cfg, "the router co-simulation (--ber or link.phy.ber)")?;
     }
+    if simulator == Simulator::Icarus && vcd_dir.is_some() {
+        return Err(CliError::input(
+            "--vcd-dir: the Icarus Verilog co-simulation writes no waves (use --simulator \
+             verilator for model.vcd and rtl.vcd)",
+        ));
+    }
     let run_design = |opts: &cosim::lockstep::Options| match design {
-        "router" => cosim::router_design::run_router(&cfg, opts),
-        "node" => cosim::node_design::run_node(&cfg, opts),
-        _ => cosim::link_design::run_link(&cfg, opts),
+        "router" => cosim::router_design::run_router_on(&cfg, opts, simulator),
+        "node" => cosim::node_design::run_node_on(&cfg, opts, simulator),
+        _ => cosim::link_design::run_link_on(&cfg, opts, simulator),
     };
     if let Some(dir) = vcd_dir {
         if cycles > 2 * WAVE_PILOT_CYCLES {
@@ -478,7 +486,12 @@ pub fn cosim(
             if json {
                 return json_out(&rep);
             }
-            println!("{} cycles identical", rep.cycles);
+            match simulator {
+                Simulator::Verilator => println!("{} cycles identical", rep.cycles),
+                Simulator::Icarus => {
+                    println!("{} cycles identical (Icarus Verilog)", rep.cycles)
+                }
+            }
             println!("  {}", rep.summary());
             Ok(ExitCode::SUCCESS)
         }

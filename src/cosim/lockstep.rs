@@ -45,6 +45,29 @@ pub trait Design {
     fn fault_signal(&self) -> String;
 }
 
+/// The simulator the RTL runs on beside the model.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Simulator {
+    /// Verilator, linked into this binary: in true lockstep, with waves (the default).
+    #[default]
+    Verilator,
+    /// Icarus Verilog (`iverilog`, `vvp` on PATH), replaying the same inputs in a generated
+    /// test bench and compared after the run (`src/cosim/icarus.rs`).
+    Icarus,
+}
+
+/// Run `d` against its RTL top on `sim`.
+pub fn run_on<D: Design>(
+    d: &mut D,
+    opts: &Options,
+    sim: Simulator,
+) -> Result<CosimReport, CosimError> {
+    match sim {
+        Simulator::Verilator => run(d, opts),
+        Simulator::Icarus => crate::cosim::icarus::run(d, opts),
+    }
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     pub cycles: u64,
