@@ -115,9 +115,73 @@ fn bad_report_options_exit_2() {
         &[
             (&["--report", "x.txt"], "--report"),
             (
-                &["--report", "out/r.html", "--report-every", "0"],
+                // (a file in the current directory: `out/` may not exist yet, which would be
+                // refused first)
+                &["--report", "r.html", "--report-every", "0"],
                 "--report-every 0",
             ),
         ],
     );
+}
+
+/// The page's data: the JSON object in its `<script id="data">`.
+fn page_data(page: &str) -> serde_json::Value {
+    let start = "<script id=\"data\" type=\"application/json\">";
+    let i = page.find(start).expect("the data element") + start.len();
+    let end = page[i..].find("</script>").expect("its end");
+    serde_json::from_str(&page[i..i + end]).expect("the data are JSON")
+}
+
+#[test]
+fn the_report_changes_no_statistic_and_its_port_counters_are_the_runs() {
+    let out = out_dir();
+    let html = out.join("test-report-stats.html");
+    let base = [
+        "network",
+        "run",
+        "--set",
+        "net.topology=torus:4x4",
+        "--set",
+        "net.load=1.0",
+        "--set",
+        "net.pattern=transpose",
+        "--set",
+        "net.measure_cycles=3000",
+        "--set",
+        "net.drain_cycles=0",
+        "--json",
+    ];
+    let plain: serde_json::Value =
+        serde_json::from_slice(&exanet(&base).stdout).expect("JSON without --report");
+    let mut with = base.to_vec();
+    with.extend(["--report", html.to_str().unwrap()]);
+    let o = exanet(&with);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let reported: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(plain["stats_hash"], reported["stats_hash"]);
+    let d = page_data(&std::fs::read_to_string(&html).unwrap());
+    let rows = d["port_table"].as_array().expect("the port table");
+    let sum = |k: &str| -> u64 { rows.iter().map(|r| r[k].as_u64().unwrap()).sum() };
+    let acc = &reported["accounting"];
+    let n = |k: &str| acc[k].as_u64().unwrap_or_else(|| panic!("accounting.{k}"));
+    // every packet a TX sent is received at the other end or still on the link
+    assert_eq!(
+        sum("packets_sent") - sum("packets_received"),
+        n("in_flight_on_links")
+    );
+    assert_eq!(sum("stall_cycles"), n("credit_stall_cycles"));
+    assert!(
+        n("credit_stall_cycles") > 0,
+        "transpose at full load makes credit stalls"
+    );
+    // the last snapshot is the end of the run, and its words are the table's
+    let last = d["snapshots"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(last["cycle"], reported["cycles"]);
+    let words: u64 = last["rx_words"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_u64().unwrap())
+        .sum();
+    assert_eq!(words, sum("words_received"));
 }

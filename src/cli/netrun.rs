@@ -694,25 +694,16 @@ pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
     let (s, log) = match o.report {
         None => run_logged(&cfg, &p, cfg.net.load, log, &progress).map_err(CliError::input)?,
         Some(path) => {
-            let mut net =
-                crate::net::setup::build(&cfg, &p, cfg.net.load).map_err(CliError::input)?;
-            if let Some(l) = log {
-                net.log_packets(l);
-            }
-            let mut snaps = vec![crate::net::report::Snapshot::of(&net)];
+            let mut snaps: Vec<crate::net::report::Snapshot> = Vec::new();
             let every = o.report_every;
-            let s = net.run_phases_hooked(
-                cfg.net.drain_cycles,
-                cfg.net.load,
-                cfg.net.injection_bytes_per_cycle,
-                every,
-                &mut |n| {
+            let (s, log, net) =
+                crate::net::setup::run_logged_with(&cfg, &p, cfg.net.load, log, every, &mut |n| {
                     progress.set_position(n.cycle);
-                    if n.cycle >= snaps.last().map_or(0, |x| x.cycle) + every {
+                    if snaps.last().is_none_or(|x| n.cycle >= x.cycle + every) {
                         snaps.push(crate::net::report::Snapshot::of(n));
                     }
-                },
-            );
+                })
+                .map_err(CliError::input)?;
             if snaps.last().map(|x| x.cycle) != Some(net.cycle) {
                 snaps.push(crate::net::report::Snapshot::of(&net));
             }
@@ -724,7 +715,7 @@ pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
             let html = crate::net::report::render_html(&data).map_err(CliError::failed)?;
             std::fs::write(path, html)
                 .map_err(|e| CliError::input(format!("--report: {}: {e}", path.display())))?;
-            (s, net.take_packet_log())
+            (s, log)
         }
     };
     progress.finish();

@@ -7,8 +7,9 @@
 //!
 //! A snapshot reads the registers of every node between two runs of the engine (`Snapshot`):
 //! the words the router's FIFOs hold, and per port the words its RX has written (so the
-//! utilisation of a lane over an interval is two 64-bit beats a word over the cycles; a link
-//! is coloured by the busier of its two lanes). A torus's wrap-around links are drawn as stubs
+//! utilisation of a lane over an interval is two 64-bit beats a word over the cycles, a lower
+//! bound: MAGIC, START and credit beats are not counted, as the TCL keeps no count of them; a
+//! link is coloured by the busier of its two lanes). A torus's wrap-around links are drawn as stubs
 //! out of the border nodes, and a 3-D torus's links between planes as diagonal stubs. The page
 //! needs nothing from the network: the data are a JSON object in the file and the drawing is a
 //! short script writing SVG. Opened with `#selftest`, the page moves its slider and writes into
@@ -178,7 +179,8 @@ pre { color: #a00; }
 <h2>@TITLE@</h2>
 <div>snapshot: <input type="range" id="slider" min="0" max="0" value="0" style="width: 40em">
 <span id="when"></span></div>
-<div id="legend">links: utilisation 0 <span style="background: hsl(220,70%,85%)"></span>
+<div id="legend">links: utilisation by words (two beats a word received; framing and credit beats
+not counted) 0 <span style="background: hsl(220,70%,85%)"></span>
 <span style="background: hsl(110,70%,45%)"></span><span style="background: hsl(0,80%,45%)"></span> 1;
 routers: buffer occupancy 0 <span style="background: #fff; border: 1px solid #888"></span>
 <span style="background: hsl(30,90%,50%)"></span> full</div>

@@ -3,7 +3,7 @@
 //! configuration was read, `src/spec/`), checks that they fit together (the one place that
 //! does), and builds the `Network`.
 
-use super::engine::{NetSetup, Network};
+use super::engine::{NetSetup, Network, PROGRESS_STEP};
 use super::packet_log::PacketLog;
 use super::routing::Routing;
 use super::stats::{Summary, Window};
@@ -242,17 +242,35 @@ pub fn run_logged(
     log: Option<PacketLog>,
     progress: &Progress,
 ) -> Result<(Summary, Option<PacketLog>), String> {
+    let mut at = |n: &Network| progress.set_position(n.cycle);
+    let (s, log, _) = run_logged_with(cfg, p, load, log, PROGRESS_STEP, &mut at)?;
+    Ok((s, log))
+}
+
+/// [`run_logged`], showing `at` the network once before the run, then every `every` cycles or
+/// so (`Network::run_phases_hooked`: a report's snapshots); also gives the network at the end.
+pub fn run_logged_with(
+    cfg: &Config,
+    p: &Plan,
+    load: f64,
+    log: Option<PacketLog>,
+    every: u64,
+    at: &mut dyn FnMut(&Network),
+) -> Result<(Summary, Option<PacketLog>, Network), String> {
     let mut net = build(cfg, p, load)?;
     if let Some(l) = log {
         net.log_packets(l);
     }
-    let s = net.run_phases_observed(
+    at(&net);
+    let s = net.run_phases_hooked(
         cfg.net.drain_cycles,
         load,
         cfg.net.injection_bytes_per_cycle,
-        &mut |c| progress.set_position(c),
+        every,
+        at,
     );
-    Ok((s, net.take_packet_log()))
+    let log = net.take_packet_log();
+    Ok((s, log, net))
 }
 
 /// The lanes between nodes `a` and `b`, either way: (node, port) of each lane's sender.
