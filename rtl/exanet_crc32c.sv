@@ -28,8 +28,12 @@ module exanet_crc32c
   end else if (WIDTH == WORD_W) begin : gen_word
     assign crc_o = crc32c_update128(crc_i, data_i);
   end else begin : gen_bad_width
-    // An initial block, not an elaboration-time $fatal, which Icarus Verilog 11 does not read.
+    // An elaboration-time error; Icarus Verilog 11 does not read one, so there a time-0 one.
+`ifdef __ICARUS__
     initial $fatal(1, "exanet_crc32c: WIDTH must be 64 or 128");
+`else
+    $fatal(1, "exanet_crc32c: WIDTH must be 64 or 128");
+`endif
   end
 
 endmodule

@@ -90,14 +90,18 @@ module exanet_fifo #(
   end
 
   // Storage and its registered read port: no reset (block RAM), zero from configuration on, as
-  // an FPGA's bitstream initialises block RAM (the model and Verilator's --x-initial 0 start
-  // there too; a simulator that starts them at X, as Icarus does, reads X from an empty FIFO).
+  // an FPGA's bitstream initialises block RAM; the model and Verilator (--x-initial 0) start
+  // there. Icarus starts them at X, so that an empty FIFO would read X: under Icarus only, an
+  // initial block zeroes them (only there: IEEE 1800 §9.2.2.4 lets no other process write an
+  // always_ff's variables, and strict tools refuse it).
+`ifdef __ICARUS__
   initial begin
     for (int unsigned i = 0; i < DEPTH; i++) begin
       mem_q[i] = '0;
     end
     rdata_q = '0;
   end
+`endif
 
   always_ff @(posedge clk_i) begin
     if (wr_ok) begin

@@ -77,8 +77,10 @@ thesis_of() {
   esac
 }
 
-# The package files first (the front end reads them in order), then every module of rtl/.
-mapfile -t srcs < <(ls rtl/exanet_base_pkg.sv rtl/exanet_base_*_pkg.sv; ls rtl/exanet_*.sv | grep -v '_pkg\.sv$')
+# The package files first, exanet_base_pkg.sv (which defines `EXANET_ALWAYS_COMB) before the
+# others, then every module of rtl/: the order src/cosim/icarus.rs's rtl_sources gives.
+mapfile -t srcs < <(ls rtl/exanet_base_pkg.sv; ls rtl/exanet_*_pkg.sv | grep -vx 'rtl/exanet_base_pkg\.sv'
+  ls rtl/exanet_*.sv | grep -v '_pkg\.sv$')
 
 if [ "$json" -eq 0 ]; then
   printf '%-9s %8s %8s %8s %8s %8s %6s   %-22s\n' block LUT INV FF BRAM36 LUTRAM SRL "thesis LUT/reg/BRAM36"

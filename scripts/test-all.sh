@@ -6,7 +6,8 @@
 #    library, its tools and its Python writer (libotf2-trace-dev, otf2-tools, python3-otf2);
 #    Open MPI and libclang (libopenmpi-dev, openmpi-bin, libclang-dev) for network runs over
 #    MPI ranks; Chromium (chromium) for the test that opens a network report in a browser;
-#    Yosys (yosys, apt-get) and YoWASP's Yosys (pip, target/yowasp) for tests/synth.rs.
+#    Icarus Verilog (iverilog) for tests/icarus.rs, the RTL under a second simulator; Yosys
+#    (yosys, apt-get) and YoWASP's Yosys (pip, target/yowasp) for tests/synth.rs.
 # 2. Checks formatting, clippy (warnings are errors) and Verilator -Wall lint of all RTL.
 # 3. Runs every test, co-simulation against the Verilated RTL included. A build without
 #    Verilator makes the co-simulation tests fail; nothing is skipped.
