@@ -342,7 +342,7 @@ impl Default for NetConfig {
             tred_units: 0,
             whole_packet_credit: true,
             link_ber: Vec::new(),
-            adaptive_vcs: 6,
+            adaptive_vcs: crate::net::routing::parse::DEFAULT_ADAPTIVE_VCS,
             faults: Default::default(),
             random_faults: None,
             fault_detect_credit_periods: 8,
@@ -384,7 +384,14 @@ impl NetConfig {
         }
         range("net.partitions", self.partitions, 0, 1 << 20, "partitions")?;
         range("net.threads", self.threads, 0, 1024, "threads")?;
-        range("net.adaptive_vcs", self.adaptive_vcs, 3, 8, "VCs")?;
+        let vcs = &crate::net::routing::star_channel::MIN_ADAPT_VCS;
+        range(
+            "net.adaptive_vcs",
+            self.adaptive_vcs,
+            *vcs.start(),
+            *vcs.end(),
+            "VCs",
+        )?;
         range(
             "net.fault_detect_credit_periods",
             self.fault_detect_credit_periods,

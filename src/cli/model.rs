@@ -174,8 +174,7 @@ pub fn latency(a: &LatencyArgs) -> R {
 
 /// Cycles a 16-byte word (the model's flit) takes on the lane: its bytes over the lane's 64-bit
 /// beat, one beat a cycle.
-pub const CYCLES_PER_WORD: f64 =
-    (crate::packet::builder::WORD_BYTES as u64 * 8 / u64::BITS as u64) as f64;
+pub const CYCLES_PER_WORD: f64 = (crate::units::WORD_BYTES / crate::units::BEAT_BYTES) as f64;
 
 /// One utilisation of the comparison: the model and the simulation there.
 #[derive(Debug, Serialize)]
@@ -232,18 +231,16 @@ fn against_sim(
     super::output::check_out("--plot", sim.plot, "svg")?;
     let seeds = parse_seeds(sim.seeds)?;
     let jobs = check_jobs(sim.jobs)?;
-    let (routing, vcs) = if a.vcs >= 3 {
-        (RoutingSpec::MinAdapt, a.vcs.min(8))
+    use crate::net::routing::star_channel::MIN_ADAPT_VCS;
+    let (routing, vcs) = if a.vcs >= *MIN_ADAPT_VCS.start() {
+        (RoutingSpec::MinAdapt, a.vcs.min(*MIN_ADAPT_VCS.end()))
     } else {
         (RoutingSpec::Ecube, 2)
     };
     let payload = 16 * a.size;
     let t = a.topology.build().map_err(CliError::input)?;
-    let hops: f64 = crate::net::ber_model::hop_distribution(t.as_ref())
-        .iter()
-        .enumerate()
-        .map(|(h, p)| h as f64 * p)
-        .sum();
+    let hops =
+        crate::net::ber_model::mean_hops(&crate::net::ber_model::hop_distribution(t.as_ref()));
     let eta = crate::measure::efficiency::formula(payload, 0.0, 0.0, 0.0);
     let z_sim = r.exanet.zero_load_cycles;
     // the model's zero-load latency, in its units
@@ -263,7 +260,7 @@ fn against_sim(
     let mut base = cfg.clone();
     base.net.topology = a.topology.clone();
     base.net.routing = routing;
-    base.net.adaptive_vcs = vcs.max(3);
+    base.net.adaptive_vcs = vcs.max(*MIN_ADAPT_VCS.start());
     base.net.pattern = crate::spec::PatternSpec::Uniform;
     base.net.sizes = crate::spec::SizeDist::Fixed(payload);
     if jobs > 1 && base.net.threads == 0 {

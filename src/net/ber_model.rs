@@ -42,6 +42,11 @@ pub struct BerPrediction {
     pub mean_hops: f64,
 }
 
+/// The mean distance of a hop distribution (`hop_distribution`), hops.
+pub fn mean_hops(dist: &[f64]) -> f64 {
+    dist.iter().enumerate().map(|(h, p)| h as f64 * p).sum()
+}
+
 /// `dist[h]`: the fraction of (source endpoint, other destination endpoint) pairs `h` links
 /// apart on minimal paths (breadth-first search from up to [`MAX_SOURCES`] nodes).
 pub fn hop_distribution(t: &dyn Topology) -> Vec<f64> {
@@ -99,7 +104,7 @@ pub fn predict(p: f64, sizes: &SizeDist, hops: &[f64]) -> BerPrediction {
         intact,
         crc_failed: kept - intact,
         discarded: 1.0 - kept,
-        mean_hops: hops.iter().enumerate().map(|(h, w)| h as f64 * w).sum(),
+        mean_hops: mean_hops(hops),
     }
 }
 
