@@ -206,6 +206,32 @@ package exanet_base_pkg;
     return crc32c_update128(CRC32C_INIT, hdr & HDR_CRC_MASK);
   endfunction
 
+  // What correcting one header bit changes in the running state after the header, by the
+  // bit's Hamming position p (secded_pos): entry p, bits 32p +: 32, is the CRC from a zero
+  // state of a header whose only set bit is that one, masked by HDR_CRC_MASK. The CRC is linear
+  // in its data, so crc32c_start(hdr ^ flip) = crc32c_start(hdr) ^ entry p for the one-bit
+  // flip at position p: a TCL RX runs its CRC on the received beats and adds the entry when
+  // its SECDED decoder corrects a bit (exanet_tcl_rx). Elaboration-time constant. The CRC
+  // loop of crc32c_update64 is written out here and SECDED_POS read directly: Icarus Verilog
+  // 11 takes no function call inside a constant function (docs/rtl-portability.md).
+  function automatic logic [WORD_W*32-1:0] crc32c_fix_table();
+    logic [WORD_W*32-1:0] tbl;
+    logic [WORD_W-1:0]    data;
+    logic [31:0]          state;
+    tbl = '0;
+    for (int unsigned b = 0; b < WORD_W; b++) begin
+      data  = (WORD_W'(1) << b) & HDR_CRC_MASK;
+      state = '0;
+      for (int unsigned i = 0; i < WORD_W; i++) begin
+        state = (state[0] ^ data[i]) ? ((state >> 1) ^ CRC32C_POLY) : (state >> 1);
+      end
+      tbl[32*32'(SECDED_POS[b*SECDED_CHECK_W +: SECDED_CHECK_W]) +: 32] = state;
+    end
+    return tbl;
+  endfunction
+
+  localparam logic [WORD_W*32-1:0] CRC32C_FIX = crc32c_fix_table();
+
   // ---------------------------------------------------------------------------------------------
   // Link sequence number (src/link/lseq.rs, docs/decisions/0016): footer bits 95:65, between two
   // TCLs only. CRC-15/CAN (0x4599, init 0, MSB first) of the 16-bit number.

@@ -8,7 +8,8 @@
 //
 //           +-------------------+-- hdr_o            [127:0] corrected header (hdr_i if uncorr.)
 //   hdr_i --| exanet_secded_dec |-- corrected_o      one bit was wrong and has been fixed
-//  [127:0]  +-------------------+-- uncorrectable_o  two bits are wrong
+//  [127:0]  |                   |-- pos_o            [6:0] its Hamming position (0: ecc[7])
+//           +-------------------+-- uncorrectable_o  two bits are wrong
 
 module exanet_secded_dec
   import exanet_base_pkg::*;
@@ -16,6 +17,7 @@ module exanet_secded_dec
   input  logic [WORD_W-1:0] hdr_i,           // received header
   output logic [WORD_W-1:0] hdr_o,           // corrected header, valid check bits included
   output logic              corrected_o,     // a single-bit error was corrected
+  output secded_pos_t       pos_o,           // ... the Hamming position of that bit
   output logic              uncorrectable_o  // a double-bit error was detected
 );
 
@@ -36,6 +38,7 @@ module exanet_secded_dec
 
   assign hdr_o           = hdr_i ^ flip;
   assign corrected_o     = parity_err;
+  assign pos_o           = syndrome;
   assign uncorrectable_o = !parity_err && (syndrome != '0);
 
 endmodule

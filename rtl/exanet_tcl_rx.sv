@@ -11,11 +11,16 @@
 // checked: one error corrected and counted; an uncorrectable header loses the packet, beats are
 // discarded up to the next MAGIC START. Payload words go to the header's VC; the CRC-32C of the
 // header's covered bits, payload and footer low half is checked, a bad CRC is counted and
-// flagged in the footer (crc_bad). Credit status by majority of three copies; no two equal:
-// credit rejected, counted. Accounting (docs/decisions/0016): every packet ends delivered
-// (stat_pkts_q, stat_crc_err_q) or discarded (stat_lost_q = stat_disc_hdr_q +
-// stat_disc_framing_q + stat_disc_resync_q); packets never seen are counted from the link
-// sequence number (lseq_q) of the next footer whose CRC and sequence check both hold.
+// flagged in the footer (crc_bad). One CRC engine, 64 bits wide, advances crc_q by each data
+// beat as it arrives (the header's beats masked by HDR_CRC_MASK); a header bit the SECDED
+// decoder corrects is added in at the header's second beat (CRC32C_FIX, by its Hamming
+// position), so crc_q after the header is crc32c_start of the corrected header. At the
+// footer's second beat crc_q covers its low half and is checked against its CRC field. Credit
+// status by majority of three copies; no two equal: credit rejected, counted. Accounting
+// (docs/decisions/0016): every packet ends delivered (stat_pkts_q, stat_crc_err_q) or
+// discarded (stat_lost_q = stat_disc_hdr_q + stat_disc_framing_q + stat_disc_resync_q);
+// packets never seen are counted from the link sequence number (lseq_q) of the next footer
+// whose CRC and sequence check both hold.
 //
 // Model twin: src/link/tcl_rx.rs, which documents every rule; keep the two line for line.
 
@@ -119,14 +124,26 @@ module exanet_tcl_rx
   logic [127:0] word;
   logic [127:0] hdr_fixed;
   logic         hdr_corrected, hdr_uncorrectable;
+  secded_pos_t  hdr_pos;
   assign word = {in_data_q, lo_q};
 
   exanet_secded_dec u_secded (
     .hdr_i           (word),
     .hdr_o           (hdr_fixed),
     .corrected_o     (hdr_corrected),
+    .pos_o           (hdr_pos),
     .uncorrectable_o (hdr_uncorrectable)
   );
+
+  // The CRC engine: the running state after the beat in in_q. The header's beats count only
+  // their covered bits.
+  logic [BEAT_W-1:0] crc_mask;
+  logic [31:0]       crc_beat;
+  logic [31:0]       crc_fix;  // what the header's corrected bit changes in crc_q
+  assign crc_mask = (mode_q != M_HDR) ? '1 :
+                    half_q ? HDR_CRC_MASK[WORD_W-1:BEAT_W] : HDR_CRC_MASK[BEAT_W-1:0];
+  assign crc_beat = crc32c_update64(crc_q, in_data_q & crc_mask);
+  assign crc_fix  = hdr_corrected ? CRC32C_FIX[32*32'(hdr_pos) +: 32] : 32'd0;
 
   // Majority of three 8-bit copies, {ok, value}; ok low when all three differ.
   function automatic logic [8:0] maj3_8(logic [7:0] a, logic [7:0] b, logic [7:0] c);
@@ -322,6 +339,7 @@ module exanet_tcl_rx
       if (!half_q) begin
         lo_d   = in_data_q;
         half_d = 1'b1;
+        crc_d  = crc_beat;
       end else begin
         half_d = 1'b0;
         unique case (mode_q)
@@ -351,7 +369,7 @@ module exanet_tcl_rx
                 wr_hf_d      = 1'b1;
                 wr_vc_d      = hdr_fixed[2:0];
                 wr_data_d    = hdr_fixed;
-                crc_d        = crc32c_start(hdr_fixed);
+                crc_d        = crc_beat ^ crc_fix;  // crc32c_start(hdr_fixed)
                 stat_words_d = stat_words_q + 32'd1;
                 mode_d       = (words != '0) ? M_PAY : M_FTR;
               end
@@ -373,7 +391,7 @@ module exanet_tcl_rx
             wr_hf_d      = 1'b0;
             wr_vc_d      = vc_q;
             wr_data_d    = word;
-            crc_d        = crc32c_update128(crc_q, word);
+            crc_d        = crc_beat;
             words_left_d = words_left_q - 13'd1;
             stat_words_d = stat_words_q + 32'd1;
             if (words_left_q == 13'd1) begin
@@ -381,7 +399,7 @@ module exanet_tcl_rx
             end
           end
           default: begin
-            crc_final    = crc32c_update64(crc_q, word[63:0]) ^ CRC32C_XOROUT;
+            crc_final    = crc_q ^ CRC32C_XOROUT;  // after the footer's low half
             crc_bad      = crc_final != word[FTR_CRC_LSB +: FTR_CRC_W];
             wr_valid_d   = 1'b1;
             wr_hf_d      = 1'b1;

@@ -6,6 +6,8 @@
 //! - SECDED decoder: for 6 headers (all-zero and all-ones data, 4 random), the clean word, every
 //!   single-bit error (128) and every double-bit error (8128 pairs): 49 542 words; then 4000
 //!   arbitrary 128-bit words. Corrected word and both flags must equal `secded_decode`.
+//! - The TCL RX's CRC correction: for every single-bit error of 6 headers, the decoder's
+//!   `pos_o` looked up in `CRC32C_FIX` must be `crc_correction` of the bit it corrected.
 //! - CRC-32C step: 4016 (state, 128-bit word) pairs (16 edge cases, 4000 random): the 64-bit
 //!   module on the low beat, the 128-bit module on the word, the 64-bit module chained over both
 //!   beats (low first), against `crc32c_update64/128`. Then, chaining the RTL over beats packed
@@ -21,8 +23,8 @@ use std::path::PathBuf;
 
 use exanet::cosim::rtl::{RtlModel, RtlTop, SignalId};
 use exanet::packet::{
-    crc32c_update128, crc32c_update64, message_crc, secded_decode, secded_encode, EccStatus,
-    CRC_INIT, CRC_XOROUT, HDR_CRC_MASK,
+    crc32c_update128, crc32c_update64, crc_correction, crc_start, message_crc, secded_decode,
+    secded_encode, EccStatus, CRC_INIT, CRC_XOROUT, HDR_CRC_MASK,
 };
 use rand_mt::Mt64;
 
@@ -40,6 +42,9 @@ struct Units {
     dec_hdr_o: SignalId,
     dec_corrected: SignalId,
     dec_uncorrectable: SignalId,
+    dec_pos: SignalId,
+    fix_pos: SignalId,
+    fix_crc: SignalId,
     crc64_crc_i: SignalId,
     crc64_data: SignalId,
     crc64_crc_o: SignalId,
@@ -67,6 +72,9 @@ impl Units {
             dec_hdr_o: id("dec_hdr_o", 128),
             dec_corrected: id("dec_corrected_o", 1),
             dec_uncorrectable: id("dec_uncorrectable_o", 1),
+            dec_pos: id("dec_pos_o", 7),
+            fix_pos: id("fix_pos_i", 7),
+            fix_crc: id("fix_crc_o", 32),
             crc64_crc_i: id("crc64_crc_i", 32),
             crc64_data: id("crc64_data_i", 64),
             crc64_crc_o: id("crc64_crc_o", 32),
@@ -97,6 +105,17 @@ impl Units {
             self.rtl.get(self.dec_corrected) != 0,
             self.rtl.get(self.dec_uncorrectable) != 0,
         )
+    }
+
+    /// The Hamming position `exanet_secded_dec` gives for `word`, and the TCL RX's CRC
+    /// correction there (`CRC32C_FIX`).
+    fn correction(&mut self, word: u128) -> (u128, u32) {
+        self.set(self.dec_hdr_i, word);
+        self.rtl.eval();
+        let pos = self.rtl.get(self.dec_pos);
+        self.set(self.fix_pos, pos);
+        self.rtl.eval();
+        (pos, self.rtl.get(self.fix_crc) as u32)
     }
 
     /// `exanet_crc32c #(.WIDTH(64))`.
@@ -135,6 +154,15 @@ impl Units {
 
 fn random_u128(rng: &mut Mt64) -> u128 {
     (u128::from(rng.next_u64()) << 64) | u128::from(rng.next_u64())
+}
+
+/// The headers the single- and double-error tests start from: all-zero and all-ones data, and
+/// four random ones drawn from `seed`.
+fn six_headers(seed: u64) -> Vec<u128> {
+    let mut rng = Mt64::new(seed);
+    let mut headers = vec![secded_encode(0), secded_encode(DATA_MASK)];
+    headers.extend((0..4).map(|_| secded_encode(random_u128(&mut rng))));
+    headers
 }
 
 /// A decoder result for a failure message.
@@ -181,9 +209,7 @@ fn secded_encoder_equals_rust() {
 fn secded_decoder_equals_rust_on_every_single_and_double_error() {
     const SEED: u64 = 0x0DEC_0DE2;
     let mut u = Units::new();
-    let mut rng = Mt64::new(SEED);
-    let mut headers = vec![secded_encode(0), secded_encode(DATA_MASK)];
-    headers.extend((0..4).map(|_| secded_encode(random_u128(&mut rng))));
+    let headers = six_headers(SEED);
     let mut vectors = 0usize;
     for (h, &code) in headers.iter().enumerate() {
         let check = |u: &mut Units, word: u128, what: &str| {
@@ -223,6 +249,35 @@ fn secded_decoder_equals_rust_on_every_single_and_double_error() {
         }
     }
     assert_eq!(vectors, 6 * (1 + 128 + 8128));
+}
+
+#[test]
+fn the_rx_crc_correction_equals_rust_for_every_single_error() {
+    const SEED: u64 = 0x0F1C_5EED;
+    let mut u = Units::new();
+    let headers = six_headers(SEED);
+    let mut positions = std::collections::BTreeSet::new();
+    for (h, &code) in headers.iter().enumerate() {
+        for bit in 0..128u32 {
+            let word = code ^ (1u128 << bit);
+            let (pos, got) = u.correction(word);
+            positions.insert(pos);
+            let want = crc_correction(bit);
+            assert_eq!(
+                got, want,
+                "header #{h} {code:#034x} (seed {SEED:#x}), bit {bit} flipped: the decoder's                  position {pos}, CRC32C_FIX {got:#010x}, crc_correction {want:#010x}"
+            );
+            // what the RX computes: the received header's CRC plus the correction is the
+            // corrected header's
+            assert_eq!(
+                crc_start(word) ^ got,
+                crc_start(code),
+                "header #{h}, bit {bit}"
+            );
+        }
+    }
+    // every Hamming position is some bit's: the table is checked whole
+    assert_eq!(positions.len(), 128);
 }
 
 #[test]

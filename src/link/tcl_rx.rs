@@ -22,6 +22,11 @@
 //!   bits, the payload and the footer low half is checked against the footer. A bad CRC is
 //!   counted and the packet is delivered with `crc_bad` set in its footer (virtual cut-through
 //!   has already forwarded the rest).
+//! - One CRC engine, 64 bits wide, advances `crc_q` by each data beat as it arrives (a header
+//!   beat masked by `HDR_CRC_MASK`). The bit the SECDED decoder corrects, if any, is added in
+//!   at the header's second beat (`crc_correction`), so after the header `crc_q` is
+//!   `crc_start` of the corrected header; at the footer's second beat it covers the footer's
+//!   low half and is compared with its CRC field.
 //! - Every packet the TX sent ends in exactly one of: delivered (`stat_pkts`, of which
 //!   `stat_crc_err` with a bad CRC) or discarded (`stat_lost` = `stat_disc_hdr` +
 //!   `stat_disc_framing` + `stat_disc_resync`). A packet whose header arrives bad is counted at
@@ -41,7 +46,7 @@ use super::credit;
 use super::lseq::{self, LSEQ_NEAR, LSEQ_WINDOW};
 use super::tcl_tx::{vc_mask, TclCfg, TclParams};
 use crate::block::{self, Block};
-use crate::packet::crc::{crc32c_update128, crc32c_update64, crc_start, CRC_INIT, CRC_XOROUT};
+use crate::packet::crc::{crc32c_update64, crc_correction, CRC_INIT, CRC_XOROUT, HDR_CRC_MASK};
 use crate::packet::layout::{FTR_LSEQ, FTR_LSEQ_CHK};
 use crate::packet::wire::{MAGIC, START};
 use crate::packet::{payload_words, secded_decode, EccStatus};
@@ -203,9 +208,17 @@ impl TclRx {
 
     /// A data beat of the packet being received.
     fn data_beat(&self, n: &mut TclRx, p: &TclParams, beat: u64, ev: &mut RxEvents) {
+        // The CRC engine: the running state after this beat (a header beat's covered bits).
+        let covered = match (self.mode, self.half) {
+            (M_HDR, false) => HDR_CRC_MASK as u64,
+            (M_HDR, true) => (HDR_CRC_MASK >> 64) as u64,
+            _ => u64::MAX,
+        };
+        let crc_beat = crc32c_update64(self.crc, beat & covered);
         if !self.half {
             n.lo = beat;
             n.half = true;
+            n.crc = crc_beat;
             return;
         }
         n.half = false;
@@ -234,7 +247,13 @@ impl TclRx {
                             n.wr_hf = true;
                             n.wr_vc = vc;
                             n.wr_data = hdr;
-                            n.crc = crc_start(hdr);
+                            // crc_start(hdr), the corrected header's
+                            n.crc = match status {
+                                EccStatus::Corrected { bit } => {
+                                    crc_beat ^ crc_correction(u32::from(bit))
+                                }
+                                _ => crc_beat,
+                            };
                             n.stat_words = inc(self.stat_words);
                             n.mode = if words > 0 { M_PAY } else { M_FTR };
                             ev.header_written = true;
@@ -247,7 +266,7 @@ impl TclRx {
                 n.wr_hf = false;
                 n.wr_vc = self.vc;
                 n.wr_data = word;
-                n.crc = crc32c_update128(self.crc, word);
+                n.crc = crc_beat;
                 n.words_left = self.words_left - 1;
                 n.stat_words = inc(self.stat_words);
                 if self.words_left == 1 {
@@ -255,7 +274,7 @@ impl TclRx {
                 }
             }
             _ => {
-                let crc = crc32c_update64(self.crc, word as u64) ^ CRC_XOROUT;
+                let crc = self.crc ^ CRC_XOROUT; // after the footer's low half
                 let bad = crc != (word >> 96) as u32;
                 n.wr_valid = true;
                 n.wr_hf = true;

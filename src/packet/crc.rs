@@ -100,6 +100,16 @@ pub fn crc_start(header_word: u128) -> u32 {
     crc32c_update128(CRC_INIT, header_word & HDR_CRC_MASK)
 }
 
+/// What correcting header bit `bit` changes in the running state after the header: the CRC,
+/// from a zero state, of a header whose only set bit is that one, masked by [`HDR_CRC_MASK`].
+/// The CRC is linear in its data, so `crc_start(h ^ 1 << bit) == crc_start(h) ^
+/// crc_correction(bit)`: a TCL RX runs its CRC on the header's beats as received and adds this
+/// when its SECDED decoder corrects a bit (the RTL looks it up by the bit's Hamming position,
+/// `exanet_base_pkg::CRC32C_FIX`).
+pub fn crc_correction(bit: u32) -> u32 {
+    crc32c_update128(0, (1u128 << bit) & HDR_CRC_MASK)
+}
+
 /// The footer CRC of a packet: CRC-32C over the header's covered bits ([`HDR_CRC_MASK`]),
 /// the payload words, then footer bits 63:0.
 ///
@@ -131,6 +141,28 @@ mod tests {
             }
         }
         c ^ CRC_XOROUT
+    }
+
+    #[test]
+    fn the_header_beats_plus_the_correction_give_the_corrected_headers_start() {
+        // What a TCL RX computes: the header's two beats as received, masked, through the
+        // 64-bit engine, plus crc_correction of the bit its decoder flips.
+        let mut rng = Rng::new(0xF1C);
+        for _ in 0..20 {
+            let h = rng.u128();
+            let m = HDR_CRC_MASK;
+            let raw = crc32c_update64(
+                crc32c_update64(CRC_INIT, (h & m) as u64),
+                ((h & m) >> 64) as u64,
+            );
+            assert_eq!(raw, crc_start(h));
+            for bit in 0..128 {
+                let fixed = h ^ (1u128 << bit);
+                assert_eq!(raw ^ crc_correction(bit), crc_start(fixed), "bit {bit}");
+                // a bit outside the mask changes nothing
+                assert_eq!(crc_correction(bit) == 0, m >> bit & 1 == 0, "bit {bit}");
+            }
+        }
     }
 
     #[test]

@@ -23,8 +23,8 @@ pub use builder::{
     DEFAULT_MAX_PAYLOAD_BYTES, WORD_BYTES,
 };
 pub use crc::{
-    crc32c_bytes, crc32c_update128, crc32c_update64, crc32c_update_bytes, crc_start, message_crc,
-    CRC_INIT, CRC_XOROUT, HDR_CRC_MASK,
+    crc32c_bytes, crc32c_update128, crc32c_update64, crc32c_update_bytes, crc_correction,
+    crc_start, message_crc, CRC_INIT, CRC_XOROUT, HDR_CRC_MASK,
 };
 pub use error::PacketError;
 pub use footer::Footer;
