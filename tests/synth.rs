@@ -1,26 +1,77 @@
-//! FPGA synthesis of the RTL (scripts/synth.sh, decision 0034): one inter-tile payload FIFO,
-//! 1024 x 128 bit, must map to block RAM (four RAMB36, the 128 Kib it stores), with no storage
-//! left in LUTs or flip-flops. Needs Yosys (Debian's) and YoWASP's Yosys, which the test command
+//! FPGA synthesis of the RTL (scripts/synth.sh, decisions 0034 and 0036): one inter-tile
+//! payload FIFO, 1024 x 128 bit, must map to block RAM (four RAMB36, the 128 Kib it stores),
+//! with no storage left in LUTs or flip-flops; the TCL RX's breakdown must account for every
+//! LUT and flip-flop, and its CRC must be one beat-wide engine. Needs Yosys (Debian's) and YoWASP's Yosys, which the test command
 //! installs (scripts/setup.sh need_yosys); without them this test fails, never skips.
 
 use std::process::Command;
 
-#[test]
-fn the_payload_fifo_maps_to_block_ram() {
+/// `scripts/synth.sh ARGS --json`: its one JSON object per block.
+fn synth(args: &[&str]) -> Vec<serde_json::Value> {
     let root = env!("CARGO_MANIFEST_DIR");
     let out = Command::new("bash")
         .arg(format!("{root}/scripts/synth.sh"))
-        .args(["--block", "fifo", "--json"])
+        .args(args)
+        .arg("--json")
         .output()
         .expect("bash runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
-        "scripts/synth.sh --block fifo failed (Yosys: scripts/setup.sh need_yosys):\n{}\n{}",
+        "scripts/synth.sh {args:?} failed (Yosys: scripts/setup.sh need_yosys):\n{}\n{}",
         stdout,
         String::from_utf8_lossy(&out.stderr)
     );
-    let row: serde_json::Value = serde_json::from_str(stdout.trim()).expect("one JSON object");
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON object a line"))
+        .collect()
+}
+
+#[test]
+fn the_rx_breakdown_adds_up_and_its_crc_is_one_beat_wide_engine() {
+    let row = synth(&["--block", "tcl_rx", "--breakdown"]).remove(0);
+    let n = |v: &serde_json::Value, k: &str| v[k].as_f64().unwrap_or_else(|| panic!("{k} in {v}"));
+    let bd = &row["breakdown"];
+    let regs = bd["registers"].as_array().expect("registers");
+    // every LUT and flip-flop of the block is charged to some register
+    assert_eq!(n(&bd["totals"], "lut"), n(&row, "lut"), "{bd}");
+    let lut: f64 = regs.iter().map(|r| n(r, "lut")).sum();
+    assert!(
+        (lut - n(&row, "lut")).abs() < 1.0,
+        "LUT shares sum to {lut}: {row}"
+    );
+    let ff: f64 = regs.iter().map(|r| n(r, "ff")).sum();
+    assert_eq!(ff, n(&row, "ff"), "{bd}");
+    // INV cells: one on each flip-flop's active-low reset, the rest in logic
+    assert_eq!(n(&bd["totals"], "inv_reset"), n(&row, "ff"), "{bd}");
+    assert_eq!(
+        n(&bd["totals"], "inv_reset") + n(&bd["totals"], "inv_logic"),
+        n(&row, "inv")
+    );
+    // registers keep their RTL names
+    let crc = regs
+        .iter()
+        .find(|r| r["register"] == "crc_q")
+        .unwrap_or_else(|| panic!("no crc_q in {bd}"));
+    assert_eq!(n(crc, "ff"), 32.0, "{crc}");
+    // One engine over the 64-bit beat, with the header correction and the state's mux: less
+    // than a 128-bit engine and a 64-bit one together (the RX that computed a corrected
+    // header's CRC, a payload word's and the footer's at each word's second beat had three
+    // engines, 1241 LUTs here)
+    let k64 = n(&synth(&["--block", "crc32c_64"])[0], "lut");
+    let k128 = n(&synth(&["--block", "crc32c_128"])[0], "lut");
+    assert!(k128 > 1.5 * k64, "the kernels: {k64} and {k128} LUTs");
+    assert!(
+        n(crc, "lut") < k64 + k128,
+        "crc_q's {} LUTs: more than a 64-bit ({k64}) and a 128-bit ({k128}) CRC engine",
+        n(crc, "lut")
+    );
+}
+
+#[test]
+fn the_payload_fifo_maps_to_block_ram() {
+    let row = synth(&["--block", "fifo"]).remove(0);
     let n = |k: &str| row[k].as_f64().unwrap_or_else(|| panic!("{k} in {row}"));
     // 1024 words x 128 bits = 131072 bits = four 36-Kib block RAMs (32 Kib of data each)
     assert_eq!(n("bram36"), 4.0, "{row}");
@@ -38,6 +89,15 @@ fn bad_arguments_are_refused() {
         (&["--block", "nope"][..], "unknown block 'nope'"),
         (&["--frobnicate"][..], "unknown argument '--frobnicate'"),
         (&["--block"][..], "--block needs a name"),
+        (&["--breakdown"][..], "--breakdown needs --block NAME"),
+        (
+            &["--block", "tcl", "--depth", "1"][..],
+            "--depth goes with --breakdown",
+        ),
+        (
+            &["--block", "tcl", "--breakdown", "--depth", "0"][..],
+            "--depth needs a whole number",
+        ),
     ] {
         let out = Command::new("bash")
             .arg(format!("{root}/scripts/synth.sh"))
