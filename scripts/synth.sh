@@ -120,7 +120,7 @@ for blk in "${blocks[@]}"; do
   # sees only the current directory and below, so it runs from the repository's root.)
   "$yowasp" -q -l "$out/$blk.front.log" -p "read_slang -j 1 --single-unit ${srcs[*]} --top $top $(params_of "$blk"); proc; opt; memory_dff; opt; memory_collect; opt_mem; opt_mem_widen; bwmuxmap; opt_clean; write_verilog -noattr $out/$blk.v" >/dev/null ||
     { echo "error: the SystemVerilog front end failed on $top: see $out/$blk.front.log" >&2; exit 1; }
-  yosys -q -l "$out/$blk.synth.log" -p "read_verilog -sv $out/$blk.v; synth_xilinx -family xcup -flatten -noiopad -nowidelut -top $top; tee -q -o $out/$blk.json stat -json${breakdown:+; write_json $out/$blk.net.json}" >/dev/null ||
+  yosys -q -l "$out/$blk.synth.log" -p "read_verilog -sv $out/$blk.v; synth_xilinx -family xcup -flatten -noiopad -nowidelut -top $top; tee -q -o $out/$blk.json stat -json$([ "$breakdown" -eq 1 ] && echo "; write_json $out/$blk.net.json")" >/dev/null ||
     { echo "error: synth_xilinx failed on $top: see $out/$blk.synth.log" >&2; exit 1; }
   parts=""
   if [ "$breakdown" -eq 1 ]; then
