@@ -8,7 +8,8 @@ cells only, up to the next register. A register group is the RTL's name of the r
 (`u_rx.crc_q`, its bits together), read from the netlist's names of the flip-flops' Q nets. A
 flip-flop the front end made without an RTL name (`_11529_`: a FIFO's write-first bypass,
 which Yosys builds beside the block RAM) is named after the first RTL-named net its output
-reaches, with " (feeds)" after it: `gen_in[0].u_in.u_fifo.u_pay.rdata_q (feeds)`.
+reaches (through logic or another flip-flop), with " (feeds)" after it:
+`gen_in[0].u_in.u_fifo.u_pay.rdata_q (feeds)`.
 
 A cell that feeds one group only is that group's own; a cell that feeds several is shared and
 split evenly among them, so the groups' LUT column sums to the block's LUT count. The INV
@@ -16,9 +17,11 @@ cells are told apart by what they drive: an asynchronous clear or preset (the in
 puts in front of each flip-flop's active-low reset, which Vivado folds into the flip-flop) or
 logic (a carry chain's input, most often).
 
-With --depth N the groups are summed by the first N levels of their instance path
-(`--depth 1`: `gen_in[0]`, `u_rx`, ...; a register of the top itself keeps its name, an output
-port stays `port NAME`): what each instance costs.
+With --depth N the cells are charged to instances instead of registers, an instance being the
+first N levels of a register's instance path (`--depth 1`: `gen_in[0]`, `u_rx`, ...; a
+register of the top itself keeps its name, an output port stays `port NAME`): a cell that
+feeds registers of one instance only is that instance's, so an instance's figure is not the
+sum of its registers' rows.
 
     python3 scripts/synth_breakdown.py NETLIST.json TOP [--json] [--depth N]
 """
@@ -27,8 +30,6 @@ import collections
 import json
 import re
 import sys
-
-sys.setrecursionlimit(1_000_000)
 
 COMB_PREFIXES = ("LUT", "MUXF", "CARRY", "INV")
 
@@ -61,6 +62,9 @@ def main(argv):
         sys.stderr.write(USAGE)
         return 2
     path, top = argv[0], argv[1]
+    if path.startswith("--") or top.startswith("--"):
+        sys.stderr.write(USAGE)
+        return 2
     as_json = False
     depth = None
     rest = argv[2:]
@@ -68,7 +72,7 @@ def main(argv):
         if rest[0] == "--json":
             as_json = True
             rest = rest[1:]
-        elif rest[0] == "--depth" and len(rest) >= 2 and rest[1].isdigit() and int(rest[1]) >= 1:
+        elif rest[0] == "--depth" and len(rest) >= 2 and re.fullmatch(r"[1-9][0-9]*", rest[1]):
             depth = int(rest[1])
             rest = rest[2:]
         else:
@@ -115,7 +119,8 @@ def main(argv):
                 if c["port_directions"][p] == "output" for b in bits if not isinstance(b, str)]
 
     def named_after(bits):
-        """The first RTL-named net reached forward from `bits` through combinational cells."""
+        """The first RTL-named net reached forward from `bits`, through combinational cells
+        and flip-flops, four cells deep at most."""
         seen, frontier = set(), list(bits)
         for _ in range(4):
             nxt = []
@@ -123,7 +128,7 @@ def main(argv):
                 if b in bit_name and not generated(bit_name[b][1]):
                     return group_name(bit_name[b][1]) + " (feeds)"
                 for s, _ in sinks[b]:
-                    if s not in seen and kind(cells[s]["type"]) == "comb":
+                    if s not in seen and kind(cells[s]["type"]) in ("comb", "ff"):
                         seen.add(s)
                         nxt.extend(outputs(cells[s]))
             frontier = nxt
@@ -157,31 +162,49 @@ def main(argv):
     reg_group = {n: instance_of(register_of(n))
                  for n, c in cells.items() if kind(c["type"]) in ("ff", "bram")}
 
+    def direct(cname):
+        """What a cell's outputs drive: its combinational sinks and the groups it reaches at once."""
+        c = cells[cname]
+        comb, reached = [], set()
+        for b in outputs(c):
+            if b in port_of_bit:
+                reached.add(port_of_bit[b])  # a port is its own group at every depth
+            for s, _ in sinks[b]:
+                k = kind(cells[s]["type"])
+                if k == "comb":
+                    comb.append(s)
+                elif k in ("ff", "bram"):
+                    reached.add(reg_group[s])
+        return comb, reached
+
     memo = {}
 
-    def endpoints(cname):
-        """The register groups a combinational cell's outputs reach, through combinational cells."""
-        if cname in memo:
-            return memo[cname]
-        memo[cname] = frozenset()  # a combinational loop would end here, not recurse forever
-        c = cells[cname]
-        reached = set()
-        for port, bits in c["connections"].items():
-            if c["port_directions"][port] != "output":
+    def endpoints(start):
+        """The register groups a combinational cell's outputs reach, through combinational
+        cells (depth first, without recursion: carry chains are long)."""
+        if start in memo:
+            return memo[start]
+        stack, open_ = [start], set()
+        while stack:
+            cname = stack[-1]
+            if cname in memo:
+                stack.pop()
                 continue
-            for b in bits:
-                if isinstance(b, str):
-                    continue
-                if b in port_of_bit:
-                    reached.add(port_of_bit[b])  # a port is its own group at every depth
-                for s, _ in sinks[b]:
-                    k = kind(cells[s]["type"])
-                    if k == "comb":
-                        reached |= endpoints(s)
-                    elif k in ("ff", "bram"):
-                        reached.add(reg_group[s])
-        memo[cname] = frozenset(reached)
-        return memo[cname]
+            comb, reached = direct(cname)
+            todo = [s for s in comb if s not in memo]
+            if todo and cname not in open_:
+                open_.add(cname)
+                for s in todo:
+                    if s in open_:
+                        raise SystemExit(f"error: a combinational loop through {s}")
+                    stack.append(s)
+                continue
+            for s in comb:
+                reached |= memo[s]
+            memo[cname] = frozenset(reached)
+            open_.discard(cname)
+            stack.pop()
+        return memo[start]
 
     rows = collections.defaultdict(lambda: collections.Counter())
     inv_reset = inv_logic = 0

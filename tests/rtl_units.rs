@@ -265,7 +265,8 @@ fn the_rx_crc_correction_equals_rust_for_every_single_error() {
             let want = crc_correction(bit);
             assert_eq!(
                 got, want,
-                "header #{h} {code:#034x} (seed {SEED:#x}), bit {bit} flipped: the decoder's                  position {pos}, CRC32C_FIX {got:#010x}, crc_correction {want:#010x}"
+                "header #{h} {code:#034x} (seed {SEED:#x}), bit {bit} flipped: the decoder's \
+                 position {pos}, CRC32C_FIX {got:#010x}, crc_correction {want:#010x}"
             );
             // what the RX computes: the received header's CRC plus the correction is the
             // corrected header's

@@ -1,8 +1,10 @@
 //! FPGA synthesis of the RTL (scripts/synth.sh, decisions 0034 and 0036): one inter-tile
 //! payload FIFO, 1024 x 128 bit, must map to block RAM (four RAMB36, the 128 Kib it stores),
-//! with no storage left in LUTs or flip-flops; the TCL RX's breakdown must account for every
-//! LUT and flip-flop, and its CRC must be one beat-wide engine. Needs Yosys (Debian's) and YoWASP's Yosys, which the test command
-//! installs (scripts/setup.sh need_yosys); without them this test fails, never skips.
+//! with no storage left in LUTs or flip-flops. `--breakdown` must charge every LUT and
+//! flip-flop, each where it computes; the TCL RX's CRC register must hold one engine, more
+//! than a 64-bit step and less than a 64-bit and a 128-bit one together. Needs Yosys
+//! (Debian's) and YoWASP's Yosys, which the test command installs (scripts/setup.sh
+//! need_yosys); without them this test fails, never skips.
 
 use std::process::Command;
 
@@ -29,12 +31,27 @@ fn synth(args: &[&str]) -> Vec<serde_json::Value> {
 }
 
 #[test]
-fn the_rx_breakdown_adds_up_and_its_crc_is_one_beat_wide_engine() {
-    let row = synth(&["--block", "tcl_rx", "--breakdown"]).remove(0);
+fn the_breakdown_charges_each_lut_where_it_computes_and_the_rx_crc_is_one_engine() {
     let n = |v: &serde_json::Value, k: &str| v[k].as_f64().unwrap_or_else(|| panic!("{k} in {v}"));
+    // A block without registers: every LUT computes its one output port.
+    let k64 = synth(&["--block", "crc32c_64", "--breakdown"]).remove(0);
+    let regs = k64["breakdown"]["registers"].as_array().expect("registers");
+    assert_eq!(regs.len(), 1, "{k64}");
+    assert_eq!(regs[0]["register"], "port crc_o", "{k64}");
+    assert_eq!(n(&regs[0], "lut"), n(&k64, "lut"), "{k64}");
+    let k64 = n(&k64, "lut");
+    let k128 = n(&synth(&["--block", "crc32c_128"])[0], "lut");
+    assert!(k128 > 1.5 * k64, "the kernels: {k64} and {k128} LUTs");
+
+    let row = synth(&["--block", "tcl_rx", "--breakdown"]).remove(0);
     let bd = &row["breakdown"];
     let regs = bd["registers"].as_array().expect("registers");
-    // every LUT and flip-flop of the block is charged to some register
+    let reg = |name: &str| {
+        regs.iter()
+            .find(|r| r["register"] == name)
+            .unwrap_or_else(|| panic!("no {name} in {bd}"))
+    };
+    // every LUT and flip-flop of the block is charged, to registers with their RTL names
     assert_eq!(n(&bd["totals"], "lut"), n(&row, "lut"), "{bd}");
     let lut: f64 = regs.iter().map(|r| n(r, "lut")).sum();
     assert!(
@@ -49,19 +66,20 @@ fn the_rx_breakdown_adds_up_and_its_crc_is_one_beat_wide_engine() {
         n(&bd["totals"], "inv_reset") + n(&bd["totals"], "inv_logic"),
         n(&row, "inv")
     );
-    // registers keep their RTL names
-    let crc = regs
-        .iter()
-        .find(|r| r["register"] == "crc_q")
-        .unwrap_or_else(|| panic!("no crc_q in {bd}"));
+    // the input register takes the PHY's beat as it is: nothing to compute
+    assert_eq!(n(reg("in_data_q"), "ff"), 64.0, "{bd}");
+    assert_eq!(n(reg("in_data_q"), "lut"), 0.0, "{bd}");
+    // The CRC's register holds the engine: at least a 64-bit step, with the header
+    // correction and the state's mux, and less than a 128-bit engine and a 64-bit one
+    // together (the RX that computed a corrected header's CRC, a payload word's and the
+    // footer's at each word's second beat had three engines, 1241 LUTs here).
+    let crc = reg("crc_q");
     assert_eq!(n(crc, "ff"), 32.0, "{crc}");
-    // One engine over the 64-bit beat, with the header correction and the state's mux: less
-    // than a 128-bit engine and a 64-bit one together (the RX that computed a corrected
-    // header's CRC, a payload word's and the footer's at each word's second beat had three
-    // engines, 1241 LUTs here)
-    let k64 = n(&synth(&["--block", "crc32c_64"])[0], "lut");
-    let k128 = n(&synth(&["--block", "crc32c_128"])[0], "lut");
-    assert!(k128 > 1.5 * k64, "the kernels: {k64} and {k128} LUTs");
+    assert!(
+        n(crc, "lut") > k64,
+        "crc_q's {} LUTs: the engine is not there",
+        n(crc, "lut")
+    );
     assert!(
         n(crc, "lut") < k64 + k128,
         "crc_q's {} LUTs: more than a 64-bit ({k64}) and a 128-bit ({k128}) CRC engine",

@@ -7,7 +7,7 @@
 // `packet::crc_correction`). Codes and layout: docs/packet.md.
 //
 // Purely combinational: no clock, no reset, no registers. Each instance's ports are brought out
-// unchanged under the instance's prefix, so one `eval` after setting the inputs gives all four
+// unchanged under the instance's prefix, so one `eval` after setting the inputs gives all the
 // results.
 //
 //   enc_data_i      --[ u_secded_enc ]-- enc_hdr_o
