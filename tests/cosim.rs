@@ -4,14 +4,14 @@
 
 use exanet::config::{Config, CreditFlavour};
 use exanet::cosim::link_design::run_link;
-use exanet::cosim::lockstep::{CosimError, CosimReport, Options};
+use exanet::cosim::lockstep::{CosimError, CosimReport, Options, Simulator};
 use exanet::cosim::node_design::run_node;
 use exanet::cosim::router_design::run_router;
 use exanet::wave::{diff_files, DiffOptions, WaveFormat};
 use std::path::{Path, PathBuf};
 
 fn run(cfg: &Config, opts: &Options) -> Result<exanet::cosim::lockstep::CosimReport, CosimError> {
-    match run_link(cfg, opts) {
+    match run_link(cfg, opts, Simulator::Verilator) {
         Err(CosimError::Setup(m)) => panic!("co-simulation could not start: {m}"),
         other => other,
     }
@@ -455,7 +455,7 @@ fn the_command_prints_cycles_identical_and_rejects_bad_input() {
 }
 
 fn run_r(cfg: &Config, opts: &Options) -> Result<CosimReport, CosimError> {
-    match run_router(cfg, opts) {
+    match run_router(cfg, opts, Simulator::Verilator) {
         Err(CosimError::Setup(m)) => panic!("co-simulation could not start: {m}"),
         other => other,
     }
@@ -536,7 +536,7 @@ fn the_router_waves_have_the_same_names_on_both_sides() {
 }
 
 fn run_n(cfg: &Config, opts: &Options) -> Result<CosimReport, CosimError> {
-    match run_node(cfg, opts) {
+    match run_node(cfg, opts, Simulator::Verilator) {
         Err(CosimError::Setup(m)) => panic!("co-simulation could not start: {m}"),
         other => other,
     }
@@ -615,7 +615,7 @@ fn a_difference_in_the_node_model_is_reported() {
 fn the_node_refuses_run_time_settings_its_rtl_does_not_reset_to() {
     let mut cfg = Config::default();
     cfg.link.credit.flavour = CreditFlavour::Usedword;
-    match run_node(&cfg, &Options::default()) {
+    match run_node(&cfg, &Options::default(), Simulator::Verilator) {
         Err(CosimError::Setup(m)) => assert!(m.contains("link.credit.flavour"), "{m}"),
         Err(e) => panic!("expected a setup error, got {e}"),
         Ok(r) => panic!("expected a setup error, got {r:?}"),

@@ -6,10 +6,10 @@
 
 use exanet::config::Config;
 use exanet::cosim::icarus::{rtl_dir, rtl_sources};
-use exanet::cosim::link_design::run_link_on;
+use exanet::cosim::link_design::run_link;
 use exanet::cosim::lockstep::{CosimError, Options, Simulator};
-use exanet::cosim::node_design::run_node_on;
-use exanet::cosim::router_design::run_router_on;
+use exanet::cosim::node_design::run_node;
+use exanet::cosim::router_design::run_router;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -95,7 +95,7 @@ fn the_link_runs_identically_under_icarus_with_bit_errors() {
     let mut cfg = Config::default();
     cfg.link.phy.ber = 1e-5;
     cfg.sim.seed = 7;
-    let rep = run_link_on(&cfg, &opts(8000), Simulator::Icarus).unwrap_or_else(|e| panic!("{e}"));
+    let rep = run_link(&cfg, &opts(8000), Simulator::Icarus).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(rep.cycles, 8000);
     assert_eq!(rep.signals_compared, 966);
     // the run carried traffic and bit errors, and the RTL under Icarus delivered the same
@@ -106,7 +106,7 @@ fn the_link_runs_identically_under_icarus_with_bit_errors() {
 #[test]
 fn the_router_runs_identically_under_icarus() {
     let cfg = Config::default();
-    let rep = run_router_on(&cfg, &opts(3000), Simulator::Icarus).unwrap_or_else(|e| panic!("{e}"));
+    let rep = run_router(&cfg, &opts(3000), Simulator::Icarus).unwrap_or_else(|e| panic!("{e}"));
     // the 1283 signals of the Verilator lockstep but 94 names of the top's unpacked-array
     // port elements (47 elements, each named at TOP and inside the top), whose values
     // u_router's ports carry
@@ -121,7 +121,7 @@ fn a_model_register_changed_alone_is_caught() {
         fault_at: Some(700),
         ..opts(1000)
     };
-    match run_link_on(&cfg, &o, Simulator::Icarus) {
+    match run_link(&cfg, &o, Simulator::Icarus) {
         Err(CosimError::Mismatch(m)) => {
             assert_eq!(m.cycle, 700, "{m}");
             // the register the link design's fault hook changes (LinkDesign::inject_fault)
@@ -134,7 +134,7 @@ fn a_model_register_changed_alone_is_caught() {
 #[test]
 fn the_node_and_waves_are_refused_with_the_reason() {
     let cfg = Config::default();
-    match run_node_on(&cfg, &opts(10), Simulator::Icarus) {
+    match run_node(&cfg, &opts(10), Simulator::Icarus) {
         Err(CosimError::Setup(m)) => assert!(m.contains("unpacked-array ports"), "{m}"),
         other => panic!("{other:?}"),
     }
@@ -142,7 +142,7 @@ fn the_node_and_waves_are_refused_with_the_reason() {
         vcd_dir: Some(out_dir("waves")),
         ..opts(10)
     };
-    match run_link_on(&cfg, &o, Simulator::Icarus) {
+    match run_link(&cfg, &o, Simulator::Icarus) {
         Err(CosimError::Setup(m)) => assert!(m.contains("writes no waves"), "{m}"),
         other => panic!("{other:?}"),
     }

@@ -112,6 +112,46 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+/// `need` in a sandbox without `tools`: it installs them through apt-get (the log names every
+/// package of `pkgs`) and they are there afterwards.
+fn installs_when_missing(name: &str, need: &str, tools: &[&str], pkgs: &[&str]) {
+    let s = Sandbox::new(name);
+    let check: String = tools.iter().map(|t| format!("; command -v {t}")).collect();
+    let (o, log) = s.run(&format!("{need}{check}"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for p in pkgs {
+        assert!(
+            log.contains("apt-get install") && log.contains(p),
+            "{p}: {log}"
+        );
+    }
+}
+
+/// `need` in a sandbox that has `tools`: it runs no apt-get.
+fn installs_nothing_when_present(name: &str, need: &str, tools: &[&str]) {
+    let s = Sandbox::new(name);
+    for t in tools {
+        s.tool(t, "true");
+    }
+    let (o, log) = s.run(need);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!log.contains("apt-get"), "{log}");
+}
+
+/// `need` in a sandbox whose apt-get installs nothing must fail, saying that `what` is still
+/// missing: an installer that did not install is an error, never a pass.
+fn fails_when_apt_installs_nothing(name: &str, need: &str, what: &str) {
+    let s = Sandbox::new(name);
+    s.tool("apt-get", "echo \"apt-get $*\" >> \"$LOG\"");
+    let (o, _) = s.run(need);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success(),
+        "{need} passed with {what} missing: {err}"
+    );
+    assert!(err.contains(&format!("{what} still missing")), "{err}");
+}
+
 #[test]
 fn the_test_command_installs_verilator_when_it_is_missing() {
     let s = Sandbox::new("verilator");
@@ -128,19 +168,9 @@ fn the_test_command_installs_verilator_when_it_is_missing() {
 
 #[test]
 fn the_test_command_installs_simgrid_when_it_is_missing_and_not_otherwise() {
-    let s = Sandbox::new("simgrid");
-    let (o, log) = s.run("need_simgrid; command -v smpirun");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(
-        log.contains("apt-get install") && log.contains("libsimgrid-dev"),
-        "{log}"
-    );
-    let s = Sandbox::new("simgrid-present");
-    s.tool("smpicc", "true");
-    s.tool("smpirun", "true");
-    let (o, log) = s.run("need_simgrid");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(!log.contains("apt-get"), "{log}");
+    let tools = ["smpicc", "smpirun"];
+    installs_when_missing("simgrid", "need_simgrid", &tools, &["libsimgrid-dev"]);
+    installs_nothing_when_present("simgrid-present", "need_simgrid", &tools);
 }
 
 #[test]
@@ -189,15 +219,12 @@ fn the_test_command_installs_the_otf2_library_tools_and_writer_when_missing_and_
 
 #[test]
 fn the_test_command_installs_open_mpi_and_libclang_when_missing_and_not_otherwise() {
-    let s = Sandbox::new("mpi");
-    let (o, log) = s.run("need_mpi; command -v mpirun; command -v mpicc");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    for p in ["libopenmpi-dev", "openmpi-bin", "libclang-dev"] {
-        assert!(
-            log.contains("apt-get install") && log.contains(p),
-            "{p}: {log}"
-        );
-    }
+    installs_when_missing(
+        "mpi",
+        "need_mpi",
+        &["mpirun", "mpicc"],
+        &["libopenmpi-dev", "openmpi-bin", "libclang-dev"],
+    );
     // libclang alone missing (Debian's libclang-cpp, not the C library bindgen loads)
     let s = Sandbox::new("mpi-libclang");
     s.tool("mpicc", "true");
@@ -214,15 +241,7 @@ fn the_test_command_installs_open_mpi_and_libclang_when_missing_and_not_otherwis
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(!log.contains("apt-get"), "{log}");
     // still missing after apt-get: an error, not a pass
-    let s = Sandbox::new("mpi-broken");
-    s.tool("apt-get", "echo \"apt-get $*\" >> \"$LOG\"");
-    let (o, _) = s.run("need_mpi");
-    assert!(!o.status.success());
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("mpirun still missing"),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    fails_when_apt_installs_nothing("mpi-broken", "need_mpi", "mpirun");
 }
 
 /// A fake Python 3 with venv: `python3 -m venv D` makes `D/bin/pip`, whose `install` makes
@@ -266,72 +285,28 @@ fn the_test_command_installs_yosys_and_yowasp_when_missing_and_not_otherwise() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(log.is_empty(), "{log}");
     // apt-get that installs nothing: a clear error
-    let s = Sandbox::new("yosys-broken");
-    s.tool("apt-get", "echo \"apt-get $*\" >> \"$LOG\"");
-    let (o, _) = s.run("need_yosys");
-    assert!(!o.status.success());
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("yosys still missing"),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    fails_when_apt_installs_nothing("yosys-broken", "need_yosys", "yosys");
 }
 
 #[test]
 fn the_test_command_installs_chromium_when_it_is_missing_and_not_otherwise() {
-    let s = Sandbox::new("chromium");
-    let (o, log) = s.run("need_chromium; command -v chromium");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(
-        log.contains("apt-get install") && log.contains("chromium"),
-        "{log}"
-    );
-    let s = Sandbox::new("chromium-present");
-    s.tool("chromium", "true");
-    let (o, log) = s.run("need_chromium");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(!log.contains("apt-get"), "{log}");
-    let s = Sandbox::new("chromium-broken");
-    s.tool("apt-get", "echo \"apt-get $*\" >> \"$LOG\"");
-    let (o, _) = s.run("need_chromium");
-    assert!(!o.status.success());
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("chromium still missing"),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    installs_when_missing("chromium", "need_chromium", &["chromium"], &["chromium"]);
+    installs_nothing_when_present("chromium-present", "need_chromium", &["chromium"]);
+    fails_when_apt_installs_nothing("chromium-broken", "need_chromium", "chromium");
 }
 
 #[test]
 fn the_test_command_installs_icarus_when_it_is_missing_and_not_otherwise() {
-    let s = Sandbox::new("iverilog");
-    let (o, log) = s.run("need_iverilog; command -v iverilog; command -v vvp");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(
-        log.contains("apt-get install") && log.contains("iverilog"),
-        "{log}"
-    );
-    let s = Sandbox::new("iverilog-present");
-    s.tool("iverilog", "true");
-    s.tool("vvp", "true");
-    let (o, log) = s.run("need_iverilog");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(!log.contains("apt-get"), "{log}");
+    let tools = ["iverilog", "vvp"];
+    installs_when_missing("iverilog", "need_iverilog", &tools, &["iverilog"]);
+    installs_nothing_when_present("iverilog-present", "need_iverilog", &tools);
     // vvp alone missing: installed too
     let s = Sandbox::new("vvp-missing");
     s.tool("iverilog", "true");
     let (o, log) = s.run("need_iverilog");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(log.contains("iverilog"), "{log}");
-    let s = Sandbox::new("iverilog-broken");
-    s.tool("apt-get", "echo \"apt-get $*\" >> \"$LOG\"");
-    let (o, _) = s.run("need_iverilog");
-    assert!(!o.status.success());
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("iverilog still missing"),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    fails_when_apt_installs_nothing("iverilog-broken", "need_iverilog", "iverilog");
 }
 
 #[test]

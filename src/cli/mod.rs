@@ -429,9 +429,9 @@ pub fn cosim(
         ));
     }
     let run_design = |opts: &cosim::lockstep::Options| match design {
-        "router" => cosim::router_design::run_router_on(&cfg, opts, simulator),
-        "node" => cosim::node_design::run_node_on(&cfg, opts, simulator),
-        _ => cosim::link_design::run_link_on(&cfg, opts, simulator),
+        "router" => cosim::router_design::run_router(&cfg, opts, simulator),
+        "node" => cosim::node_design::run_node(&cfg, opts, simulator),
+        _ => cosim::link_design::run_link(&cfg, opts, simulator),
     };
     if let Some(dir) = vcd_dir {
         if cycles > 2 * WAVE_PILOT_CYCLES {

@@ -12,7 +12,7 @@
 
 use crate::config::Config;
 use crate::cosim::link_design::{check_structural, link_input_values, run_link, LinkDesign};
-use crate::cosim::lockstep::{Design, Options, TopInputs};
+use crate::cosim::lockstep::{Design, Options, Simulator, TopInputs};
 use crate::cosim::rtl::{RtlModel, RtlTop};
 use crate::link::bench::{EndStimulus, LinkBench};
 use crate::link::errors::ErrorPlan;
@@ -259,6 +259,7 @@ pub fn bench_link(cfg: &Config, cycles: u64, progress: &Progress) -> Result<Benc
             progress: progress.clone(),
             ..Default::default()
         },
+        Simulator::Verilator,
     )
     .map_err(|e| e.to_string())?;
     let lockstep_cps = lock_cycles as f64 / t.elapsed().as_secs_f64();

@@ -12,7 +12,7 @@
 //! is timed as `exanet cosim --design node` runs it.
 
 use super::bench::{max_trace_cycles, replay_rtl, too_many_cycles, BenchReport, PROGRESS_BATCH};
-use super::lockstep::Options;
+use super::lockstep::{Options, Simulator};
 use super::node_design::{check_structural, node_input_names, node_input_values, run_node};
 use super::rtl::RtlTop;
 use crate::config::Config;
@@ -235,6 +235,7 @@ pub fn bench_node(cfg: &Config, cycles: u64, progress: &Progress) -> Result<Benc
             progress: progress.clone(),
             ..Default::default()
         },
+        Simulator::Verilator,
     )
     .map_err(|e| e.to_string())?;
     let lockstep_cps = lock_cycles as f64 / t.elapsed().as_secs_f64();

@@ -3,7 +3,7 @@
 //! directions, alternating back-pressure at both receivers, optional bit errors whose masks come
 //! from the model's injectors).
 
-use super::lockstep::{run_on, CosimError, CosimReport, Design, Options, Simulator};
+use super::lockstep::{run_config_on, CosimError, CosimReport, Design, Options, Simulator};
 use super::rtl::RtlTop;
 use crate::config::Config;
 use crate::link::bench::{EndStimulus, LinkBench};
@@ -291,22 +291,8 @@ pub fn link_input_values(p: &LinkParams, tb: &LinkTbIn, v: &mut Vec<u128>) {
     }
 }
 
-/// Run the link in lockstep.
-pub fn run_link(cfg: &Config, opts: &Options) -> Result<CosimReport, CosimError> {
-    run_link_on(cfg, opts, Simulator::Verilator)
-}
-
-/// [`run_link`] with the RTL on `sim`.
-pub fn run_link_on(
-    cfg: &Config,
-    opts: &Options,
-    sim: Simulator,
-) -> Result<CosimReport, CosimError> {
+/// Run the link against its RTL on `sim`: in lockstep under Verilator.
+pub fn run_link(cfg: &Config, opts: &Options, sim: Simulator) -> Result<CosimReport, CosimError> {
     check_structural(cfg).map_err(CosimError::Setup)?;
-    let mut d = LinkDesign::new(cfg);
-    let opts = Options {
-        period_ps: cfg.clock().period_ps(),
-        ..opts.clone()
-    };
-    run_on(&mut d, &opts, sim)
+    run_config_on(&mut LinkDesign::new(cfg), cfg, opts, sim)
 }

@@ -68,6 +68,21 @@ pub fn run_on<D: Design>(
     }
 }
 
+/// Run `d`, built from `cfg`, against its RTL top on `sim`, with the waves' clock period
+/// taken from `cfg` (what every design's `run_*_on` does after its structural check).
+pub fn run_config_on<D: Design>(
+    d: &mut D,
+    cfg: &crate::config::Config,
+    opts: &Options,
+    sim: Simulator,
+) -> Result<CosimReport, CosimError> {
+    let opts = Options {
+        period_ps: cfg.clock().period_ps(),
+        ..opts.clone()
+    };
+    run_on(d, &opts, sim)
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     pub cycles: u64,

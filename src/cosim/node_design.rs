@@ -10,7 +10,7 @@
 //! consumer of that port). Every packet of the processing system and the neighbours is accounted
 //! for by one scoreboard.
 
-use super::lockstep::{run_on, CosimError, CosimReport, Design, Options, Simulator};
+use super::lockstep::{run_config_on, CosimError, CosimReport, Design, Options, Simulator};
 use super::rtl::RtlTop;
 use crate::config::Config;
 use crate::link::account::LinkAccount;
@@ -549,22 +549,8 @@ impl NodeDesign {
     }
 }
 
-/// Run the node in lockstep.
-pub fn run_node(cfg: &Config, opts: &Options) -> Result<CosimReport, CosimError> {
-    run_node_on(cfg, opts, Simulator::Verilator)
-}
-
-/// [`run_node`] with the RTL on `sim`.
-pub fn run_node_on(
-    cfg: &Config,
-    opts: &Options,
-    sim: Simulator,
-) -> Result<CosimReport, CosimError> {
+/// Run the node against its RTL on `sim`: in lockstep under Verilator.
+pub fn run_node(cfg: &Config, opts: &Options, sim: Simulator) -> Result<CosimReport, CosimError> {
     check_structural(cfg).map_err(CosimError::Setup)?;
-    let mut d = NodeDesign::new(cfg);
-    let opts = Options {
-        period_ps: cfg.clock().period_ps(),
-        ..opts.clone()
-    };
-    run_on(&mut d, &opts, sim)
+    run_config_on(&mut NodeDesign::new(cfg), cfg, opts, sim)
 }

@@ -5,7 +5,7 @@
 //! state presented for the links changes at random, and the arbiter mode and dimension order are
 //! rewritten at run time.
 
-use super::lockstep::{run_on, CosimError, CosimReport, Design, Options, Simulator};
+use super::lockstep::{run_config_on, CosimError, CosimReport, Design, Options, Simulator};
 use super::rtl::RtlTop;
 use crate::block::Block;
 use crate::config::Config;
@@ -276,22 +276,8 @@ impl Design for RouterDesign {
     }
 }
 
-/// Run the router in lockstep.
-pub fn run_router(cfg: &Config, opts: &Options) -> Result<CosimReport, CosimError> {
-    run_router_on(cfg, opts, Simulator::Verilator)
-}
-
-/// [`run_router`] with the RTL on `sim`.
-pub fn run_router_on(
-    cfg: &Config,
-    opts: &Options,
-    sim: Simulator,
-) -> Result<CosimReport, CosimError> {
+/// Run the router against its RTL on `sim`: in lockstep under Verilator.
+pub fn run_router(cfg: &Config, opts: &Options, sim: Simulator) -> Result<CosimReport, CosimError> {
     check_structural(cfg).map_err(CosimError::Setup)?;
-    let mut d = RouterDesign::new(cfg);
-    let opts = Options {
-        period_ps: cfg.clock().period_ps(),
-        ..opts.clone()
-    };
-    run_on(&mut d, &opts, sim)
+    run_config_on(&mut RouterDesign::new(cfg), cfg, opts, sim)
 }
