@@ -12,7 +12,7 @@
 
 use crate::config::Config;
 use crate::cosim::link_design::{check_structural, link_input_values, run_link, LinkDesign};
-use crate::cosim::lockstep::{Design, Options, Simulator, TopInputs};
+use crate::cosim::lockstep::{Design, Options, Simulator, TopInputs, PROGRESS_BATCH};
 use crate::cosim::rtl::{RtlModel, RtlTop};
 use crate::link::bench::{EndStimulus, LinkBench};
 use crate::link::errors::ErrorPlan;
@@ -38,9 +38,6 @@ pub const MAX_LINK_CYCLES: u64 = max_trace_cycles::<LinkTbIn>();
 /// Cycles the lockstep part of `exanet bench link` runs at most (the rest of the cycles are
 /// timed without it).
 pub const LINK_LOCKSTEP_CYCLES: u64 = 300_000;
-
-/// Cycles between two counts into a bench's progress line.
-pub(crate) const PROGRESS_BATCH: u64 = 1024;
 
 /// The refusal of a `--cycles` above `max` (what the recorded inputs of a cycle take).
 pub(crate) fn too_many_cycles<T>(design: &str, cycles: u64, max: u64) -> String {

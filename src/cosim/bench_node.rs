@@ -11,8 +11,8 @@
 //! fresh Rust node and into the Verilated node, which simulate exactly the same cycles. Lockstep
 //! is timed as `exanet cosim --design node` runs it.
 
-use super::bench::{max_trace_cycles, replay_rtl, too_many_cycles, BenchReport, PROGRESS_BATCH};
-use super::lockstep::{Options, Simulator};
+use super::bench::{max_trace_cycles, replay_rtl, too_many_cycles, BenchReport};
+use super::lockstep::{Options, Simulator, PROGRESS_BATCH};
 use super::node_design::{check_structural, node_input_names, node_input_values, run_node};
 use super::rtl::RtlTop;
 use crate::config::Config;

@@ -17,7 +17,7 @@
 //! The files are written into a fresh directory under the system's temporary directory,
 //! removed after an identical run and kept (its path in the error) otherwise.
 
-use super::lockstep::{CosimError, CosimReport, Design, Mismatch, Options};
+use super::lockstep::{CosimError, CosimReport, Design, Mismatch, Options, PROGRESS_BATCH};
 use crate::probe::{Declarer, Sampler};
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, BufWriter, Write};
@@ -356,7 +356,7 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
             writeln!(fmodel, "{line}").map_err(|e| io("model.hex", e))?;
             d.check()
                 .map_err(|e| run_err(format!("cycle {c}: the test bench's check failed: {e}")))?;
-            opts.progress.every(c, 1024);
+            opts.progress.every(c, PROGRESS_BATCH);
         }
         fin.flush().map_err(|e| io("inputs.hex", e))?;
         fmodel.flush().map_err(|e| io("model.hex", e))?;

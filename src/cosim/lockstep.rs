@@ -104,8 +104,8 @@ pub struct Options {
 /// three times faster). A longer soak is several runs with other seeds.
 pub const MAX_CYCLES: u64 = 100_000_000;
 
-/// Cycles between two counts into [`Options::progress`].
-const PROGRESS_BATCH: u64 = 1024;
+/// Cycles between two counts into a progress line ([`Options::progress`], the benches').
+pub(crate) const PROGRESS_BATCH: u64 = 1024;
 
 /// The first difference between model and RTL.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
