@@ -379,11 +379,11 @@ enum NetworkCmd {
         /// torus:AxB[xC], mesh:AxB[xC], dragonfly:p=P,a=A,h=H[,g=G], exanest:PRESET.
         #[arg(long)]
         topology: TopologySpec,
-        /// ecube, star-channel, min-adapt, smart-dor (tori and meshes), min (dragonflies),
-        /// updown (any).
+        /// ecube (the APErouter's, RTL-backed), ecube-dateline, star-channel, min-adapt,
+        /// smart-dor (tori and meshes), min (dragonflies), updown (any).
         #[arg(long, value_enum)]
         routing: RoutingSpec,
-        /// Without the extra VC deadlock freedom rests on (ecube: the dateline VC; min: the
+        /// Without the extra VC deadlock freedom rests on (ecube: its second VC; min: the
         /// local VC of packets from another group).
         #[arg(long)]
         no_extra_vc: bool,

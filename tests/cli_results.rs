@@ -304,6 +304,7 @@ fn fixed_value_options_list_their_values() {
             "--routing",
             vec![
                 "ecube",
+                "ecube-dateline",
                 "star-channel",
                 "min-adapt",
                 "smart-dor",

@@ -205,9 +205,17 @@ fn star_channel_random_choices_stay_minimal() {
     }
 }
 
-/// e-cube from coordinates alone: dimensions in order, the shorter way (a tie goes +), VC 0 up
-/// to and across the wrap-around link and VC 1 after it, back to VC 0 in the next dimension.
-fn reference_path(src: [u8; 3], dst: [u8; 3], size: &[u8], torus: bool) -> Vec<([u8; 3], u8, u8)> {
+/// e-cube from coordinates alone: dimensions in order, the shorter way (a tie goes +). VCs:
+/// `dateline`, VC 0 up to and across the wrap-around link and VC 1 after it, back to VC 0 in
+/// the next dimension; else the APErouter's, VC 1 when the destination coordinate is above the
+/// current one.
+fn reference_path(
+    src: [u8; 3],
+    dst: [u8; 3],
+    size: &[u8],
+    torus: bool,
+    dateline: bool,
+) -> Vec<([u8; 3], u8, u8)> {
     let mut cur = src;
     let mut hops = Vec::new();
     for d in 0..size.len() {
@@ -220,6 +228,9 @@ fn reference_path(src: [u8; 3], dst: [u8; 3], size: &[u8], torus: bool) -> Vec<(
             } else {
                 z > a
             };
+            if !dateline {
+                vc = u8::from(z > a);
+            }
             hops.push((cur, (2 * d + usize::from(!up)) as u8, vc));
             let next = a + if up { 1 } else { -1 };
             if next < 0 || next >= n {
@@ -231,41 +242,114 @@ fn reference_path(src: [u8; 3], dst: [u8; 3], size: &[u8], torus: bool) -> Vec<(
     hops
 }
 
+/// The tori and meshes the e-cube checks walk.
+const SHAPES: [&[u8]; 7] = [
+    &[4, 4],
+    &[5, 3],
+    &[2, 2],
+    &[3, 4, 2],
+    &[4, 4, 4],
+    &[8],
+    &[6, 1, 5],
+];
+
+fn shape_name(size: &[u8], torus: bool) -> String {
+    let dims: Vec<String> = size.iter().map(|n| n.to_string()).collect();
+    format!(
+        "{}:{}",
+        if torus { "torus" } else { "mesh" },
+        dims.join("x")
+    )
+}
+
 #[test]
 fn ecube_paths_match_the_reference() {
-    for size in [
-        &[4u8, 4][..],
-        &[5, 3],
-        &[2, 2],
-        &[3, 4, 2],
-        &[4, 4, 4],
-        &[8],
-        &[6, 1, 5],
-    ] {
+    for size in SHAPES {
         for torus in [true, false] {
-            let dims: Vec<String> = size.iter().map(|n| n.to_string()).collect();
-            let name = format!(
-                "{}:{}",
-                if torus { "torus" } else { "mesh" },
-                dims.join("x")
-            );
+            let name = shape_name(size, torus);
             let t = topo(&name);
-            let r = routing("ecube");
-            for src in 0..t.nodes() {
-                for dst in 0..t.nodes() {
-                    let got: Vec<([u8; 3], u8, u8)> = first(t.as_ref(), r.as_ref(), src, dst)
-                        .unwrap()
-                        .iter()
-                        .filter_map(|h| match h.hop.port {
-                            Port::Inter(q) => Some((t.addr(h.node), q, h.hop.vc)),
-                            Port::Intra(_) => None,
-                        })
-                        .collect();
-                    let want = reference_path(t.addr(src), t.addr(dst), size, torus);
-                    assert_eq!(got, want, "{name}: {src} -> {dst}");
+            for (alg, dateline) in [("ecube", false), ("ecube-dateline", true)] {
+                let r = routing(alg);
+                for src in 0..t.nodes() {
+                    for dst in 0..t.nodes() {
+                        let got: Vec<([u8; 3], u8, u8)> = first(t.as_ref(), r.as_ref(), src, dst)
+                            .unwrap()
+                            .iter()
+                            .filter_map(|h| match h.hop.port {
+                                Port::Inter(q) => Some((t.addr(h.node), q, h.hop.vc)),
+                                Port::Intra(_) => None,
+                            })
+                            .collect();
+                        let want = reference_path(t.addr(src), t.addr(dst), size, torus, dateline);
+                        assert_eq!(got, want, "{name} {alg}: {src} -> {dst}");
+                    }
                 }
             }
         }
+    }
+}
+
+/// Network `ecube` is the APErouter's routing function: at every node of every shape, for every
+/// destination node and terminal, its hop (port, VC) is the one `router::route::route_to` (the
+/// model twin of the RTL's `route`) gives with the router parameters and run-time
+/// configuration the network engine builds that node with, and it leaves the header's `route`
+/// field as it came. No other algorithm claims an RTL twin.
+#[test]
+fn network_ecube_is_the_aperouters_routing_function() {
+    use exanet::config::Config;
+    use exanet::link::LinkParams;
+    use exanet::net::engine::{router_cfg, router_params};
+    use exanet::net::routing::RouteIn;
+    use exanet::router::route::{route_to, Route};
+    let cfg = Config::default();
+    let link = LinkParams::from_config(&cfg.link);
+    let mut hops = 0;
+    for size in SHAPES.iter().chain([&[3u8][..], &[5, 5]].iter()) {
+        for torus in [true, false] {
+            let name = shape_name(size, torus);
+            let t = topo(&name);
+            let r = routing("ecube");
+            assert!(r.rtl_twin(), "ecube");
+            let p = router_params(&cfg, t.as_ref(), r.vcs());
+            for node in 0..t.nodes() {
+                let c = router_cfg(&cfg, t.as_ref(), node, &link);
+                for dst in 0..t.nodes() {
+                    for term in 0..t.terminals() as u8 {
+                        let ri = RouteIn {
+                            node,
+                            from: Port::Intra(0),
+                            vc: 0,
+                            dst: t.addr(dst),
+                            dst_terminal: term,
+                            state: 0x5a,
+                        };
+                        let mut out = Vec::new();
+                        r.route(t.as_ref(), &ri, &mut out);
+                        assert_eq!(out.len(), 1, "{name}: deterministic");
+                        let h = out[0];
+                        assert_eq!(h.state, 0x5a, "{name}: the route field is left alone");
+                        let want = match route_to(t.addr(dst), term, &p, &c, true) {
+                            Route::Out { slot, vc } if slot < p.n_intra => {
+                                (Port::Intra(slot as u8), vc)
+                            }
+                            Route::Out { slot, vc } => {
+                                (Port::Inter(((slot - p.n_intra) / p.num_vcs) as u8), vc)
+                            }
+                            Route::Drop(d) => {
+                                panic!("{name}: {node} -> {dst}: the RTL drops: {d:?}")
+                            }
+                        };
+                        assert_eq!((h.port, h.vc), want, "{name}: node {node} -> {dst}");
+                        hops += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(hops > 10_000, "{hops}");
+    for alg in exanet::spec::RoutingSpec::ALL {
+        let r = alg.build();
+        assert_eq!(r.rtl_twin(), r.name() == "ecube", "{}", r.name());
     }
 }
 
@@ -294,7 +378,7 @@ fn dependency_graphs_with_the_extra_vcs_are_acyclic() {
         "exanest:torus6x6",
     ];
     for t in tori {
-        for alg in ["ecube", "star-channel", "smart-dor"] {
+        for alg in ["ecube", "ecube-dateline", "star-channel", "smart-dor"] {
             let r = cdg(t, alg);
             assert!(r.acyclic, "{t} {alg}: {:?}", r.cycle);
             assert_eq!(r.cycle, None);
@@ -484,4 +568,82 @@ fn cli_bad_input_exits_2() {
         assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
         assert!(e.contains(want), "{args:?}: {e} (expected '{want}')");
     }
+}
+
+/// Every network result says whether its routing function has an RTL twin: the run record, the
+/// point, the text, the sweep's table, CSV and plot legend.
+#[test]
+fn results_say_whether_their_routing_is_rtl_backed() {
+    let dir = std::env::temp_dir().join(format!("exanet-rtl-twin-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let short = [
+        "--set",
+        "net.topology=torus:3x3",
+        "--set",
+        "net.load=0.1",
+        "--set",
+        "net.warmup_cycles=200",
+        "--set",
+        "net.measure_cycles=500",
+    ];
+    for (alg, twin) in [
+        ("ecube", true),
+        ("star-channel", false),
+        ("ecube-dateline", false),
+    ] {
+        let routing = format!("net.routing={alg}");
+        let mut a = vec!["network", "run", "--set", &routing];
+        a.extend(short);
+        let mut j = a.clone();
+        j.push("--json");
+        let v = common::exanet_json(&j);
+        assert_eq!(v["routing_rtl_twin"], twin, "{alg}");
+        assert_eq!(v["run"]["routings"][0]["routing"], alg);
+        assert_eq!(v["run"]["routings"][0]["rtl_twin"], twin, "{alg}");
+        let text = String::from_utf8(exanet(&a).stdout).unwrap();
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with("routing "))
+            .unwrap();
+        assert_eq!(line.contains("model-only"), !twin, "{alg}: {line}");
+        assert_eq!(line.contains("RTL-backed"), twin, "{alg}: {line}");
+    }
+    let (csv, svg) = (dir.join("s.csv"), dir.join("s.svg"));
+    let mut a = vec![
+        "network",
+        "sweep",
+        "--topology",
+        "torus:3x3",
+        "--routing",
+        "ecube",
+        "--topology",
+        "torus:3x3",
+        "--routing",
+        "star-channel",
+        "--loads",
+        "0.1",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--plot",
+        svg.to_str().unwrap(),
+    ];
+    a.extend(short[4..].iter());
+    let text = String::from_utf8(exanet(&a).stdout).unwrap();
+    assert!(
+        text.contains("torus:3x3 star-channel [model-only routing]"),
+        "{text}"
+    );
+    assert!(!text.contains("ecube [model-only"), "{text}");
+    let plot = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        plot.contains("star-channel [model-only routing]"),
+        "the legend"
+    );
+    let table = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = table.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = head.iter().position(|h| *h == "routing_rtl_twin").unwrap();
+    let twins: Vec<&str> = lines.map(|l| l.split(',').nth(col).unwrap()).collect();
+    assert_eq!(twins, ["true", "false"]);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -147,7 +147,9 @@ fn vary_makes_a_curve_per_value_named_in_json_csv_table_and_plot() {
     assert_ne!(hashes[0], hashes[2]);
     assert_ne!(hashes[1], hashes[3]);
     let text = std::fs::read_to_string(&csv).unwrap();
-    assert!(text.starts_with("topology,routing,vary.link.credit.period_cycles,seed,"));
+    assert!(
+        text.starts_with("topology,routing,routing_rtl_twin,vary.link.credit.period_cycles,seed,")
+    );
     csv_matches_points(&text, &points(&v));
     let plot = std::fs::read_to_string(&svg).unwrap();
     for period in [20, 50] {

@@ -57,6 +57,7 @@ pub fn apply_net_options(
         cfg.net.routing = r;
     }
     super::output::record_config(cfg);
+    super::output::record_routings(&[cfg.net.routing]);
     Ok(())
 }
 

@@ -52,6 +52,9 @@ pub struct FaultPoint {
 struct Report {
     topology: String,
     routing: String,
+    /// The APErouter's RTL routes as `routing` does when no port is down (the fault manager
+    /// and the drops around down ports are model-only in any case).
+    routing_rtl_twin: bool,
     offered_load: f64,
     fail_at_cycle: u64,
     seeds: Vec<u64>,
@@ -85,6 +88,7 @@ pub fn faults(a: &FaultsArgs) -> R {
     }
     check_out("--plot", a.plot, "svg")?;
     check_out("--csv", a.csv, "csv")?;
+    super::output::record_routings(&[base.net.routing]);
     if a.at > crate::net::bench::MAX_CYCLES * 1000 {
         return Err(CliError::input(format!(
             "--at {}: give a cycle of at most {}",
@@ -158,6 +162,7 @@ pub fn faults(a: &FaultsArgs) -> R {
     let r = Report {
         topology: base.net.topology.to_string(),
         routing: base.net.routing.to_string(),
+        routing_rtl_twin: base.net.routing.rtl_twin(),
         offered_load: base.net.load,
         fail_at_cycle: a.at,
         seeds,
@@ -173,8 +178,13 @@ pub fn faults(a: &FaultsArgs) -> R {
         return json_out(&r);
     }
     println!(
-        "{} {} at load {}, links failing at cycle {}, seeds {:?}",
-        r.topology, r.routing, r.offered_load, r.fail_at_cycle, r.seeds
+        "{} {}{} at load {}, links failing at cycle {}, seeds {:?}",
+        r.topology,
+        r.routing,
+        super::netrun::model_only_mark(r.routing_rtl_twin),
+        r.offered_load,
+        r.fail_at_cycle,
+        r.seeds
     );
     println!(
         "  failed links   accepted (± 95 %)      latency cycles (± 95 %)   stable   dropped   lost on failed links   ports down   split"
@@ -223,9 +233,10 @@ fn figure(r: &Report) -> Figure {
     };
     Figure::new(
         format!(
-            "{} {} at load {}, {} seeds",
+            "{} {}{} at load {}, {} seeds",
             r.topology,
             r.routing,
+            super::netrun::model_only_mark(r.routing_rtl_twin),
             r.offered_load,
             r.seeds.len()
         ),

@@ -9,7 +9,7 @@ use super::netsweep::{
     check_jobs, combinations, packets_part, parse_seeds, parse_vary, run_pool, PacketsJoin, Vary,
     MAX_RUNS,
 };
-use super::output::{check_out, record_seeds, write_csv};
+use super::output::{check_out, record_routings, record_seeds, write_csv};
 use super::{json_out, load_config, CliError, R};
 use crate::config::Config;
 use crate::config_set::{apply, Assignment};
@@ -37,6 +37,9 @@ pub const DEFAULT_LOADS: &str = "0.05:0.5:0.05";
 pub struct PointRow {
     pub topology: String,
     pub routing: String,
+    /// The APErouter's RTL routes as `routing` does: the run is hardware-backed end to end;
+    /// false: its routing function is model-only (docs/network.md, "What is RTL-backed").
+    pub routing_rtl_twin: bool,
     /// The `--vary` fields and their values, as the configuration holds them (left out when
     /// nothing is varied).
     #[serde(skip_serializing_if = "Map::is_empty")]
@@ -69,6 +72,8 @@ pub struct PointMeans {
 pub struct Curve {
     pub topology: String,
     pub routing: String,
+    /// As `PointRow::routing_rtl_twin`.
+    pub routing_rtl_twin: bool,
     #[serde(skip_serializing_if = "Map::is_empty")]
     pub vary: Map<String, Value>,
     /// One per load and seed: the loads in order, and for each its seeds in order.
@@ -86,6 +91,23 @@ impl Curve {
     /// `torus:4x4 ecube`, with the varied values: `torus:4x4 ecube link.credit.period_cycles=20`.
     pub fn label(&self) -> String {
         label(&self.topology, &self.routing, &self.vary)
+    }
+
+    /// The label as tables and plots show it: marked when the routing is model-only.
+    pub fn shown_label(&self) -> String {
+        format!("{}{}", self.label(), model_only_mark(self.routing_rtl_twin))
+    }
+}
+
+/// What tables, plots and reports append to a routing with no RTL twin.
+pub const MODEL_ONLY_MARK: &str = " [model-only routing]";
+
+/// `MODEL_ONLY_MARK` unless the routing has an RTL twin.
+pub fn model_only_mark(rtl_twin: bool) -> &'static str {
+    if rtl_twin {
+        ""
+    } else {
+        MODEL_ONLY_MARK
     }
 }
 
@@ -351,6 +373,7 @@ fn run_one(
     Ok(PointRow {
         topology: curve.topology.clone(),
         routing: curve.routing.clone(),
+        routing_rtl_twin: curve.cfg.net.routing.rtl_twin(),
         vary: curve.vary.clone(),
         seed,
         summary,
@@ -399,6 +422,8 @@ pub fn sweep(a: &SweepArgs) -> R {
     let setups = set_up_curves(&base, a, &varies)?;
     debug_assert_eq!(setups.len() * nl * ns, total);
     record_seeds(&seeds);
+    let routings: Vec<RoutingSpec> = setups.iter().map(|x| x.cfg.net.routing).collect();
+    record_routings(&routings);
     let index = |k: usize| (k / (nl * ns), k / ns % nl, k % ns);
     let join = match a.packets {
         Some(p) => Some(PacketsJoin::create(p, total)?),
@@ -461,6 +486,7 @@ pub fn sweep(a: &SweepArgs) -> R {
             Curve {
                 topology: x.topology.clone(),
                 routing: x.routing.clone(),
+                routing_rtl_twin: x.cfg.net.routing.rtl_twin(),
                 vary: x.vary.clone(),
                 points,
                 means,
@@ -521,7 +547,7 @@ fn print_tables(curves: &[Curve], seeds: usize) {
         }
         println!(
             "{} ({} endpoints; load = fraction of {} payload bytes a cycle per endpoint)",
-            c.label(),
+            c.shown_label(),
             c.endpoints,
             c.bytes_per_cycle
         );
@@ -600,7 +626,7 @@ pub fn cnf_figure(curves: &[Curve]) -> crate::plot::Figure {
             .iter()
             .map(|c| {
                 Series::new(
-                    c.label(),
+                    c.shown_label(),
                     c.means.iter().map(|m| (m.offered_load, f(m))).collect(),
                 )
                 .with_hollow(c.means.iter().map(|m| !m.stable).collect())
@@ -708,8 +734,13 @@ pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
                 snaps.push(crate::net::report::Snapshot::of(&net));
             }
             let title = format!(
-                "{} {} {} at load {}, seed {}",
-                cfg.net.topology, cfg.net.routing, cfg.net.pattern, cfg.net.load, cfg.sim.seed
+                "{} {} {} at load {}, seed {}{}",
+                cfg.net.topology,
+                cfg.net.routing,
+                cfg.net.pattern,
+                cfg.net.load,
+                cfg.sim.seed,
+                model_only_mark(cfg.net.routing.rtl_twin())
             );
             let data = crate::net::report::report_data(&net, title, snaps);
             let html = crate::net::report::render_html(&data).map_err(CliError::failed)?;
@@ -741,8 +772,11 @@ fn latency_figure(cfg: &Config, bins: &[LatencyBin]) -> Figure {
             .collect::<Vec<_>>()
     };
     let mut title = format!(
-        "{} {} at load {}",
-        cfg.net.topology, cfg.net.routing, cfg.net.load
+        "{} {} at load {}{}",
+        cfg.net.topology,
+        cfg.net.routing,
+        cfg.net.load,
+        model_only_mark(cfg.net.routing.rtl_twin())
     );
     if !cfg.net.faults.0.is_empty() {
         title += &format!(", faults {}", cfg.net.faults);
@@ -783,9 +817,11 @@ pub(super) fn report_run(
     mpi_world_size: Option<usize>,
     over_time: &[LatencyBin],
 ) -> R {
+    record_routings(&[cfg.net.routing]);
     let row = PointRow {
         topology: cfg.net.topology.to_string(),
         routing: cfg.net.routing.to_string(),
+        routing_rtl_twin: cfg.net.routing.rtl_twin(),
         vary: Map::new(),
         seed: cfg.sim.seed,
         summary: s,
@@ -821,6 +857,7 @@ pub(super) fn report_run(
         endpoints,
         mpi_world_size.map_or(String::new(), |n| format!(", {n} MPI ranks"))
     );
+    println!("  routing              {}", cfg.net.routing.provenance());
     println!("  injected load        {:.4}", s.injected_load);
     println!("  accepted load        {:.4}", s.accepted_load);
     println!(

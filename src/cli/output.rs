@@ -46,6 +46,19 @@ pub struct RunInfo {
     pub seeds: Vec<u64>,
     /// The full effective configuration (file, `--set`s and options applied).
     pub config: Option<Config>,
+    /// The network routing functions the results come from, each saying whether the RTL has
+    /// a twin of it (only those runs' routing is hardware-backed; docs/network.md). Empty for
+    /// a command that routes no network.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub routings: Vec<RoutingRecord>,
+}
+
+/// A network routing function a result comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RoutingRecord {
+    pub routing: String,
+    /// The APErouter's RTL routes as it does (`Routing::rtl_twin`).
+    pub rtl_twin: bool,
 }
 
 static RUN: Mutex<Option<RunInfo>> = Mutex::new(None);
@@ -60,6 +73,7 @@ fn with_run<T>(f: impl FnOnce(&mut RunInfo) -> T) -> T {
         command_line: std::env::args().collect(),
         seeds: Vec::new(),
         config: None,
+        routings: Vec::new(),
     });
     f(r)
 }
@@ -69,6 +83,21 @@ fn with_run<T>(f: impl FnOnce(&mut RunInfo) -> T) -> T {
 pub fn record_config(cfg: &Config) {
     with_run(|r| {
         r.config = Some(cfg.clone());
+    });
+}
+
+/// Records the network routing functions a command's results come from (once each, in order).
+pub fn record_routings(routings: &[crate::spec::RoutingSpec]) {
+    with_run(|r| {
+        for &x in routings {
+            let rec = RoutingRecord {
+                routing: x.to_string(),
+                rtl_twin: x.rtl_twin(),
+            };
+            if !r.routings.contains(&rec) {
+                r.routings.push(rec);
+            }
+        }
     });
 }
 

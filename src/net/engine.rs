@@ -234,6 +234,34 @@ pub fn router_params(cfg: &Config, t: &dyn Topology, vcs: u32) -> RouterParams {
     }
 }
 
+/// The run-time configuration of node `id`'s router, as its Target Controller would hold it:
+/// its coordinates and the lattice (tori wrapped in every dimension), dimension order X, Y, Z,
+/// every intra-tile port and every wired inter-tile port enabled, the arbiter and the link's
+/// credit mode and TRED.
+pub fn router_cfg(cfg: &Config, t: &dyn Topology, id: usize, link: &LinkParams) -> RouterCfg {
+    let mut inter_en = 0u16;
+    for q in 0..t.ports() {
+        if t.link(id, q).is_some() {
+            inter_en |= 1 << q;
+        }
+    }
+    RouterCfg {
+        coord: t.addr(id),
+        size: t.shape().map_or([255; 3], |sh| {
+            let mut z = [1u8; 3];
+            z[..sh.size.len()].copy_from_slice(&sh.size);
+            z
+        }),
+        torus: t.shape().map_or(0, |sh| if sh.wrap { 0b111 } else { 0 }),
+        order: [0, 1, 2],
+        intra_en: ((1u32 << t.terminals()) - 1) as u8,
+        inter_en,
+        arb_fixed: cfg.node.arbiter == crate::config::Arbiter::Fixed,
+        usedword: link.cfg.usedword,
+        tred: link.cfg.tred,
+    }
+}
+
 /// The bit errors of the lane node `id` sends on through port `q`: at its `net.link_ber`
 /// rate (`bers`) or `link.phy.ber`, seeded from `sim.seed` and the lane (each lane its own
 /// sequence, whatever the threads and processes); None at a rate of 0.
@@ -377,30 +405,13 @@ impl Network {
                 o.fifo.hf.keep_live_words_only();
                 o.fifo.pay.keep_live_words_only();
             }
-            let a = t.addr(id);
-            let cfg_r = RouterCfg {
-                coord: a,
-                size: t.shape().map_or([255; 3], |sh| {
-                    let mut z = [1u8; 3];
-                    z[..sh.size.len()].copy_from_slice(&sh.size);
-                    z
-                }),
-                torus: t.shape().map_or(0, |sh| if sh.wrap { 0b111 } else { 0 }),
-                order: [0, 1, 2],
-                intra_en: ((1u32 << t.terminals()) - 1) as u8,
-                inter_en: 0,
-                arb_fixed: cfg.node.arbiter == crate::config::Arbiter::Fixed,
-                usedword: link.cfg.usedword,
-                tred: link.cfg.tred,
-            };
+            let cfg_r = router_cfg(cfg, t.as_ref(), id, &link);
             let mut w = [None; MAX_INTER];
             let mut ports = Vec::with_capacity(t.ports());
-            let mut inter_en = 0u16;
             for (q, wq) in w.iter_mut().enumerate().take(t.ports()) {
                 match t.link(id, q) {
                     Some((m, r)) => {
                         *wq = Some((m as u32, r as u8));
-                        inter_en |= 1 << q;
                         ports.push(Some(NetPort::new(
                             TclTx::reset(&link.tcl),
                             TclRx::reset(&link.tcl),
@@ -442,7 +453,7 @@ impl Network {
                     s.check,
                 ));
             }
-            let mut node = NetNode::new(id, router, RouterCfg { inter_en, ..cfg_r }, ports, nics);
+            let mut node = NetNode::new(id, router, cfg_r, ports, nics);
             node.routing = Some(rf);
             nodes.push(node);
             wires.push(w);

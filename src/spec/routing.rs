@@ -2,7 +2,9 @@
 //! (`--routing`) give them; `net::routing` builds the algorithm a name names.
 //!
 //! ```text
-//!   ecube          e-cube / dimension order, tori and meshes, 2 VCs        (ecube.rs)
+//!   ecube          e-cube / dimension order, tori and meshes, 2 VCs, the
+//!                  APErouter's own VC rule: the one with an RTL twin        (ecube.rs)
+//!   ecube-dateline e-cube with the dateline VC rule, 2 VCs (model-only)     (ecube.rs)
 //!   star-channel   minimal fully adaptive, e-cube escape, 3 VCs            (star_channel.rs)
 //!   min-adapt      star-channel over net.adaptive_vcs VCs (3-8)            (star_channel.rs)
 //!   smart-dor      e-cube + one misroute at the first hop, 2 VCs           (smart_dor.rs)
@@ -13,8 +15,8 @@
 //! ```
 
 /// The names accepted, for error messages.
-pub const ROUTINGS: &str = "ecube, star-channel, min-adapt, smart-dor (tori and meshes), min \
-                            (dragonflies), \
+pub const ROUTINGS: &str = "ecube, ecube-dateline, star-channel, min-adapt, smart-dor (tori and \
+                            meshes), min (dragonflies), \
                             updown (any topology, around failed links); \
                             ecube-1vc, min-1vc (without the extra VC, deadlock-prone)";
 
@@ -22,6 +24,8 @@ pub const ROUTINGS: &str = "ecube, star-channel, min-adapt, smart-dor (tori and 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum RoutingSpec {
     Ecube,
+    #[value(name = "ecube-dateline")]
+    EcubeDateline,
     StarChannel,
     MinAdapt,
     SmartDor,
@@ -35,8 +39,9 @@ pub enum RoutingSpec {
 
 impl RoutingSpec {
     /// Every algorithm, in the order `ROUTINGS` lists them.
-    pub const ALL: [RoutingSpec; 8] = [
+    pub const ALL: [RoutingSpec; 9] = [
         RoutingSpec::Ecube,
+        RoutingSpec::EcubeDateline,
         RoutingSpec::StarChannel,
         RoutingSpec::MinAdapt,
         RoutingSpec::SmartDor,
@@ -50,6 +55,7 @@ impl RoutingSpec {
     pub fn name(self) -> &'static str {
         match self {
             RoutingSpec::Ecube => "ecube",
+            RoutingSpec::EcubeDateline => "ecube-dateline",
             RoutingSpec::StarChannel => "star-channel",
             RoutingSpec::MinAdapt => "min-adapt",
             RoutingSpec::SmartDor => "smart-dor",
@@ -60,14 +66,16 @@ impl RoutingSpec {
         }
     }
 
-    /// The variant without the extra VC its deadlock freedom rests on: e-cube's dateline VC,
+    /// The variant without the extra VC its deadlock freedom rests on: e-cube's second VC,
     /// min-routing's local VC for packets from another group.
     pub fn without_extra_vc(self) -> Result<RoutingSpec, String> {
         match self {
-            RoutingSpec::Ecube | RoutingSpec::Ecube1Vc => Ok(RoutingSpec::Ecube1Vc),
+            RoutingSpec::Ecube | RoutingSpec::EcubeDateline | RoutingSpec::Ecube1Vc => {
+                Ok(RoutingSpec::Ecube1Vc)
+            }
             RoutingSpec::Min | RoutingSpec::Min1Vc => Ok(RoutingSpec::Min1Vc),
             _ => Err(format!(
-                "routing '{self}' has no variant without an extra VC; accepted: ecube, min"
+                "routing '{self}' has no variant without an extra VC; accepted: ecube, ecube-dateline, min"
             )),
         }
     }
@@ -112,7 +120,7 @@ mod tests {
             let e = name.parse::<RoutingSpec>().unwrap_err();
             assert!(e.contains(&format!("'{name}'")), "{e}");
             assert!(
-                e.contains("ecube, star-channel, min-adapt, smart-dor"),
+                e.contains("ecube, ecube-dateline, star-channel, min-adapt, smart-dor"),
                 "{e}"
             );
         }

@@ -428,15 +428,22 @@ mod tests {
 
     #[test]
     fn counts_on_a_ring() {
-        // Ring of 4, e-cube: 8 channels on VC 0 (every node, both ways), 1 on VC 1 (leaving 0
-        // going +: the run 3 -> 0 -> 1). Dependencies: + runs of 2 hops from every node (4),
-        // - runs are 1 hop.
-        let r = run("torus:4", "ecube");
+        // Ring of 4, e-cube with the dateline: 8 channels on VC 0 (every node, both ways), 1 on
+        // VC 1 (leaving 0 going +: the run 3 -> 0 -> 1). Dependencies: + runs of 2 hops from
+        // every node (4), - runs are 1 hop.
+        let r = run("torus:4", "ecube-dateline");
         assert_eq!((r.channels, r.dependencies), (9, 4));
         assert_eq!(
             channel_name(parse("torus:4").unwrap().as_ref(), 3, 1, 0),
             "(3) X- vc0"
         );
+        // The APErouter's rule: + on VC 1 towards a higher coordinate (0->1, 1->2, 2->3), on VC 0
+        // up to and across the wrap (2->3, 3->0); - on VC 1 across the wrap (0->3), on VC 0
+        // elsewhere (1->0, 2->1, 3->2): 9 channels. Dependencies: 0->1->2 and 1->2->3 on VC 1
+        // (a tie goes +), 2->3->0 on VC 0, 3->0 (VC 0) -> 0->1 (VC 1); - runs are 1 hop.
+        let r = run("torus:4", "ecube");
+        assert_eq!((r.channels, r.dependencies), (9, 4));
+        assert!(r.acyclic);
     }
 
     #[test]
@@ -446,7 +453,7 @@ mod tests {
         assert_eq!(r.relation, "escape sub-function");
         // e-cube's channels and the (d-, VC 1) ones after a "*" hop the - way half way round
         // (star_channel.rs): X- and Y- leaving coordinate 3, four of each
-        assert_eq!(r.channels, run("torus:4x4", "ecube").channels + 8);
+        assert_eq!(r.channels, run("torus:4x4", "ecube-dateline").channels + 8);
     }
 
     #[test]

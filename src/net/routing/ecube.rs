@@ -9,16 +9,32 @@
 //! shortest way, which is what is implemented: `+` when `(dst - cur) mod n <= (cur - dst) mod n`,
 //! as the APErouter's own DOR does (`src/router/route.rs`).
 //!
-//! Virtual channels (deadlock, Pisani 2016 §2.7.1): a ring on one VC has a cyclic channel
-//! dependency graph, so a packet travels on VC 0 up to and across the ring's wrap-around link
-//! (the dateline: from coordinate n - 1 to 0 going `+`, from 0 to n - 1 going `-`) and on VC 1
-//! after it, until it turns into the next dimension, where it starts again on VC 0. A minimal
-//! path crosses a dateline at most once, so no chain of dependencies on one VC closes around a
-//! ring, and dimension order forbids cycles between dimensions. A mesh has no wrap-around link
-//! and uses only VC 0, but `vcs()` is 2 all the same so that every torus and mesh node is the
-//! same router (a mesh's VC 1 is free: `smart_dor` misroutes on it).
+//! Virtual channels: three rules, one a variant.
 //!
-//! `route` state (the header's 8-bit `route` field, zero from the source):
+//! - `ecube` (`VcRule::Rtl`): the APErouter's own rule (Biagioni 2017 §5.3.3, Pisani 2016
+//!   §2.7.1; `src/router/route.rs`, the `route` function of `rtl/exanet_base_router_pkg.sv`):
+//!   VC 1 when the destination coordinate of the dimension travelled is above the current one,
+//!   VC 0 otherwise, on tori and meshes alike. Going `+` round the wrap-around link a packet
+//!   travels on VC 0 up to and across it and on VC 1 after; going `-` round it, on VC 1 up to
+//!   and across it and on VC 0 after; a packet that does not wrap keeps one VC along the
+//!   dimension. No chain of dependencies on one VC closes around a ring (`cdg.rs` checks
+//!   it). The header's `route` field is left as it arrived, as the RTL leaves it. This is the
+//!   routing with an RTL twin: a test holds it equal to `router::route::route_to` at every node
+//!   of every shape, and the network lockstep runs it against the RTL.
+//! - `ecube-dateline` (`VcRule::Dateline`, model-only): VC 0 up to and across the ring's
+//!   wrap-around link (the dateline: from coordinate n - 1 to 0 going `+`, from 0 to n - 1
+//!   going `-`) and VC 1 after it, until the packet turns into the next dimension, where it
+//!   starts again on VC 0; VC 0 only on a mesh. The rule of Pisani 2016's simulator, and the
+//!   escape of `star_channel` and the deterministic hop of `smart_dor`, which build on it.
+//! - `ecube-1vc` (`VcRule::Single`, model-only): every hop on VC 0; one VC, deadlock-prone on
+//!   a torus with a ring of 4 or more; it exists to show the cyclic dependency graph
+//!   (`cdg.rs`, `exanet network cdg --no-extra-vc`).
+//!
+//! A mesh uses VC 1 under `ecube` (every `+` hop), under the other two rules only VC 0; `vcs()`
+//! is 2 all the same (but for `ecube-1vc`) so that every torus and mesh node is the same router.
+//!
+//! `route` state (the header's 8-bit `route` field, zero from the source), under the dateline
+//! rules:
 //!
 //! ```text
 //!   bit d (d = 0, 1, 2): the packet has crossed the dateline of dimension d
@@ -26,12 +42,8 @@
 //!   dimension changes); the other bits are 0
 //! ```
 //!
-//! `Ecube::single_vc()` (`ecube-1vc`) puts every hop on VC 0 and needs one VC: the same paths
-//! without the dateline VC, deadlock-prone on a torus with a ring of 4 or more; it exists to
-//! show the cyclic dependency graph (`cdg.rs`, `exanet network cdg --no-extra-vc`).
-//!
-//! The torus helpers here (`step`, `minimal`, `crosses`) are shared by `star_channel` and
-//! `smart_dor`, which build on e-cube.
+//! The torus helpers here (`step`, `minimal`, `crosses`, `hop`) are shared by `star_channel`
+//! and `smart_dor`, which build on e-cube with the dateline rule.
 
 use super::{Hop, Port, RouteIn, Routing};
 use crate::net::topology::{Addr, Shape, Topology};
@@ -127,21 +139,51 @@ pub fn torus_shape<'a>(name: &str, t: &'a dyn Topology) -> Result<&'a Shape, Str
     })
 }
 
-/// e-cube, with the dateline VC (`new`) or without (`single_vc`).
+/// How e-cube picks a hop's VC (file header).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VcRule {
+    /// The APErouter's: VC 1 when the destination coordinate is above the current one.
+    Rtl,
+    /// VC 1 after the dimension's dateline (model-only).
+    Dateline,
+    /// VC 0 always (model-only, deadlock-prone on tori).
+    Single,
+}
+
+/// The APErouter's VC rule: VC 1 when the destination coordinate `dst` of the dimension
+/// travelled is above the current one `cur` (`router::route::route_to`).
+pub fn rtl_vc(cur: u8, dst: u8) -> u8 {
+    u8::from(dst > cur)
+}
+
+/// e-cube, with one of its VC rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Ecube {
-    dateline_vc: bool,
+    rule: VcRule,
 }
 
 impl Ecube {
-    /// e-cube with its two VCs.
+    /// e-cube as the APErouter routes: the RTL's VC rule.
     pub fn new() -> Self {
-        Ecube { dateline_vc: true }
+        Ecube { rule: VcRule::Rtl }
+    }
+
+    /// e-cube with the dateline VC (`ecube-dateline`, model-only).
+    pub fn dateline() -> Self {
+        Ecube {
+            rule: VcRule::Dateline,
+        }
     }
 
     /// e-cube on VC 0 only (`ecube-1vc`): deadlock-prone on tori, for the analysis.
     pub fn single_vc() -> Self {
-        Ecube { dateline_vc: false }
+        Ecube {
+            rule: VcRule::Single,
+        }
+    }
+
+    pub fn rule(&self) -> VcRule {
+        self.rule
     }
 }
 
@@ -153,18 +195,17 @@ impl Default for Ecube {
 
 impl Routing for Ecube {
     fn name(&self) -> &'static str {
-        if self.dateline_vc {
-            "ecube"
-        } else {
-            "ecube-1vc"
+        match self.rule {
+            VcRule::Rtl => "ecube",
+            VcRule::Dateline => "ecube-dateline",
+            VcRule::Single => "ecube-1vc",
         }
     }
 
     fn vcs(&self) -> u32 {
-        if self.dateline_vc {
-            2
-        } else {
-            1
+        match self.rule {
+            VcRule::Rtl | VcRule::Dateline => 2,
+            VcRule::Single => 1,
         }
     }
 
@@ -175,7 +216,27 @@ impl Routing for Ecube {
 
     fn route(&self, t: &dyn Topology, r: &RouteIn, out: &mut Vec<Hop>) {
         let Some(s) = t.shape() else { return };
-        out.push(hop(s, t.addr(r.node), r, 0, self.dateline_vc));
+        let cur = t.addr(r.node);
+        match self.rule {
+            VcRule::Rtl => out.push(match step(s, cur, r.dst) {
+                None => Hop {
+                    port: Port::Intra(r.dst_terminal),
+                    vc: 0,
+                    state: r.state,
+                },
+                Some(st) => Hop {
+                    port: Port::Inter(port(st.dim, st.plus)),
+                    vc: rtl_vc(cur[st.dim], r.dst[st.dim]),
+                    state: r.state,
+                },
+            }),
+            VcRule::Dateline => out.push(hop(s, cur, r, 0, true)),
+            VcRule::Single => out.push(hop(s, cur, r, 0, false)),
+        }
+    }
+
+    fn rtl_twin(&self) -> bool {
+        self.rule == VcRule::Rtl
     }
 }
 
@@ -231,7 +292,7 @@ mod tests {
     #[test]
     fn vc_0_up_to_and_across_the_dateline_then_vc_1_then_reset() {
         let t = Torus::torus_of(&[4, 4]).unwrap();
-        let e = Ecube::new();
+        let e = Ecube::dateline();
         let mut out = Vec::new();
         // (3,0) -> (1,1): X+ across the dateline on VC 0, then VC 1, then Y on VC 0.
         let mut r = inject(&t, [3, 0, 0], [1, 1, 0]);
@@ -285,12 +346,12 @@ mod tests {
             (1, "ecube-1vc")
         );
         out.clear();
-        Ecube::new().route(&t, &r, &mut out);
+        Ecube::dateline().route(&t, &r, &mut out);
         assert_eq!(out[0].vc, 1);
     }
 
     #[test]
-    fn mesh_goes_straight_on_vc_0() {
+    fn mesh_goes_straight_on_vc_0_down_and_vc_1_up() {
         let t = Torus::mesh_of(&[4, 4]).unwrap();
         let mut out = Vec::new();
         Ecube::new().route(&t, &inject(&t, [3, 2, 0], [0, 2, 0]), &mut out);
@@ -302,6 +363,76 @@ mod tests {
                 state: 0
             }]
         );
+        out.clear();
+        Ecube::new().route(&t, &inject(&t, [0, 2, 0], [3, 2, 0]), &mut out);
+        assert_eq!(
+            out[0],
+            Hop {
+                port: Port::Inter(0),
+                vc: 1,
+                state: 0
+            }
+        );
+        out.clear();
+        Ecube::dateline().route(&t, &inject(&t, [0, 2, 0], [3, 2, 0]), &mut out);
+        assert_eq!(
+            out[0],
+            Hop {
+                port: Port::Inter(0),
+                vc: 0,
+                state: 0
+            }
+        );
+    }
+
+    /// A path under `e` from `src` to `dst`: (node address, port, VC) at every hop.
+    fn walk(t: &Torus, e: &Ecube, src: Addr, dst: Addr) -> Vec<(Addr, Port, u8)> {
+        let mut r = inject(t, src, dst);
+        let mut seen = Vec::new();
+        loop {
+            let mut out = Vec::new();
+            e.route(t, &r, &mut out);
+            let h = out[0];
+            seen.push((t.addr(r.node), h.port, h.vc));
+            let Port::Inter(q) = h.port else { break };
+            let (m, back) = t.link(r.node, q as usize).unwrap();
+            r = RouteIn {
+                node: m,
+                from: Port::Inter(back as u8),
+                vc: h.vc,
+                state: h.state,
+                ..r
+            };
+        }
+        seen
+    }
+
+    #[test]
+    fn rtl_rule_vc_1_towards_higher_coordinates_the_wrap_switches() {
+        let t = Torus::torus_of(&[4, 4]).unwrap();
+        // (3,0) -> (1,1): X+ across the wrap on VC 0 (1 < 3), then VC 1 (1 > 0), Y+ on VC 1
+        assert_eq!(
+            walk(&t, &Ecube::new(), [3, 0, 0], [1, 1, 0]),
+            vec![
+                ([3, 0, 0], Port::Inter(0), 0),
+                ([0, 0, 0], Port::Inter(0), 1),
+                ([1, 0, 0], Port::Inter(2), 1),
+                ([1, 1, 0], Port::Intra(0), 0),
+            ]
+        );
+        // ring of 5, 0 -> 3 goes X- round the wrap: VC 1 (3 > 0) up to and across it, then VC 0
+        let t = Torus::torus_of(&[5]).unwrap();
+        assert_eq!(
+            walk(&t, &Ecube::new(), [0, 0, 0], [3, 0, 0]),
+            vec![
+                ([0, 0, 0], Port::Inter(1), 1),
+                ([4, 0, 0], Port::Inter(1), 0),
+                ([3, 0, 0], Port::Intra(0), 0),
+            ]
+        );
+        assert!(Ecube::new().rtl_twin());
+        assert!(!Ecube::dateline().rtl_twin() && !Ecube::single_vc().rtl_twin());
+        assert_eq!(Ecube::dateline().name(), "ecube-dateline");
     }
 
     #[test]

@@ -86,6 +86,13 @@ pub trait Routing: Send + Sync + std::fmt::Debug {
     fn cdg_hops(&self, t: &dyn Topology, r: &RouteIn, out: &mut Vec<Hop>) {
         self.route(t, r, out)
     }
+    /// Whether the APErouter's RTL routes as it does (the `route` function of
+    /// `rtl/exanet_base_router_pkg.sv`): only then is a network run's routing hardware-backed.
+    /// Every other algorithm is model-only: its routers are the RTL's blocks, its routing
+    /// function is not (docs/network.md, "What is RTL-backed").
+    fn rtl_twin(&self) -> bool {
+        false
+    }
     /// Whether it routes around failed links and a split network (`net/faults.rs`): the fault
     /// manager recomputes it on the links it knows to be live (`rebuilt`).
     fn tolerates_faults(&self) -> bool {

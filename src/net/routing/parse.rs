@@ -21,6 +21,7 @@ impl RoutingSpec {
     pub fn build_with(self, adaptive_vcs: u32) -> Box<dyn Routing> {
         match self {
             RoutingSpec::Ecube => Box::new(Ecube::new()),
+            RoutingSpec::EcubeDateline => Box::new(Ecube::dateline()),
             RoutingSpec::StarChannel => Box::new(StarChannel::default()),
             RoutingSpec::MinAdapt => Box::new(StarChannel::min_adapt(adaptive_vcs)),
             RoutingSpec::SmartDor => Box::new(SmartDor),
@@ -28,6 +29,22 @@ impl RoutingSpec {
             RoutingSpec::Updown => Box::new(UpDown::new()),
             RoutingSpec::Ecube1Vc => Box::new(Ecube::single_vc()),
             RoutingSpec::Min1Vc => Box::new(DfMin::single_vc()),
+        }
+    }
+}
+
+impl RoutingSpec {
+    /// Whether the APErouter's RTL routes as this algorithm does (`Routing::rtl_twin`).
+    pub fn rtl_twin(self) -> bool {
+        self.build().rtl_twin()
+    }
+
+    /// What a result says of its routing: RTL-backed or model-only.
+    pub fn provenance(self) -> &'static str {
+        if self.rtl_twin() {
+            "RTL-backed: the APErouter's own routing function"
+        } else {
+            "model-only: no RTL twin (the routers are the RTL's blocks, this routing function is not)"
         }
     }
 }

@@ -1,4 +1,5 @@
-//! Smart dimension-order routing for tori and meshes (Pisani 2016 §2.7.3): e-cube (`ecube.rs`)
+//! Smart dimension-order routing for tori and meshes (Pisani 2016 §2.7.3): e-cube with the
+//! dateline VC rule (`ecube-dateline`, `ecube.rs`; model-only, as this algorithm is)
 //! plus, at the first hop only, one misroute into another dimension when the e-cube channel is
 //! busy, on a VC that e-cube never uses there. Partly adaptive, non-minimal (at most two hops
 //! over the distance), two VCs.
@@ -204,7 +205,7 @@ mod tests {
                 };
                 loop {
                     let mut out = Vec::new();
-                    ecube::Ecube::new().route(&t, &r, &mut out);
+                    ecube::Ecube::dateline().route(&t, &r, &mut out);
                     let Port::Inter(q) = out[0].port else { break };
                     if out[0].vc == 1 {
                         used.insert((r.node as u8, q == 0));

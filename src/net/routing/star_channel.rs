@@ -1,7 +1,8 @@
 //! Star-channel routing for tori and meshes (Pisani 2016 §2.7.2): minimal and fully adaptive, with
 //! e-cube as its escape ("exhaust valve").
 //!
-//! Every link carries three VCs: VCs 0 and 1 are the e-cube subnet (`ecube.rs`: VC 0 up to and
+//! Every link carries three VCs: VCs 0 and 1 are the e-cube subnet with the dateline rule
+//! (`ecube-dateline`, `ecube.rs`; model-only, as this algorithm is: VC 0 up to and
 //! across a ring's dateline, VC 1 after it), VC 2 is the "*" subnet. At each router the
 //! admissible hops are, most preferred first:
 //!
