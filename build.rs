@@ -26,8 +26,14 @@ use std::time::Instant;
 #[path = "testbench/vlheader.rs"]
 mod vlheader;
 
-/// Verilator tops: (short name, `RtlTop` variant, top module). Adding a top is one line.
-/// The short name gives the C++ prefix `V<name>` and the C symbols `exanet_vl_<name>_*`.
+#[path = "testbench/shapes.rs"]
+#[allow(dead_code)]
+mod shapes;
+
+/// Verilator tops at their modules' default parameters: (short name, `RtlTop` variant, top
+/// module). Adding a top is one line. The short name gives the C++ prefix `V<name>` and the C
+/// symbols `exanet_vl_<name>_*`. Besides these, `tops()` adds the router and node at every
+/// shape of `testbench/shapes.rs`.
 const TOPS: &[(&str, &str, &str)] = &[
     ("link", "Link", "exanet_link_top"),
     ("router", "Router", "exanet_router_top"),
@@ -36,6 +42,51 @@ const TOPS: &[(&str, &str, &str)] = &[
     ("selftest", "SelfTest", "exanet_selftest_top"),
     ("units", "Units", "exanet_units_top"),
 ];
+
+/// A top to verilate: short name, `RtlTop` variant, top module, `-G` parameters.
+struct TopSpec {
+    name: String,
+    variant: String,
+    module: &'static str,
+    params: Vec<String>,
+}
+
+/// `TOPS`, then `router_<shape>` and `node_<shape>` for every shape (`RouterTorus2d`, ...).
+fn tops() -> Vec<TopSpec> {
+    let mut t: Vec<TopSpec> = TOPS
+        .iter()
+        .map(|&(name, variant, module)| TopSpec {
+            name: name.into(),
+            variant: variant.into(),
+            module,
+            params: Vec::new(),
+        })
+        .collect();
+    for sh in shapes::SHAPES {
+        let camel: String = sh
+            .name
+            .split('-')
+            .map(|w| {
+                let mut c = w.chars();
+                c.next()
+                    .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                    .unwrap_or_default()
+            })
+            .collect();
+        for (kind, module) in [("router", "exanet_router_top"), ("node", "exanet_node_top")] {
+            t.push(TopSpec {
+                name: format!("{kind}_{}", sh.ident()),
+                variant: format!(
+                    "{}{camel}",
+                    if kind == "router" { "Router" } else { "Node" }
+                ),
+                module,
+                params: sh.verilator_params(kind == "node"),
+            });
+        }
+    }
+    t
+}
 
 /// Directories holding RTL, relative to the crate root, the IP's before the test bench's. A top
 /// whose file is in `RTL_DIRS[i]` gets every `*.sv` of `RTL_DIRS[..=i]`: an IP top only `rtl/`
@@ -139,6 +190,7 @@ fn main() {
     }
 
     let verilator = find_verilator();
+    let tops = tops();
     let mut statuses: Vec<Status> = Vec::new();
     match &verilator {
         Err(absence) => {
@@ -151,7 +203,7 @@ fn main() {
                 "cargo::warning=building without the Verilated RTL ({why}); \
                  RtlModel::new will fail. Install it (apt-get install verilator) and rebuild."
             );
-            statuses = TOPS
+            statuses = tops
                 .iter()
                 .map(|_| Status::Absent(absence.variant()))
                 .collect();
@@ -168,12 +220,14 @@ fn main() {
                 .collect();
             // Verilator is single-threaded: verilate the tops side by side.
             let built: Vec<BuiltTop> = std::thread::scope(|s| {
-                let handles: Vec<_> = TOPS
+                let handles: Vec<_> = tops
                     .iter()
-                    .filter_map(|&(name, _, module)| {
-                        let sources = &scopes[top_dir(module)?];
+                    .filter_map(|t| {
+                        let sources = &scopes[top_dir(t.module)?];
                         let (root, out) = (&root, &out);
-                        Some(s.spawn(move || verilate(v, root, out, name, module, sources)))
+                        Some(s.spawn(move || {
+                            verilate(v, root, out, &t.name, t.module, &t.params, sources)
+                        }))
                     })
                     .collect();
                 handles
@@ -181,8 +235,8 @@ fn main() {
                     .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
                     .collect()
             });
-            for &(name, _, _) in TOPS {
-                statuses.push(match built.iter().find(|t| t.name == name) {
+            for spec in &tops {
+                statuses.push(match built.iter().find(|t| t.name == spec.name) {
                     Some(t) => Status::Built(t.excluded.clone()),
                     None => Status::Absent("NoRtlFile"),
                 });
@@ -194,7 +248,7 @@ fn main() {
             compile(v, &root, &out, &built);
         }
     }
-    let rust = generate_rust(&statuses);
+    let rust = generate_rust(&tops, &statuses);
     write_if_changed(&out.join("rtl_tops.rs"), &rust);
     if env::var_os("CARGO_FEATURE_OTF2").is_some() {
         build_otf2(&root);
@@ -446,6 +500,7 @@ fn verilate(
     out: &Path,
     name: &str,
     module: &str,
+    params: &[String],
     sources: &[PathBuf],
 ) -> BuiltTop {
     let prefix = format!("V{name}");
@@ -455,6 +510,7 @@ fn verilate(
     let mut cmd = Command::new(&v.exe);
     cmd.args(verilator_flags())
         .args(["--top-module", module, "--prefix", &prefix])
+        .args(params)
         .arg("-Mdir")
         .arg(&mdir);
     if root.join(WAIVERS).is_file() {
@@ -1045,47 +1101,55 @@ enum Status {
     Absent(&'static str),
 }
 
-fn generate_rust(statuses: &[Status]) -> String {
+fn generate_rust(tops: &[TopSpec], statuses: &[Status]) -> String {
     let mut r = String::from("// Generated by build.rs from its TOPS table. Do not edit.\n\n");
     r.push_str(
         "/// A Verilator top known to this crate (build.rs `TOPS`); `built_tops()` says which\n\
          /// of them this binary contains.\n\
          #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]\npub enum RtlTop {\n",
     );
-    for (_, variant, module) in TOPS {
-        writeln!(r, "    /// Top module `{module}`.\n    {variant},").unwrap();
+    for t in tops {
+        let (variant, module) = (&t.variant, t.module);
+        writeln!(
+            r,
+            "    /// Top module `{module}` {:?}.\n    {variant},",
+            t.params
+        )
+        .unwrap();
     }
     r.push_str("}\n\nimpl RtlTop {\n    /// Every top, in build.rs order.\n");
-    writeln!(r, "    pub const ALL: [RtlTop; {}] = [", TOPS.len()).unwrap();
-    for (_, variant, _) in TOPS {
-        writeln!(r, "        RtlTop::{variant},").unwrap();
+    writeln!(r, "    pub const ALL: [RtlTop; {}] = [", tops.len()).unwrap();
+    for t in tops {
+        writeln!(r, "        RtlTop::{},", t.variant).unwrap();
     }
     r.push_str(
         "    ];\n\n    /// Short name: C++ prefix `V<name>`, C symbols `exanet_vl_<name>_*`.\n",
     );
     r.push_str("    pub fn name(self) -> &'static str {\n        match self {\n");
-    for (name, variant, _) in TOPS {
-        writeln!(r, "            RtlTop::{variant} => {name:?},").unwrap();
+    for t in tops {
+        writeln!(r, "            RtlTop::{} => {:?},", t.variant, t.name).unwrap();
     }
     r.push_str("        }\n    }\n\n    /// The SystemVerilog top module.\n");
     r.push_str("    pub fn module(self) -> &'static str {\n        match self {\n");
-    for (_, variant, module) in TOPS {
-        writeln!(r, "            RtlTop::{variant} => {module:?},").unwrap();
+    for t in tops {
+        writeln!(r, "            RtlTop::{} => {:?},", t.variant, t.module).unwrap();
     }
     r.push_str(
         "        }\n    }\n\n    fn build(self) -> &'static TopBuild {\n        match self {\n",
     );
-    for (name, variant, _) in TOPS {
+    for t in tops {
         writeln!(
             r,
-            "            RtlTop::{variant} => &TOP_{},",
-            name.to_uppercase()
+            "            RtlTop::{} => &TOP_{},",
+            t.variant,
+            t.name.to_uppercase()
         )
         .unwrap();
     }
     r.push_str("        }\n    }\n}\n");
 
-    for ((name, _, _), status) in TOPS.iter().zip(statuses) {
+    for (t, status) in tops.iter().zip(statuses) {
+        let name = &t.name;
         let upper = name.to_uppercase();
         match status {
             Status::Absent(why) => {

@@ -60,6 +60,11 @@ module exanet_node_top
   parameter bit [31:0]              CC_LEN            = 8,
   /// Cycles from reset to lane up.
   parameter bit [31:0]              LANE_UP_CYCLES    = 500,
+  /// The node's Target Controller reset values of COORD, LATTICE and TORUS (exanet_node's
+  /// parameters of those names): a node of a torus is Verilated at its place in it.
+  parameter logic [31:0]            RST_COORD         = 32'h0000_0000,
+  parameter logic [31:0]            RST_LATTICE       = 32'h0001_0202,
+  parameter logic [31:0]            RST_TORUS         = 32'h0000_0000,
   localparam bit [31:0]             INTRA_HF_AW       = $clog2(INTRA_HF_DEPTH),
   localparam bit [31:0]             INTRA_AW          = $clog2(INTRA_DEPTH)
 ) (
@@ -135,7 +140,10 @@ module exanet_node_top
     .GB_PERIOD         (GB_PERIOD),
     .CC_PERIOD         (CC_PERIOD),
     .CC_LEN            (CC_LEN),
-    .LANE_UP_CYCLES    (LANE_UP_CYCLES)
+    .LANE_UP_CYCLES    (LANE_UP_CYCLES),
+    .RST_COORD         (RST_COORD),
+    .RST_LATTICE       (RST_LATTICE),
+    .RST_TORUS         (RST_TORUS)
   ) u_node (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),

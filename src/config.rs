@@ -265,6 +265,13 @@ pub struct NetConfig {
     /// Skip the router slots whose next cycle changes nothing (results are identical). Default
     /// true.
     pub idle_skip: bool,
+    /// Keep only the live words of every router FIFO's memory (a ring of the words written and
+    /// not yet popped) instead of the whole array, for speed and memory. Every word any reader
+    /// reads is the same (results are identical); what differs is the read register `rdata_q`
+    /// of an empty FIFO, which shows 0 where the RTL's memory still holds a stale word. Set it
+    /// to false to hold every register equal to the RTL's (`tests/net_node_equiv.rs`). Default
+    /// true.
+    pub live_fifo_words: bool,
     /// Check every payload and, for deterministic routing, the order of every pair. Default false.
     pub check: bool,
     /// Credit threshold TRED of every link of the network, credit units (replaces
@@ -338,6 +345,7 @@ impl Default for NetConfig {
             threads: 0,
             window_cycles: 0,
             idle_skip: true,
+            live_fifo_words: true,
             check: false,
             tred_units: 0,
             whole_packet_credit: true,

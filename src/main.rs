@@ -189,6 +189,13 @@ enum Cmd {
         /// every rising edge, no waves).
         #[arg(long, value_enum, default_value_t = Simulator::Verilator)]
         simulator: Simulator,
+        /// Structure of the router and node (--design router|node): KARMA's 3x2 router of a
+        /// 2x2 mesh (the configuration's defaults), or a network node's, each Verilated at it
+        /// (testbench/shapes.rs): sets router.intra_ports, router.inter_ports, router.dims,
+        /// link.num_vcs and the node's place in its torus. Without it the configuration's
+        /// structure must be one of them.
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(exanet::cosim::shapes::names()))]
+        shape: Option<String>,
     },
     /// Compare two wave files (VCD or FST, in any pairing) signal by signal, by name.
     WaveDiff {
@@ -1212,6 +1219,7 @@ fn main() -> ExitCode {
             vcd_dir,
             wave_format,
             simulator,
+            shape,
         } => cli::cosim(
             common.config.as_deref(),
             common.json,
@@ -1223,6 +1231,7 @@ fn main() -> ExitCode {
             vcd_dir.as_deref(),
             wave_format,
             simulator,
+            shape.as_deref(),
         ),
         Cmd::WaveDiff {
             a,

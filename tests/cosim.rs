@@ -2,6 +2,7 @@
 //! the wave tooling on the waves both sides write. These tests need the RTL: a binary built without
 //! Verilator fails them with the reason (never skips them).
 
+mod common;
 use exanet::config::{Config, CreditFlavour};
 use exanet::cosim::link_design::run_link;
 use exanet::cosim::lockstep::{CosimError, CosimReport, Options, Simulator};
@@ -640,4 +641,89 @@ fn the_node_waves_have_the_same_names_on_both_sides() {
     assert!(rep.compared > 2000, "{rep}");
     assert_same_register_names(&rep);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Issue 28 §2: the router and the node in lockstep with their RTL at every shape a network
+/// command builds (1 local port, 4 or 6 link ports, 2, 3 and 4 VCs, a node inside its torus),
+/// each against the top Verilated at that shape, with traffic on every output.
+#[test]
+fn router_and_node_are_identical_at_the_network_shapes() {
+    use exanet::cosim::shapes::{apply, SHAPES};
+    for s in SHAPES {
+        let mut cfg = apply(&Config::default(), Some(s));
+        cfg.sim.seed = 28;
+        let rep = run_r(
+            &cfg,
+            &Options {
+                cycles: 60_000,
+                ..Default::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("router {}: {e}", s.name));
+        assert_eq!(rep.rtl_top, format!("router_{}", s.ident()));
+        assert!(
+            rep.stat("packets_delivered") > 100,
+            "router {}: {rep:?}",
+            s.name
+        );
+        cfg.link.phy.ber = 1e-5;
+        let rep = run_n(
+            &cfg,
+            &Options {
+                cycles: 40_000,
+                ..Default::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("node {}: {e}", s.name));
+        assert_eq!(rep.rtl_top, format!("node_{}", s.ident()));
+        assert!(
+            rep.stat("packets_delivered") > 100,
+            "node {}: {rep:?}",
+            s.name
+        );
+        assert!(rep.signals_compared > 2000, "node {}: {rep:?}", s.name);
+        assert_link_accounting(&rep);
+    }
+}
+
+/// What the RTL cannot take is refused with exit 2 and the reason.
+#[test]
+fn shapes_the_rtl_is_not_built_at_are_refused() {
+    let shape_of = |args: &[&str]| {
+        let mut a = vec!["cosim", "--cycles", "10"];
+        a.extend(args);
+        common::exanet(&a)
+    };
+    for (args, says) in [
+        (
+            &["--design", "node", "--set", "link.num_vcs=5"][..],
+            "5 VCs",
+        ),
+        (
+            &["--design", "router", "--set", "router.intra_ports=2"][..],
+            "torus2d",
+        ),
+        (&["--design", "link", "--shape", "torus2d"][..], "--shape"),
+        (
+            &[
+                "--design",
+                "router",
+                "--shape",
+                "torus2d",
+                "--simulator",
+                "icarus",
+            ][..],
+            "icarus",
+        ),
+    ] {
+        let o = shape_of(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    let o = shape_of(&["--design", "node", "--shape", "torus3d", "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["rtl_top"], "node_torus3d");
+    assert_eq!(v["run"]["config"]["link"]["num_vcs"], 2);
 }

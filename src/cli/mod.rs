@@ -395,8 +395,17 @@ pub fn cosim(
     vcd_dir: Option<&Path>,
     wave_format: WaveFormat,
     simulator: Simulator,
+    shape: Option<&str>,
 ) -> R {
     let mut cfg = load_config(config)?;
+    if let Some(name) = shape {
+        if design == "link" {
+            return Err(CliError::input(
+                "--shape: the link has one structure; give it with --design router or node",
+            ));
+        }
+        cfg = cosim::shapes::apply(&cfg, cosim::shapes::by_name(name).map_err(CliError::input)?);
+    }
     if let Some(b) = ber {
         cfg.link.phy.ber = b;
     }

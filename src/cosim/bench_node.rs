@@ -149,7 +149,13 @@ pub fn record(
 /// What `exanet bench node` can run: the Verilated node's structure, [`min_cycles`] to
 /// [`MAX_NODE_CYCLES`] cycles.
 pub fn check_node(cfg: &Config, cycles: u64) -> Result<(), String> {
-    check_structural(cfg)?;
+    if check_structural(cfg)? != crate::cosim::RtlTop::Node {
+        return Err(format!(
+            "the node bench runs the {} shape (the configuration's router structure is \
+             another; `cosim --design node` runs the others)",
+            crate::cosim::shapes::KARMA
+        ));
+    }
     if cfg.link.phy.ber > 0.0 {
         return Err(format!(
             "link.phy.ber = {}: the {} bench measures speed on error-free traffic (its recorded \

@@ -400,6 +400,7 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
         Ok(()) => {
             let _ = std::fs::remove_dir_all(&dir);
             Ok(CosimReport {
+                rtl_top: d.top().name(),
                 cycles: opts.cycles,
                 signals_compared: sigs.len(),
                 stats: d.stats(),

@@ -148,6 +148,9 @@ impl fmt::Display for CosimError {
 /// What an identical run did.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct CosimReport {
+    /// The Verilated top compared against (`node`, `node_torus2d`, ...: its shape, decision
+    /// 0037).
+    pub rtl_top: &'static str,
     pub cycles: u64,
     pub signals_compared: usize,
     /// The design's counts (packets delivered, errors injected and found...).
@@ -164,7 +167,8 @@ impl CosimReport {
     pub fn summary(&self) -> String {
         let s: Vec<String> = self.stats.iter().map(|(k, v)| format!("{k} {v}")).collect();
         format!(
-            "{} signals compared each cycle; {}",
+            "RTL top {}: {} signals compared each cycle; {}",
+            self.rtl_top,
             self.signals_compared,
             s.join(", ")
         )
@@ -334,6 +338,7 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
     }
     result?;
     Ok(CosimReport {
+        rtl_top: d.top().name(),
         cycles: opts.cycles,
         signals_compared: ids.len(),
         stats: d.stats(),

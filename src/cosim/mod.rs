@@ -11,3 +11,4 @@ pub mod link_design;
 pub mod lockstep;
 pub mod node_design;
 pub mod router_design;
+pub mod shapes;

@@ -33,6 +33,8 @@ const ST_PORT: u32 = 2;
 
 pub struct NodeDesign {
     pub top: NodeTop,
+    /// The Verilated top of the configuration's shape.
+    rtl_top: RtlTop,
     ps_src: Vec<Source>,
     ps_con: Vec<Consumer>,
     nb_src: Vec<Source>,
@@ -53,15 +55,23 @@ pub struct NodeDesign {
 /// of the node's Target Controller (coordinates, lattice, torus, dimension order, arbiter, credit
 /// and PHY settings) are parameters of the Verilated node too, so they must be the defaults; the
 /// neighbours' link settings are inputs of the top and may differ.
-pub fn check_structural(cfg: &Config) -> Result<(), String> {
-    super::router_design::check_structural(cfg)?;
-    super::link_design::check_structural(cfg)?;
-    let d = Config::default();
+pub fn check_structural(cfg: &Config) -> Result<RtlTop, String> {
+    let (shape, _, node_top) = super::shapes::of(cfg)?;
+    // the node top's links are built at the shape's VCs (its NUM_VCS); the rest of the link's
+    // structure is the defaults, as the link top's
+    let mut as_link = cfg.clone();
+    as_link.link.num_vcs = Config::default().link.num_vcs;
+    super::link_design::check_structural(&as_link)?;
+    // the shape's place in its lattice: the node top's RST_COORD, RST_LATTICE, RST_TORUS
+    let d = super::shapes::apply(&Config::default(), shape);
     let (c, dc) = (&cfg.link.credit, &d.link.credit);
     let (p, dp) = (&cfg.link.phy, &d.link.phy);
     let mut diffs = Vec::new();
     if cfg.node != d.node {
-        diffs.push("node (coordinates, lattice, torus, dimension order, arbiter)");
+        diffs.push(
+            "node (coordinates, lattice, torus: the shape's; dimension order, arbiter: the \
+             defaults)",
+        );
     }
     if c.flavour != dc.flavour {
         diffs.push("link.credit.flavour");
@@ -88,7 +98,7 @@ pub fn check_structural(cfg: &Config) -> Result<(), String> {
         diffs.push("link.phy.clock_compensation");
     }
     if diffs.is_empty() {
-        Ok(())
+        Ok(node_top)
     } else {
         Err(format!(
             "the Verilated node's Target Controller resets to the default run-time settings, \
@@ -105,14 +115,16 @@ impl NodeDesign {
         let top = NodeTop::new(cfg);
         let rp = top.node.p.router.clone();
         let seed = cfg.sim.seed;
-        let me = cfg.node.coord;
         let lat = cfg.node.lattice;
-        // every node of the lattice, ports 0 and 1, and one destination outside the lattice
+        // every node of the lattice, ports 0 and 1 (those there are), and one destination
+        // outside the lattice
         let mut dests = Vec::new();
-        for y in 0..lat[1] {
-            for x in 0..lat[0] {
-                for port in 0..2 {
-                    dests.push(([x, y, me[2]], port));
+        for z in 0..lat[2] {
+            for y in 0..lat[1] {
+                for x in 0..lat[0] {
+                    for port in 0..rp.n_intra.min(2) as u8 {
+                        dests.push(([x, y, z], port));
+                    }
                 }
             }
         }
@@ -176,6 +188,7 @@ impl NodeDesign {
             cycle: 0,
             last: NodeTopIn::default(),
             stats: BTreeMap::new(),
+            rtl_top: check_structural(cfg).unwrap_or(RtlTop::Node),
             top,
         }
     }
@@ -402,7 +415,7 @@ pub fn node_input_values(top: &NodeTop, i: &NodeTopIn, v: &mut Vec<u128>) {
 
 impl Design for NodeDesign {
     fn top(&self) -> RtlTop {
-        RtlTop::Node
+        self.rtl_top
     }
 
     fn input_names(&self) -> Vec<String> {
@@ -552,5 +565,6 @@ impl NodeDesign {
 /// Run the node against its RTL on `sim`: in lockstep under Verilator.
 pub fn run_node(cfg: &Config, opts: &Options, sim: Simulator) -> Result<CosimReport, CosimError> {
     check_structural(cfg).map_err(CosimError::Setup)?;
+    super::router_design::check_simulator(cfg, sim).map_err(CosimError::Setup)?;
     run_config_on(&mut NodeDesign::new(cfg), cfg, opts, sim)
 }

@@ -22,21 +22,32 @@ const CHANGE_PERIOD: u64 = 5000;
 
 pub struct RouterDesign {
     pub bench: RouterBench,
+    /// The Verilated top of the configuration's shape.
+    top: RtlTop,
     last: RouterIn,
     rng: Mt64,
     order_changes: u64,
     arb_changes: u64,
 }
 
-/// The structure `exanet_router_top` is built with: the configuration's defaults.
-pub fn check_structural(cfg: &Config) -> Result<(), String> {
-    let d = Config::default();
-    if RouterParams::from_config(cfg) != RouterParams::from_config(&d) {
-        return Err("the Verilated router is built with the default [router] and [link] structure \
-                    (ports, dimensions, VCs, FIFO depths, FIFO latency); this configuration changes it"
-            .into());
+/// The structure `exanet_router_top` is built with: KARMA's (the defaults) or one of the
+/// network shapes (`shapes.rs`); the Verilated top of that structure. The router's run-time
+/// configuration (coordinates, lattice, torus, order) is the test bench's input and may be
+/// anything.
+pub fn check_structural(cfg: &Config) -> Result<RtlTop, String> {
+    super::shapes::of(cfg).map(|(_, router, _)| router)
+}
+
+/// Icarus compiles the modules at their default parameters: KARMA's shape only.
+pub fn check_simulator(cfg: &Config, sim: Simulator) -> Result<(), String> {
+    match (sim, super::shapes::of(cfg)?.0) {
+        (Simulator::Icarus, Some(s)) => Err(format!(
+            "--simulator icarus runs the RTL at its default parameters (the {} shape);              shape {} runs under Verilator",
+            super::shapes::KARMA,
+            s.name
+        )),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// Every destination of the lattice (all intra-tile ports), plus one outside the lattice and
@@ -83,6 +94,7 @@ impl RouterDesign {
         let bench = RouterBench::new(p, c, intra, inter);
         let last = bench.inputs();
         RouterDesign {
+            top: check_structural(cfg).unwrap_or(RtlTop::Router),
             bench,
             last,
             rng: Mt64::new(seed ^ 0x5eed),
@@ -209,7 +221,7 @@ fn router_input_values(p: &RouterParams, i: &RouterIn) -> Vec<u128> {
 
 impl Design for RouterDesign {
     fn top(&self) -> RtlTop {
-        RtlTop::Router
+        self.top
     }
 
     fn input_names(&self) -> Vec<String> {
@@ -279,5 +291,6 @@ impl Design for RouterDesign {
 /// Run the router against its RTL on `sim`: in lockstep under Verilator.
 pub fn run_router(cfg: &Config, opts: &Options, sim: Simulator) -> Result<CosimReport, CosimError> {
     check_structural(cfg).map_err(CosimError::Setup)?;
+    check_simulator(cfg, sim).map_err(CosimError::Setup)?;
     run_config_on(&mut RouterDesign::new(cfg), cfg, opts, sim)
 }

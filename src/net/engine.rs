@@ -262,6 +262,27 @@ pub fn router_cfg(cfg: &Config, t: &dyn Topology, id: usize, link: &LinkParams) 
     }
 }
 
+/// What every node's step shares; `(skip, log_hops, detect_cycles)` as `NodeEnv`'s.
+fn node_env<'a>(
+    topo: &'a dyn Topology,
+    pattern: &'a dyn Pattern,
+    sizes: &'a SizeDist,
+    link: &'a LinkParams,
+    (skip, log_hops, detect_cycles): (bool, bool, u64),
+) -> NodeEnv<'a> {
+    NodeEnv {
+        topo,
+        pattern,
+        sizes,
+        link,
+        tcl_cfg: link.cfg,
+        phy_cfg: link.phy_cfg,
+        skip,
+        log_hops,
+        detect_cycles,
+    }
+}
+
 /// The bit errors of the lane node `id` sends on through port `q`: at its `net.link_ber`
 /// rate (`bers`) or `link.phy.ber`, seeded from `sim.seed` and the lane (each lane its own
 /// sequence, whatever the threads and processes); None at a rate of 0.
@@ -397,13 +418,15 @@ impl Network {
             let rf = Arc::new(NodeRouting::new(t.clone(), s.routing.clone(), id, &p));
             let mut router = Router::with_routing(p.clone(), rf.clone());
             router.set_skip_quiet(s.idle_skip);
-            for sl in router.ins.iter_mut() {
-                sl.fifo.hf.keep_live_words_only();
-                sl.fifo.pay.keep_live_words_only();
-            }
-            for o in router.outs.iter_mut().flatten() {
-                o.fifo.hf.keep_live_words_only();
-                o.fifo.pay.keep_live_words_only();
+            if cfg.net.live_fifo_words {
+                for sl in router.ins.iter_mut() {
+                    sl.fifo.hf.keep_live_words_only();
+                    sl.fifo.pay.keep_live_words_only();
+                }
+                for o in router.outs.iter_mut().flatten() {
+                    o.fifo.hf.keep_live_words_only();
+                    o.fifo.pay.keep_live_words_only();
+                }
             }
             let cfg_r = router_cfg(cfg, t.as_ref(), id, &link);
             let mut w = [None; MAX_INTER];
@@ -784,6 +807,41 @@ impl Network {
         })
     }
 
+    /// What every node's step shares (field by field: `run_plain` borrows the nodes besides).
+    fn env(&self) -> NodeEnv<'_> {
+        node_env(
+            self.topo.as_ref(),
+            self.pattern.as_ref(),
+            &self.sizes,
+            &self.link,
+            (
+                self.idle_skip,
+                self.packet_log.is_some(),
+                self.detect_cycles,
+            ),
+        )
+    }
+
+    /// Node `id`'s data path under the RTL names of `exanet_node` (`NetNode::probe`), with what
+    /// its neighbours' lanes present in this cycle (neighbours this process holds; a port to
+    /// another process's node shows nothing arriving).
+    pub fn probe_node(&self, id: usize, v: &mut dyn crate::probe::Visitor) {
+        let mut link_in = [(false, 0u64); MAX_INTER];
+        for (q, w) in self.wires[id].iter().enumerate() {
+            let Some((m, r)) = *w else { continue };
+            let Some(nb) = (m as usize)
+                .checked_sub(self.base)
+                .and_then(|k| self.nodes.get(k))
+            else {
+                continue;
+            };
+            if let Some(p) = &nb.ports[r as usize] {
+                link_in[q] = (p.lane.rx_valid(), p.lane.rx_data());
+            }
+        }
+        self.nodes[id - self.base].probe(&self.env(), &link_in, v);
+    }
+
     /// Advance `cycles` cycles, no fault event or manager pass falling inside.
     fn run_plain(&mut self, cycles: u64) {
         let end = self.cycle + cycles;
@@ -798,17 +856,17 @@ impl Network {
             return;
         }
         let ctx = Ctx {
-            env: NodeEnv {
-                topo: self.topo.as_ref(),
-                pattern: self.pattern.as_ref(),
-                sizes: &self.sizes,
-                link: &self.link,
-                tcl_cfg: self.link.cfg,
-                phy_cfg: self.link.phy_cfg,
-                skip: self.idle_skip,
-                log_hops: self.packet_log.is_some(),
-                detect_cycles: self.detect_cycles,
-            },
+            env: node_env(
+                self.topo.as_ref(),
+                self.pattern.as_ref(),
+                &self.sizes,
+                &self.link,
+                (
+                    self.idle_skip,
+                    self.packet_log.is_some(),
+                    self.detect_cycles,
+                ),
+            ),
             wires: &self.wires,
             outbox: &self.outbox,
             boundary: &self.boundary,

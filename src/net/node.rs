@@ -33,12 +33,13 @@ use super::faults::PAD;
 use super::nic::{Arrival, Injection, Nic, NicFifoIn};
 use super::topology::Topology;
 use super::traffic::{Pattern, SizeDist};
-use crate::block;
+use crate::block::{self, Block};
 use crate::link::errors::BitErrorInjector;
 use crate::link::phy::{PhyCfg, PhyIn, PhyLane};
 use crate::link::tcl_rx::{RxIn, TclRx, TclRxIn, M_FTR, M_HDR, M_PAY};
 use crate::link::tcl_tx::{TclCfg, TclTx, TclTxIn, TxFifoView, TxIn, AGE_MAX};
 use crate::link::LinkParams;
+use crate::probe::Visitor;
 use crate::router::params::{RouterCfg, MAX_INTER, MAX_INTRA};
 use crate::router::{InterIn, Router, RouterIn};
 use std::sync::Arc;
@@ -551,6 +552,63 @@ impl NetNode {
                     link_in[q] = (true, PAD);
                 }
             }
+        }
+    }
+
+    /// The data path's ports and registers under the RTL names of `exanet_node` (`u_router`,
+    /// `gen_link[q].u_tcl`, `gen_link[q].u_lane`), as `Node::probe` gives them, in the scope
+    /// the caller opened: what a test or a lockstep compares with the co-simulated node or the
+    /// RTL. The inputs shown are those this node's registers drive now (`link_in`: what the
+    /// neighbours' lanes present); the Target Controller and the self-test IPs, which a network
+    /// node does not instantiate, are not probed. Idle skipping leaves a TCL TX's credit age
+    /// behind (it is brought up to date when the TX is next evaluated): probe a network run
+    /// without it, or compare after `catch_up`.
+    pub fn probe(&self, env: &NodeEnv, link_in: &[(bool, u64); MAX_INTER], v: &mut dyn Visitor) {
+        let nv = self.router.p.num_vcs as usize;
+        let mut ri = RouterIn {
+            cfg: self.ri.cfg,
+            ..Default::default()
+        };
+        for (t, n) in self.nics.iter().enumerate() {
+            ri.intra[t] = n.outputs();
+        }
+        for (q, port) in self.ports.iter().enumerate() {
+            let Some(port) = port else { continue };
+            let (t, r) = (&port.tx, &port.rx);
+            ri.inter[q] = InterIn {
+                wr_valid: r.wr_valid,
+                wr_hf: r.wr_hf,
+                wr_vc: r.wr_vc,
+                wr_data: r.wr_data,
+                hf_rd: t.hf_rd,
+                pay_rd: t.pay_rd,
+                credit_cnt: t.credit_cnt,
+                credit_stop: t.credit_stop,
+            };
+        }
+        v.enter("u_router");
+        self.router.probe(&ri, v);
+        v.leave();
+        let lp = LinkParams {
+            cfg: env.tcl_cfg,
+            phy_cfg: env.phy_cfg,
+            ..*env.link
+        };
+        for (q, port) in self.ports.iter().enumerate() {
+            let Some(port) = port else { continue };
+            v.enter(crate::node::GEN_LINK[q]);
+            v.enter("u_tcl");
+            let txin = self.tx_input(q, port.lane.tx_ready(), nv);
+            let rxin = RxIn {
+                rx_valid: link_in[q].0,
+                rx_data: link_in[q].1,
+            };
+            crate::link::system::probe_tcl(&lp, &port.tx, &port.rx, &txin, &rxin, v);
+            v.leave();
+            v.enter("u_lane");
+            port.lane.probe(&lane_input(port, env), v);
+            v.leave();
+            v.leave();
         }
     }
 

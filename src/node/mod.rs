@@ -134,7 +134,8 @@ pub enum NodeBlock {
     Perf,
 }
 
-const GEN_LINK: [&str; 64] = crate::gen_names!("gen_link");
+/// Scope names of the link generate blocks (`gen_link[q]`), shared with the network node's probe.
+pub const GEN_LINK: [&str; 64] = crate::gen_names!("gen_link");
 const GEN_ST: [&str; 64] = crate::gen_names!("gen_st");
 
 impl Node {
