@@ -748,3 +748,58 @@ fn bench_network_children_run_the_parent_s_set_assignments() {
     assert!(err.contains("case torus32-10 failed"), "{err}");
     assert!(err.contains("network runs size packets in bytes"), "{err}");
 }
+
+/// Issue 28 §5: each curve of uniform traffic carries its channel-load bound, and a fixed-size
+/// e-cube sweep past saturation accepts no more than the bound, and most of it (the credit beats,
+/// which the bound leaves out, and the arbitration take the rest).
+#[test]
+fn fixed_size_saturation_stays_under_the_channel_load_bound() {
+    let v = json(&sweep(&[
+        "--topology",
+        "torus:8x8",
+        "--routing",
+        "ecube",
+        "--size",
+        "64",
+        "--loads",
+        "0.3,0.4,0.5,0.6,0.8",
+        "--set",
+        "net.warmup_cycles=3000",
+        "--set",
+        "net.measure_cycles=4000",
+        "--set",
+        "net.drain_cycles=4000",
+        "--json",
+    ]));
+    let c = &v["curves"][0];
+    let b = &c["channel_load_bound"];
+    assert_eq!(b["paths"], "routing");
+    // a ring of 8: the + channel carries (1+2+3+4) x 8 of the 63 destinations' traffic
+    let gamma = b["max_channel_load"].as_f64().unwrap();
+    assert!((gamma - 80.0 / 63.0).abs() < 1e-9, "{b}");
+    let bound = b["accepted_load"].as_f64().unwrap();
+    let peak = c["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["accepted_load"].as_f64().unwrap())
+        .fold(0.0, f64::max);
+    assert!(peak <= bound, "accepted {peak} above the bound {bound}");
+    assert!(
+        peak >= 0.8 * bound,
+        "accepted {peak}, far below the bound {bound}"
+    );
+    // another pattern has no bound
+    let v = json(&sweep(&[
+        "--topology",
+        "torus:4x4",
+        "--pattern",
+        "transpose",
+        "--loads",
+        "0.1",
+        "--json",
+    ]));
+    assert!(v["curves"][0]
+        .get("channel_load_bound")
+        .is_none_or(|b| b.is_null()));
+}

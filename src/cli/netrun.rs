@@ -80,6 +80,10 @@ pub struct Curve {
     pub points: Vec<PointRow>,
     /// One per load.
     pub means: Vec<PointMeans>,
+    /// The channel-load bound of uniform traffic (`net/channel_load.rs`): the accepted load no
+    /// run of this curve can exceed. Absent for another pattern, an adaptive routing off a torus
+    /// or a network too large to walk.
+    pub channel_load_bound: Option<crate::net::channel_load::ChannelLoadBound>,
     /// Payload bytes a cycle a load of 1 means (`net.injection_bytes_per_cycle`).
     #[serde(skip)]
     bytes_per_cycle: f64,
@@ -186,6 +190,8 @@ struct CurveSetup {
     vary: Map<String, Value>,
     cfg: Config,
     endpoints: usize,
+    /// Computed before the runs, so that a failure loses none of them.
+    bound: Option<crate::net::channel_load::ChannelLoadBound>,
 }
 
 /// The `--vary` options read: the load values (`net.load`) apart, the others checked against
@@ -328,6 +334,7 @@ fn set_up_curves(
                 routing: cfg.net.routing.to_string(),
                 vary,
                 endpoints: p.topo.endpoints(),
+                bound: channel_load_bound(&cfg)?,
                 cfg,
             });
         }
@@ -490,6 +497,7 @@ pub fn sweep(a: &SweepArgs) -> R {
                 vary: x.vary.clone(),
                 points,
                 means,
+                channel_load_bound: x.bound,
                 bytes_per_cycle: x.cfg.net.injection_bytes_per_cycle,
                 endpoints: x.endpoints,
             }
@@ -517,6 +525,23 @@ pub fn sweep(a: &SweepArgs) -> R {
     }
     print_tables(&curves, ns);
     Ok(ExitCode::SUCCESS)
+}
+
+/// The channel-load bound of `cfg`'s network under uniform traffic (None for another pattern).
+fn channel_load_bound(
+    cfg: &Config,
+) -> Result<Option<crate::net::channel_load::ChannelLoadBound>, CliError> {
+    if cfg.net.pattern != PatternSpec::Uniform {
+        return Ok(None);
+    }
+    let p = plan(cfg).map_err(CliError::input)?;
+    crate::net::channel_load::uniform(
+        p.topo.as_ref(),
+        p.routing.as_ref(),
+        &p.sizes,
+        cfg.net.injection_bytes_per_cycle,
+    )
+    .map_err(CliError::failed)
 }
 
 /// The mean and interval of one load's runs.
@@ -551,6 +576,20 @@ fn print_tables(curves: &[Curve], seeds: usize) {
             c.endpoints,
             c.bytes_per_cycle
         );
+        if let Some(b) = &c.channel_load_bound {
+            println!(
+                "  channel-load bound {:.3} (busiest channel {:.3} units of an endpoint's \
+                 injection on {} paths, a link carrying {:.3} payload bytes a cycle)",
+                b.accepted_load,
+                b.max_channel_load,
+                if b.paths == "ideal" {
+                    "ideally balanced minimal"
+                } else {
+                    "the routing's own"
+                },
+                b.link_payload_bytes_per_cycle
+            );
+        }
         if seeds == 1 {
             println!(
                 "{:>7} {:>8} {:>8} {:>10} {:>9} {:>8} {:>10} {:>9}",

@@ -12,6 +12,7 @@ pub mod account;
 pub mod adapter;
 pub mod bench;
 pub mod ber_model;
+pub mod channel_load;
 pub mod confidence;
 pub mod dist;
 pub mod engine;
