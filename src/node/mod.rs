@@ -34,8 +34,10 @@ use crate::probe::{b, clk_rst, Visitor};
 use crate::router::params::{RouterCfg, RouterParams, MAX_INTER, MAX_INTRA};
 use crate::router::{InterIn, IntraIn, Router, RouterIn, RouterNext};
 use regs::*;
-use selftest::{ConsFifoIn, GenCfg, GenFifoIn, PerfCounter, StConsumer, TrafficGen};
-use target::{unpack3, unpack_order, RegReq, TargetCtrl, TcParams};
+use selftest::{
+    ConsFifoIn, ConsIn, GenCfg, GenFifoIn, GenIn, PerfCounter, PerfIn, StConsumer, TrafficGen,
+};
+use target::{unpack3, unpack_order, RegReq, TargetCtrl, TcIn, TcParams};
 
 /// A node's structure.
 #[derive(Debug, Clone, PartialEq)]
@@ -410,24 +412,52 @@ impl Node {
     }
 
     fn eval_tc(&self, ins: &NodeInputs) -> TargetCtrl {
-        self.tc.eval(&self.p.tc, &ins.reg, ins.status, ins.busy)
+        self.tc.eval(&self.tc_in(ins))
     }
 
     fn eval_gen(&self, ins: &NodeInputs, k: usize) -> TrafficGen {
         let on = ins.gen_en & (1 << k) != 0;
-        self.gens[k].eval(k as u32, &ins.gen_cfg, ins.start, on, &ins.gen_fifo[k])
+        self.gens[k].eval(&GenIn {
+            port: k as u32,
+            cfg: &ins.gen_cfg,
+            start: ins.start,
+            enabled: on,
+            fifo: &ins.gen_fifo[k],
+        })
     }
 
     fn eval_cons(&self, ins: &NodeInputs, k: usize) -> StConsumer {
         let on = ins.cons_en & (1 << k) != 0;
         match &ins.cons_fifo[k] {
-            Some(f) => self.cons[k].eval(ins.start, on, self.p.router.size_in_words, f),
+            Some(f) => self.cons[k].eval(&ConsIn {
+                start: ins.start,
+                enabled: on,
+                size_in_words: self.p.router.size_in_words,
+                fifo: f,
+            }),
             None => self.cons[k].clone(),
         }
     }
 
     fn eval_perf(&self, ins: &NodeInputs) -> PerfCounter {
-        self.perf.eval(ins.start, ins.consumed, ins.expect)
+        self.perf.eval(&Self::perf_in(ins))
+    }
+
+    fn tc_in<'a>(&'a self, ins: &NodeInputs) -> TcIn<'a> {
+        TcIn {
+            p: &self.p.tc,
+            req: ins.reg,
+            status: ins.status,
+            busy: ins.busy,
+        }
+    }
+
+    fn perf_in(ins: &NodeInputs) -> PerfIn {
+        PerfIn {
+            start: ins.start,
+            consumed: ins.consumed,
+            expect: ins.expect,
+        }
     }
 
     /// The register response of this cycle (answering last cycle's request).
@@ -526,10 +556,10 @@ impl Block for Node {
             tx: (0..nq).map(|_| TclTx::reset(&p.link.tcl)).collect(),
             rx: (0..nq).map(|_| TclRx::reset(&p.link.tcl)).collect(),
             lanes: (0..nq).map(|_| PhyLane::reset(&p.link.phy)).collect(),
-            tc: TargetCtrl::new(c),
-            gens: vec![TrafficGen::default(); ni],
-            cons: vec![StConsumer::default(); ni],
-            perf: PerfCounter::default(),
+            tc: TargetCtrl::reset(c),
+            gens: vec![TrafficGen::reset(&()); ni],
+            cons: vec![StConsumer::reset(&()); ni],
+            perf: PerfCounter::reset(&()),
             p,
         }
     }
@@ -583,7 +613,7 @@ impl Block for Node {
         clk_rst(v);
         self.probe_ports(i, v);
         v.enter("u_tc");
-        self.tc.probe(&i.reg, ins.status, ins.busy, v);
+        self.tc.probe(&self.tc_in(&ins), v);
         v.leave();
         v.enter("u_router");
         self.router.probe(&ins.router, v);
@@ -609,17 +639,37 @@ impl Block for Node {
         for (p, name) in GEN_ST.iter().enumerate().take(ni) {
             v.enter(name);
             v.enter("u_gen");
-            self.gens[p].probe(start, ins.gen_en & (1 << p) != 0, v);
+            self.gens[p].probe(
+                &GenIn {
+                    port: p as u32,
+                    cfg: &ins.gen_cfg,
+                    start,
+                    enabled: ins.gen_en & (1 << p) != 0,
+                    fifo: &ins.gen_fifo[p],
+                },
+                v,
+            );
             v.leave();
             if rp.has_output(p as u32) {
                 v.enter("u_cons");
-                self.cons[p].probe(start, ins.cons_en & (1 << p) != 0, v);
+                let fifo = ins.cons_fifo[p]
+                    .as_ref()
+                    .expect("a port with an output has an RX FIFO");
+                self.cons[p].probe(
+                    &ConsIn {
+                        start,
+                        enabled: ins.cons_en & (1 << p) != 0,
+                        size_in_words: rp.size_in_words,
+                        fifo,
+                    },
+                    v,
+                );
                 v.leave();
             }
             v.leave();
         }
         v.enter("u_perf");
-        self.perf.probe(start, ins.consumed, ins.expect, v);
+        self.perf.probe(&Self::perf_in(&ins), v);
         v.leave();
     }
 }

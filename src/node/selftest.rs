@@ -17,6 +17,7 @@
 //!
 //! RTL twins: `rtl/exanet_st_gen.sv`, `rtl/exanet_st_cons.sv`, `rtl/exanet_st_perf.sv`.
 
+use crate::block::Block;
 use crate::packet::crc::{crc32c_update128, crc32c_update64, crc_start, CRC_INIT, CRC_XOROUT};
 use crate::packet::layout::*;
 use crate::packet::{payload_words, secded_encode};
@@ -141,16 +142,31 @@ pub struct TrafficGen {
     pub wdata: u128,
 }
 
-impl TrafficGen {
+/// A Traffic Generator's inputs in a cycle: its intra-tile port, the Target Controller's
+/// configuration, start pulse and enable bit, and its port's TX FIFO.
+#[derive(Debug, Clone, Copy)]
+pub struct GenIn<'a> {
+    pub port: u32,
+    pub cfg: &'a GenCfg,
+    pub start: bool,
+    pub enabled: bool,
+    pub fifo: &'a GenFifoIn,
+}
+
+impl Block for TrafficGen {
+    /// (its port and sizes are inputs: nothing to build it from)
+    type Spec = ();
+    type In<'a> = GenIn<'a>;
+    type Next = TrafficGen;
+    type Events = ();
+
+    fn reset(_: &()) -> TrafficGen {
+        TrafficGen::default()
+    }
+
     /// Next state. `start`/`enabled` from the Target Controller; `fifo`: the port's TX FIFO.
-    pub fn eval(
-        &self,
-        port: u32,
-        cfg: &GenCfg,
-        start: bool,
-        enabled: bool,
-        fifo: &GenFifoIn,
-    ) -> TrafficGen {
+    fn eval(&self, i: &GenIn) -> TrafficGen {
+        let (port, cfg, start, enabled, fifo) = (i.port, i.cfg, i.start, i.enabled, i.fifo);
         let mut n = self.clone();
         n.wr_hf = false;
         n.wr_pay = false;
@@ -209,7 +225,12 @@ impl TrafficGen {
         n
     }
 
-    pub fn probe(&self, start: bool, enabled: bool, v: &mut dyn Visitor) {
+    fn commit(&mut self, n: TrafficGen) {
+        *self = n;
+    }
+
+    fn probe(&self, i: &GenIn, v: &mut dyn Visitor) {
+        let (start, enabled) = (i.start, i.enabled);
         clk_rst(v);
         v.sig("start_i", 1, b(start));
         v.sig("enabled_i", 1, b(enabled));
@@ -241,15 +262,30 @@ pub struct StConsumer {
     pub words: u32,
 }
 
-impl StConsumer {
+/// A Consumer's inputs in a cycle: the start pulse and enable bit, the header's size unit,
+/// and its port's RX FIFO.
+#[derive(Debug, Clone, Copy)]
+pub struct ConsIn<'a> {
+    pub start: bool,
+    pub enabled: bool,
+    pub size_in_words: bool,
+    pub fifo: &'a ConsFifoIn,
+}
+
+impl Block for StConsumer {
+    /// (nothing to build it from)
+    type Spec = ();
+    type In<'a> = ConsIn<'a>;
+    type Next = StConsumer;
+    type Events = ();
+
+    fn reset(_: &()) -> StConsumer {
+        StConsumer::default()
+    }
+
     /// Next state; `fifo`: the port's RX FIFO.
-    pub fn eval(
-        &self,
-        start: bool,
-        enabled: bool,
-        size_in_words: bool,
-        fifo: &ConsFifoIn,
-    ) -> StConsumer {
+    fn eval(&self, i: &ConsIn) -> StConsumer {
+        let (start, enabled, size_in_words, fifo) = (i.start, i.enabled, i.size_in_words, i.fifo);
         let mut n = self.clone();
         // the word popped this cycle
         if self.rd_hf || self.rd_pay {
@@ -294,7 +330,12 @@ impl StConsumer {
         n
     }
 
-    pub fn probe(&self, start: bool, enabled: bool, v: &mut dyn Visitor) {
+    fn commit(&mut self, n: StConsumer) {
+        *self = n;
+    }
+
+    fn probe(&self, i: &ConsIn, v: &mut dyn Visitor) {
+        let (start, enabled) = (i.start, i.enabled);
         clk_rst(v);
         v.sig("start_i", 1, b(start));
         v.sig("enabled_i", 1, b(enabled));
@@ -315,10 +356,30 @@ pub struct PerfCounter {
     pub cycles: u32,
 }
 
-impl PerfCounter {
+/// The Performance Counter's inputs in a cycle: the start pulse, the packets the consumers
+/// have received (their registers) and how many end the transfer.
+#[derive(Debug, Clone, Copy)]
+pub struct PerfIn {
+    pub start: bool,
+    pub consumed: u32,
+    pub expect: u32,
+}
+
+impl Block for PerfCounter {
+    /// (nothing to build it from)
+    type Spec = ();
+    type In<'a> = PerfIn;
+    type Next = PerfCounter;
+    type Events = ();
+
+    fn reset(_: &()) -> PerfCounter {
+        PerfCounter::default()
+    }
+
     /// `consumed`: packets the consumers have received (their registers); `expect`: how many
     /// end the transfer.
-    pub fn eval(&self, start: bool, consumed: u32, expect: u32) -> PerfCounter {
+    fn eval(&self, i: &PerfIn) -> PerfCounter {
+        let (start, consumed, expect) = (i.start, i.consumed, i.expect);
         let mut n = self.clone();
         if start {
             n.running = true;
@@ -334,7 +395,12 @@ impl PerfCounter {
         n
     }
 
-    pub fn probe(&self, start: bool, consumed: u32, expect: u32, v: &mut dyn Visitor) {
+    fn commit(&mut self, n: PerfCounter) {
+        *self = n;
+    }
+
+    fn probe(&self, i: &PerfIn, v: &mut dyn Visitor) {
+        let (start, consumed, expect) = (i.start, i.consumed, i.expect);
         clk_rst(v);
         v.sig("start_i", 1, b(start));
         v.sig("consumed_i", 32, consumed as u128);

@@ -17,6 +17,7 @@
 //! RTL twin: `rtl/exanet_target_ctrl.sv`.
 
 use super::regs::*;
+use crate::block::Block;
 use crate::config::{valid_order, Config};
 use crate::probe::{b, clk_rst, Visitor};
 
@@ -153,11 +154,35 @@ impl TargetCtrl {
             _ => true,
         }
     }
+}
+
+/// The Target Controller's inputs in a cycle: the register request, the node's read data for
+/// its address when it names a status register (`status`, None otherwise), and whether a
+/// self-test generator is active (`busy`: a start is then refused).
+#[derive(Debug, Clone, Copy)]
+pub struct TcIn<'a> {
+    pub p: &'a TcParams,
+    pub req: RegReq,
+    pub status: Option<u32>,
+    pub busy: bool,
+}
+
+impl Block for TargetCtrl {
+    /// Its reset values are the configuration's (`exanet_node`'s `RST_*` parameters).
+    type Spec = Config;
+    type In<'a> = TcIn<'a>;
+    type Next = TargetCtrl;
+    type Events = ();
+
+    fn reset(c: &Config) -> TargetCtrl {
+        TargetCtrl::new(c)
+    }
 
     /// Next state. `status` is the node's read data for `req.addr` when it names a status
     /// register (`None` otherwise); `busy`: a self-test generator is active (a start is then
     /// refused).
-    pub fn eval(&self, p: &TcParams, req: &RegReq, status: Option<u32>, busy: bool) -> TargetCtrl {
+    fn eval(&self, i: &TcIn) -> TargetCtrl {
+        let (p, req, status, busy) = (i.p, &i.req, i.status, i.busy);
         let mut n = self.clone();
         n.cycle = self.cycle.wrapping_add(1);
         n.ack = req.wr || req.rd;
@@ -245,7 +270,12 @@ impl TargetCtrl {
         n
     }
 
-    pub fn probe(&self, req: &RegReq, status: Option<u32>, busy: bool, v: &mut dyn Visitor) {
+    fn commit(&mut self, n: TargetCtrl) {
+        *self = n;
+    }
+
+    fn probe(&self, i: &TcIn, v: &mut dyn Visitor) {
+        let (req, status, busy) = (&i.req, i.status, i.busy);
         clk_rst(v);
         v.sig("st_busy_i", 1, b(busy));
         v.sig("reg_wr_i", 1, b(req.wr));
