@@ -24,20 +24,34 @@ use std::collections::BTreeMap;
 
 /// The registers (`..._q`, `..._q[k]`) under `u_router` and `gen_link[q]`, in visiting order
 /// (the two probes visit them in the same order), with their full names when `named`.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Regs {
     scope: Vec<String>,
     named: bool,
+    /// Every signal, ports as well as registers.
+    ports: bool,
     values: Vec<u128>,
     names: Vec<String>,
 }
 
 impl Regs {
-    fn named() -> Regs {
+    fn new(ports: bool) -> Regs {
         Regs {
-            named: true,
+            ports,
             ..Default::default()
         }
+    }
+
+    fn named(&self) -> Regs {
+        Regs {
+            named: true,
+            ports: self.ports,
+            ..Default::default()
+        }
+    }
+
+    fn wanted(&self, name: &str) -> bool {
+        (self.ports || name.ends_with("_q")) && self.data_path()
     }
 
     fn data_path(&self) -> bool {
@@ -63,7 +77,7 @@ impl Visitor for Regs {
         self.scope.pop();
     }
     fn sig(&mut self, name: &str, _w: u32, value: u128) {
-        if name.ends_with("_q") && self.data_path() {
+        if self.wanted(name) {
             self.values.push(value);
             if self.named {
                 self.names.push(format!("{}.{name}", self.scope.join(".")));
@@ -71,7 +85,7 @@ impl Visitor for Regs {
         }
     }
     fn sig_idx(&mut self, name: &str, idx: usize, _w: u32, value: u128) {
-        if name.ends_with("_q") && self.data_path() {
+        if self.wanted(name) {
             self.values.push(value);
             if self.named {
                 self.names
@@ -136,14 +150,8 @@ struct Reference {
 }
 
 impl Reference {
-    /// One cycle: every input taken from the registers of `cycle`, then every block steps.
-    fn step(
-        &mut self,
-        t: &dyn Topology,
-        p: &Plan,
-        pattern: &dyn exanet::net::traffic::Pattern,
-        cycle: u64,
-    ) {
+    /// Every node's and NIC's inputs, from the registers of this cycle.
+    fn inputs(&self, t: &dyn Topology) -> (Vec<NodeIn>, Vec<Vec<NicFifoIn>>) {
         let n = self.nodes.len();
         let mut ins = vec![NodeIn::default(); n];
         let mut fis: Vec<Vec<NicFifoIn>> = Vec::with_capacity(n);
@@ -168,7 +176,19 @@ impl Reference {
                     .collect(),
             );
         }
-        for i in 0..n {
+        (ins, fis)
+    }
+
+    /// One cycle: every input taken from the registers of `cycle`, then every block steps.
+    fn step(
+        &mut self,
+        t: &dyn Topology,
+        p: &Plan,
+        pattern: &dyn exanet::net::traffic::Pattern,
+        cycle: u64,
+    ) {
+        let (ins, fis) = self.inputs(t);
+        for i in 0..self.nodes.len() {
             for (k, nic) in self.nics[i].iter_mut().enumerate() {
                 nic.step(t, pattern, &p.sizes, &fis[i][k], cycle, false);
             }
@@ -177,14 +197,17 @@ impl Reference {
         }
     }
 
-    fn probe(&self, i: usize, r: &mut Regs) {
-        self.nodes[i].probe(&NodeIn::default(), r);
+    /// Node `i` as `NetNode::probe` shows a network node: with the inputs its neighbours' and
+    /// NICs' registers drive now.
+    fn probe(&self, t: &dyn Topology, i: usize, r: &mut Regs) {
+        let (ins, _) = self.inputs(t);
+        self.nodes[i].probe(&ins[i], r);
     }
 }
 
 /// Run `cfg` for `cycles` on the engine and on the reference, comparing every data-path
 /// register of every node after every cycle; the count of registers compared a cycle.
-fn compare(cfg: &Config, cycles: u64) -> usize {
+fn compare(cfg: &Config, cycles: u64, ports: bool) -> usize {
     let p = plan(cfg).unwrap();
     let t = p.topo.clone();
     let mut net = build(cfg, &p, cfg.net.load).unwrap();
@@ -207,13 +230,13 @@ fn compare(cfg: &Config, cycles: u64) -> usize {
         net.run(1);
         reference.step(t.as_ref(), &p, pattern.as_ref(), c);
         for i in 0..t.nodes() {
-            let (mut got, mut want) = (Regs::default(), Regs::default());
+            let (mut got, mut want) = (Regs::new(ports), Regs::new(ports));
             net.probe_node(i, &mut got);
-            reference.probe(i, &mut want);
+            reference.probe(t.as_ref(), i, &mut want);
             if got.values != want.values {
-                let (mut got, mut want) = (Regs::named(), Regs::named());
+                let (mut got, mut want) = (got.named(), want.named());
                 net.probe_node(i, &mut got);
-                reference.probe(i, &mut want);
+                reference.probe(t.as_ref(), i, &mut want);
                 let (got, want) = (got.map(), want.map());
                 let mut diffs = Vec::new();
                 for (k, v) in &want {
@@ -245,13 +268,22 @@ fn compare(cfg: &Config, cycles: u64) -> usize {
 
 #[test]
 fn the_network_node_is_the_cosimulated_node_register_by_register() {
-    let regs = compare(&config("torus:4x4", 0.4, "16:512", 7), 6000);
+    let regs = compare(&config("torus:4x4", 0.4, "16:512", 7), 6000, false);
     assert!(regs > 1000, "{regs} registers a node");
     // saturated, long packets: credits stop links, FIFOs fill
-    compare(&config("torus:4x4", 0.9, "16:4096", 3), 5000);
+    compare(&config("torus:4x4", 0.9, "16:4096", 3), 5000, false);
     // a 3-D torus (6 ports) with rings of 2 (two parallel links between a pair of nodes)
-    compare(&config("torus:3x2x2", 0.5, "16:1024", 11), 4000);
-    compare(&config("torus:2x3", 0.6, "64", 5), 4000);
+    compare(&config("torus:3x2x2", 0.5, "16:1024", 11), 4000, false);
+    compare(&config("torus:2x3", 0.6, "64", 5), 4000, false);
+}
+
+/// The same comparison over every probed signal of the data path, ports as well as registers:
+/// what a lockstep against the RTL compares.
+#[test]
+fn the_network_node_shows_the_cosimulated_node_s_ports_too() {
+    let signals = compare(&config("torus:4x4", 0.9, "16:4096", 3), 3000, true);
+    assert!(signals > 2000, "{signals} signals a node");
+    compare(&config("torus:3x2x2", 0.5, "16:1024", 11), 2000, true);
 }
 
 /// What the comparison above turns off (idle skipping, one cycle a window, one thread, the

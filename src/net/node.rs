@@ -598,7 +598,14 @@ impl NetNode {
             let Some(port) = port else { continue };
             v.enter(crate::node::GEN_LINK[q]);
             v.enter("u_tcl");
-            let txin = self.tx_input(q, port.lane.tx_ready(), nv);
+            let mut txin = self.tx_input(q, port.lane.tx_ready(), nv);
+            // the head words as the FIFOs show them, empty ones too (`tx_input` leaves an empty
+            // FIFO's untouched: the TX reads none; with the live-word memory they read 0)
+            for v in 0..nv {
+                let f = self.router.inter_tx(q as u32, v as u32);
+                txin.hf_rdata[v] = f.hf.rdata();
+                txin.pay_rdata[v] = f.pay.rdata();
+            }
             let rxin = RxIn {
                 rx_valid: link_in[q].0,
                 rx_data: link_in[q].1,
