@@ -836,10 +836,13 @@ impl Network {
                 continue;
             };
             if let Some(p) = &nb.ports[r as usize] {
-                link_in[q] = (p.lane.rx_valid(), p.lane.rx_data());
+                // (a lane its sleeping node left behind, as the next step would bring it)
+                let mut lane = p.lane.clone();
+                lane.catch_up(self.cycle, self.link.phy_cfg);
+                link_in[q] = (lane.rx_valid(), lane.rx_data());
             }
         }
-        self.nodes[id - self.base].probe(&self.env(), &link_in, v);
+        self.nodes[id - self.base].probe(&self.env(), &link_in, self.cycle, v);
     }
 
     /// Advance `cycles` cycles, no fault event or manager pass falling inside.

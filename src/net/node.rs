@@ -560,10 +560,16 @@ impl NetNode {
     /// the caller opened: what a test or a lockstep compares with the co-simulated node or the
     /// RTL. The inputs shown are those this node's registers drive now (`link_in`: what the
     /// neighbours' lanes present); the Target Controller and the self-test IPs, which a network
-    /// node does not instantiate, are not probed. Idle skipping leaves a TCL TX's credit age
-    /// behind (it is brought up to date when the TX is next evaluated): probe a network run
-    /// without it, or compare after `catch_up`.
-    pub fn probe(&self, env: &NodeEnv, link_in: &[(bool, u64); MAX_INTER], v: &mut dyn Visitor) {
+    /// node does not instantiate, are not probed. `cycle`: the cycle whose registers the node
+    /// holds; what idle skipping leaves behind (a TCL TX's credit age, a lane's clock) is shown
+    /// brought up to it, as the next step would bring it.
+    pub fn probe(
+        &self,
+        env: &NodeEnv,
+        link_in: &[(bool, u64); MAX_INTER],
+        cycle: u64,
+        v: &mut dyn Visitor,
+    ) {
         let nv = self.router.p.num_vcs as usize;
         let mut ri = RouterIn {
             cfg: self.ri.cfg,
@@ -596,6 +602,12 @@ impl NetNode {
         };
         for (q, port) in self.ports.iter().enumerate() {
             let Some(port) = port else { continue };
+            let mut now = port.clone();
+            if now.tx_seen < cycle {
+                now.tx.idle_cycles(cycle - now.tx_seen);
+            }
+            now.lane.catch_up(cycle, env.phy_cfg);
+            let port = &now;
             v.enter(crate::node::GEN_LINK[q]);
             v.enter("u_tcl");
             let mut txin = self.tx_input(q, port.lane.tx_ready(), nv);
