@@ -686,9 +686,15 @@ fn router_and_node_are_identical_at_the_network_shapes() {
     }
 }
 
-/// What the RTL cannot take is refused with exit 2 and the reason.
+/// What the RTL cannot take is refused with exit 2 and the reason; the limit named is the
+/// RTL's own (`MAX_INTER` of `rtl/exanet_base_router_pkg.sv`).
 #[test]
 fn shapes_the_rtl_is_not_built_at_are_refused() {
+    let rtl_max = common::sv_localparams("rtl/exanet_base_router_pkg.sv")
+        .into_iter()
+        .find(|(n, _, _)| n == "MAX_INTER")
+        .and_then(|(_, v, _)| v);
+    assert_eq!(rtl_max, Some(exanet::cosim::shapes::RTL_MAX_INTER as u64));
     let shape_of = |args: &[&str]| {
         let mut a = vec!["cosim", "--cycles", "10"];
         a.extend(args);

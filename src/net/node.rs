@@ -613,10 +613,10 @@ impl NetNode {
             let mut txin = self.tx_input(q, port.lane.tx_ready(), nv);
             // the head words as the FIFOs show them, empty ones too (`tx_input` leaves an empty
             // FIFO's untouched: the TX reads none; with the live-word memory they read 0)
-            for v in 0..nv {
-                let f = self.router.inter_tx(q as u32, v as u32);
-                txin.hf_rdata[v] = f.hf.rdata();
-                txin.pay_rdata[v] = f.pay.rdata();
+            for vc in 0..nv {
+                let f = self.router.inter_tx(q as u32, vc as u32);
+                txin.hf_rdata[vc] = f.hf.rdata();
+                txin.pay_rdata[vc] = f.pay.rdata();
             }
             let rxin = RxIn {
                 rx_valid: link_in[q].0,
