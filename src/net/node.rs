@@ -190,6 +190,31 @@ pub struct NodeEvents {
     pub hop_footers: Vec<u128>,
 }
 
+/// The router's inputs from the registers of this cycle: the NICs' strobes and words, each
+/// wired port's TCL RX write port and TCL TX read strobes and credit state (only the ports the
+/// node has are written: the router reads no others, so the rest of `ri` is left as it is).
+#[inline(always)]
+fn router_inputs(nics: &[Nic], ports: &[Option<NetPort>], ri: &mut RouterIn) {
+    for (t, n) in nics.iter().enumerate() {
+        ri.intra[t] = n.outputs();
+    }
+    for (q, port) in ports.iter().enumerate() {
+        let Some(port) = port else { continue };
+        let (t, r) = (&port.tx, &port.rx);
+        ri.inter[q] = InterIn {
+            wr_valid: r.wr_valid,
+            wr_hf: r.wr_hf,
+            wr_vc: r.wr_vc,
+            wr_data: r.wr_data,
+            hf_rd: t.hf_rd,
+            pay_rd: t.pay_rd,
+            // the router reads the counts of the VCs that exist only
+            credit_cnt: t.credit_cnt,
+            credit_stop: t.credit_stop,
+        };
+    }
+}
+
 /// A TCL RX that would not change: no beat in or out, no credit update.
 fn rx_idle(r: &TclRx, beat_in: bool) -> bool {
     !beat_in && !r.in_valid && !r.wr_valid && !r.cred_upd_valid && r.in_data == 0
@@ -310,25 +335,7 @@ impl NetNode {
         }
         // ---- the router's inputs ----
         if router_on {
-            let ri = &mut self.ri;
-            for (t, n) in self.nics.iter().enumerate() {
-                ri.intra[t] = n.outputs();
-            }
-            for (q, port) in self.ports.iter().enumerate() {
-                let Some(port) = port else { continue };
-                let (t, r) = (&port.tx, &port.rx);
-                ri.inter[q] = InterIn {
-                    wr_valid: r.wr_valid,
-                    wr_hf: r.wr_hf,
-                    wr_vc: r.wr_vc,
-                    wr_data: r.wr_data,
-                    hf_rd: t.hf_rd,
-                    pay_rd: t.pay_rd,
-                    // the router reads the counts of the VCs that exist only
-                    credit_cnt: t.credit_cnt,
-                    credit_stop: t.credit_stop,
-                };
-            }
+            router_inputs(&self.nics, &self.ports, &mut self.ri);
         }
         // ---- then every sub-block steps in place, in the visiting order ----
         // Each reads values of this cycle's registers: when the order is shuffled, all of them
@@ -575,23 +582,7 @@ impl NetNode {
             cfg: self.ri.cfg,
             ..Default::default()
         };
-        for (t, n) in self.nics.iter().enumerate() {
-            ri.intra[t] = n.outputs();
-        }
-        for (q, port) in self.ports.iter().enumerate() {
-            let Some(port) = port else { continue };
-            let (t, r) = (&port.tx, &port.rx);
-            ri.inter[q] = InterIn {
-                wr_valid: r.wr_valid,
-                wr_hf: r.wr_hf,
-                wr_vc: r.wr_vc,
-                wr_data: r.wr_data,
-                hf_rd: t.hf_rd,
-                pay_rd: t.pay_rd,
-                credit_cnt: t.credit_cnt,
-                credit_stop: t.credit_stop,
-            };
-        }
+        router_inputs(&self.nics, &self.ports, &mut ri);
         v.enter("u_router");
         self.router.probe(&ri, v);
         v.leave();
