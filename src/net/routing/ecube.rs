@@ -293,28 +293,9 @@ mod tests {
     fn vc_0_up_to_and_across_the_dateline_then_vc_1_then_reset() {
         let t = Torus::torus_of(&[4, 4]).unwrap();
         let e = Ecube::dateline();
-        let mut out = Vec::new();
         // (3,0) -> (1,1): X+ across the dateline on VC 0, then VC 1, then Y on VC 0.
-        let mut r = inject(&t, [3, 0, 0], [1, 1, 0]);
-        let mut seen = Vec::new();
-        loop {
-            out.clear();
-            e.route(&t, &r, &mut out);
-            assert_eq!(out.len(), 1);
-            let h = out[0];
-            seen.push((t.addr(r.node), h.port, h.vc, h.state));
-            let Port::Inter(q) = h.port else { break };
-            let (m, back) = t.link(r.node, q as usize).unwrap();
-            r = RouteIn {
-                node: m,
-                from: Port::Inter(back as u8),
-                vc: h.vc,
-                state: h.state,
-                ..r
-            };
-        }
         assert_eq!(
-            seen,
+            walk(&t, &e, [3, 0, 0], [1, 1, 0]),
             vec![
                 ([3, 0, 0], Port::Inter(0), 0, 0b01),
                 ([0, 0, 0], Port::Inter(0), 1, 0b01),
@@ -385,15 +366,17 @@ mod tests {
         );
     }
 
-    /// A path under `e` from `src` to `dst`: (node address, port, VC) at every hop.
-    fn walk(t: &Torus, e: &Ecube, src: Addr, dst: Addr) -> Vec<(Addr, Port, u8)> {
+    /// A path under `e` from `src` to `dst`: (node address, port, VC, `route` state) at every
+    /// hop.
+    fn walk(t: &Torus, e: &Ecube, src: Addr, dst: Addr) -> Vec<(Addr, Port, u8, u8)> {
         let mut r = inject(t, src, dst);
         let mut seen = Vec::new();
         loop {
             let mut out = Vec::new();
             e.route(t, &r, &mut out);
+            assert_eq!(out.len(), 1);
             let h = out[0];
-            seen.push((t.addr(r.node), h.port, h.vc));
+            seen.push((t.addr(r.node), h.port, h.vc, h.state));
             let Port::Inter(q) = h.port else { break };
             let (m, back) = t.link(r.node, q as usize).unwrap();
             r = RouteIn {
@@ -410,14 +393,15 @@ mod tests {
     #[test]
     fn rtl_rule_vc_1_towards_higher_coordinates_the_wrap_switches() {
         let t = Torus::torus_of(&[4, 4]).unwrap();
-        // (3,0) -> (1,1): X+ across the wrap on VC 0 (1 < 3), then VC 1 (1 > 0), Y+ on VC 1
+        // (3,0) -> (1,1): X+ across the wrap on VC 0 (1 < 3), then VC 1 (1 > 0), Y+ on VC 1;
+        // the route field is never written
         assert_eq!(
             walk(&t, &Ecube::new(), [3, 0, 0], [1, 1, 0]),
             vec![
-                ([3, 0, 0], Port::Inter(0), 0),
-                ([0, 0, 0], Port::Inter(0), 1),
-                ([1, 0, 0], Port::Inter(2), 1),
-                ([1, 1, 0], Port::Intra(0), 0),
+                ([3, 0, 0], Port::Inter(0), 0, 0),
+                ([0, 0, 0], Port::Inter(0), 1, 0),
+                ([1, 0, 0], Port::Inter(2), 1, 0),
+                ([1, 1, 0], Port::Intra(0), 0, 0),
             ]
         );
         // ring of 5, 0 -> 3 goes X- round the wrap: VC 1 (3 > 0) up to and across it, then VC 0
@@ -425,9 +409,9 @@ mod tests {
         assert_eq!(
             walk(&t, &Ecube::new(), [0, 0, 0], [3, 0, 0]),
             vec![
-                ([0, 0, 0], Port::Inter(1), 1),
-                ([4, 0, 0], Port::Inter(1), 0),
-                ([3, 0, 0], Port::Intra(0), 0),
+                ([0, 0, 0], Port::Inter(1), 1, 0),
+                ([4, 0, 0], Port::Inter(1), 0, 0),
+                ([3, 0, 0], Port::Intra(0), 0, 0),
             ]
         );
         assert!(Ecube::new().rtl_twin());
