@@ -106,6 +106,9 @@ enum Design {
     Link,
     Router,
     Node,
+    /// A Verilated network (testbench/networks.rs: torus:4x4, torus:4x2x2, mesh:2x2, as
+    /// net.topology) beside the network engine.
+    Network,
 }
 
 fn name<T: ValueEnum>(v: T) -> String {
@@ -196,6 +199,13 @@ enum Cmd {
         /// structure must be one of them.
         #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(exanet::cosim::shapes::names()))]
         shape: Option<String>,
+        /// --design network: run this SPMD program's ranks (one on every node, as `app run`
+        /// places them linearly) instead of the configured traffic.
+        #[arg(long, value_enum)]
+        app: Option<exanet::app::programs::Example>,
+        /// --design network --app: message bytes, at most 1 MiB.
+        #[arg(long, default_value_t = 1024, requires = "app", value_parser = clap::value_parser!(u64).range(0..=1 << 20))]
+        app_bytes: u64,
     },
     /// Compare two wave files (VCD or FST, in any pairing) signal by signal, by name.
     WaveDiff {
@@ -1220,6 +1230,8 @@ fn main() -> ExitCode {
             wave_format,
             simulator,
             shape,
+            app,
+            app_bytes,
         } => cli::cosim(
             common.config.as_deref(),
             common.json,
@@ -1232,6 +1244,7 @@ fn main() -> ExitCode {
             wave_format,
             simulator,
             shape.as_deref(),
+            app.map(|a| (a, app_bytes)),
         ),
         Cmd::WaveDiff {
             a,

@@ -12,14 +12,12 @@
 //! the node, the register, the cycle and both values.
 
 use exanet::block::Block;
-use exanet::config::{Config, InterPortConfig};
-use exanet::net::engine::router_cfg;
+use exanet::config::Config;
 use exanet::net::nic::{Nic, NicFifoIn};
 use exanet::net::setup::{build, plan, Plan};
-use exanet::net::topology::{PortClass, Topology};
+use exanet::net::topology::Topology;
 use exanet::node::{Node, NodeIn};
 use exanet::probe::Visitor;
-use exanet::router::params::Dir;
 use std::collections::BTreeMap;
 
 /// The registers (`..._q`, `..._q[k]`) under `u_router` and `gen_link[q]`, in visiting order
@@ -116,32 +114,14 @@ fn config(topology: &str, load: f64, sizes: &str, seed: u64) -> Config {
     c
 }
 
-/// The configuration of network node `id` as a stand-alone `Node`: its router structure (one
-/// intra-tile port a terminal, the topology's ports), its place in the lattice, and the link
-/// settings the engine gives every link.
-fn node_config(cfg: &Config, t: &dyn Topology, id: usize, tred: u32) -> Config {
-    let mut c = cfg.clone();
-    let shape = t.shape().expect("a torus or mesh");
-    c.router.intra_ports = t.terminals() as u32;
-    c.router.inter_ports = (0..t.ports())
-        .map(|q| match t.port_class(id, q) {
-            PortClass::Dim { dim, plus } => InterPortConfig {
-                dim,
-                dir: if plus { Dir::Plus } else { Dir::Minus },
-            },
-            other => panic!("port {q}: {other:?}"),
-        })
-        .collect();
-    c.router.dims = shape.size.len() as u32;
-    c.link.num_vcs = 2;
-    c.link.credit.tred_words = tred;
-    c.link.credit.whole_packet = cfg.net.whole_packet_credit;
-    let rc = router_cfg(cfg, t, id, &exanet::link::LinkParams::from_config(&c.link));
-    c.node.coord = rc.coord;
-    c.node.lattice = rc.size;
-    c.node.torus = [shape.wrap; 3];
-    c.node.dim_order = rc.order;
-    c
+/// The configuration of network node `id` as a stand-alone `Node` (the network lockstep's).
+fn node_config(
+    cfg: &Config,
+    t: &dyn Topology,
+    id: usize,
+    link: &exanet::link::LinkParams,
+) -> Config {
+    exanet::cosim::net_design::node_config(cfg, t, id, link).unwrap()
 }
 
 struct Reference {
@@ -212,10 +192,10 @@ fn compare(cfg: &Config, cycles: u64, ports: bool) -> usize {
     let t = p.topo.clone();
     let mut net = build(cfg, &p, cfg.net.load).unwrap();
     let mut twin = build(cfg, &p, cfg.net.load).unwrap();
-    let tred = net.link_params().cfg.tred;
+    let link = *net.link_params();
     let mut reference = Reference {
         nodes: (0..t.nodes())
-            .map(|i| Node::reset(&node_config(cfg, t.as_ref(), i, tred)))
+            .map(|i| Node::reset(&node_config(cfg, t.as_ref(), i, &link)))
             .collect(),
         nics: twin
             .nodes

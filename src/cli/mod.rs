@@ -396,9 +396,21 @@ pub fn cosim(
     wave_format: WaveFormat,
     simulator: Simulator,
     shape: Option<&str>,
+    app: Option<(crate::app::programs::Example, u64)>,
 ) -> R {
     let mut cfg = load_config(config)?;
+    if app.is_some() && design != "network" {
+        return Err(CliError::input(
+            "--app: only the network co-simulation (--design network) runs a program",
+        ));
+    }
     if let Some(name) = shape {
+        if design == "network" {
+            return Err(CliError::input(
+                "--shape: a network's nodes have its topology's shape; give the network with \
+                 --set net.topology (the Verilated ones: torus:4x4, torus:4x2x2, mesh:2x2)",
+            ));
+        }
         if design == "link" {
             return Err(CliError::input(
                 "--shape: the link has one structure; give it with --design router or node",
@@ -417,9 +429,9 @@ pub fn cosim(
     }
     cfg.validate()?;
     output::record_config(&cfg);
-    if !["link", "router", "node"].contains(&design) {
+    if !["link", "router", "node", "network"].contains(&design) {
         return Err(CliError::input(format!(
-            "--design: unknown design '{design}' (available: link, router, node)"
+            "--design: unknown design '{design}' (available: link, router, node, network)"
         )));
     }
     let max = cosim::lockstep::MAX_CYCLES;
@@ -431,6 +443,24 @@ pub fn cosim(
     if design == "router" {
         no_links(&cfg, "the router co-simulation (--ber or link.phy.ber)")?;
     }
+    if design == "network" {
+        if cfg.link.phy.ber > 0.0 || !cfg.net.link_ber.is_empty() {
+            return Err(CliError::input(
+                "--ber, link.phy.ber, net.link_ber: the Verilated networks' lanes are error-free \
+                 (bit errors are co-simulated by --design link and node)",
+            ));
+        }
+        if !cfg.net.faults.0.is_empty() || cfg.net.random_faults.is_some() {
+            return Err(CliError::input(
+                "net.faults, net.random_faults: the Verilated networks have no fault injection",
+            ));
+        }
+        if simulator == Simulator::Icarus {
+            return Err(CliError::input(
+                "--simulator icarus: the network co-simulation runs under Verilator only",
+            ));
+        }
+    }
     if simulator == Simulator::Icarus && vcd_dir.is_some() {
         return Err(CliError::input(
             "--vcd-dir: the Icarus Verilog co-simulation writes no waves (use --simulator \
@@ -438,6 +468,10 @@ pub fn cosim(
         ));
     }
     let run_design = |opts: &cosim::lockstep::Options| match design {
+        "network" => match app {
+            None => cosim::net_design::run_network(&cfg, opts),
+            Some((example, bytes)) => cosim::net_design::run_app(&cfg, example, bytes, opts),
+        },
         "router" => cosim::router_design::run_router(&cfg, opts, simulator),
         "node" => cosim::node_design::run_node(&cfg, opts, simulator),
         _ => cosim::link_design::run_link(&cfg, opts, simulator),

@@ -43,6 +43,17 @@ pub trait Design {
     fn inject_fault(&mut self);
     /// The name of the register `inject_fault` changes.
     fn fault_signal(&self) -> String;
+    /// Verilator traces every signal of the top (false: only its ports, a network top's; the
+    /// RTL's wave then holds the compared signals, read from the Verilated model by name every half
+    /// cycle, under the same names as the model's wave).
+    fn rtl_traced(&self) -> bool {
+        true
+    }
+    /// Checked once, after the RTL's reset and before the first cycle: what the RTL resets to
+    /// that the comparison does not cover (a network's Target Controllers).
+    fn check_reset(&self, _rtl: &RtlModel) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// The simulator the RTL runs on beside the model.
@@ -268,6 +279,8 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
     let ids = map_signals(&decl.names, &rtl).map_err(setup)?;
     let period = opts.period_ps.max(2);
     let mut wave = None;
+    // the RTL's wave when Verilator does not trace the compared signals
+    let mut rtl_wave: Option<crate::wave::WaveSink> = None;
     let mut vcd = None;
     if let Some(dir) = &opts.vcd_dir {
         std::fs::create_dir_all(dir).map_err(|e| run_err(format!("{}: {e}", dir.display())))?;
@@ -278,12 +291,30 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
         );
         wave =
             Some(ProbedWave::create(&m, opts.wave_format, |v| d.probe(false, v)).map_err(run_err)?);
-        rtl.trace_open_as(&r, opts.wave_format)
-            .map_err(|e| run_err(e.to_string()))?;
+        if d.rtl_traced() {
+            rtl.trace_open_as(&r, opts.wave_format)
+                .map_err(|e| run_err(e.to_string()))?;
+        } else {
+            let decls: Vec<crate::wave::SignalDecl> = decl
+                .names
+                .iter()
+                .map(|(n, w)| crate::wave::SignalDecl::new(n.clone(), *w))
+                .collect();
+            rtl_wave = Some(
+                crate::wave::WaveSink::create(&r, opts.wave_format, 1, &decls)
+                    .map_err(|e| run_err(format!("{}: {e}", r.display())))?,
+            );
+        }
         vcd = Some((m.display().to_string(), r.display().to_string()));
     }
     inputs.set(&mut rtl, &d.input_values()).map_err(run_err)?;
     inputs.reset(&mut rtl).map_err(run_err)?;
+    d.check_reset(&rtl).map_err(setup)?;
+    let rtl_values = |rtl: &RtlModel| ids.iter().map(|id| rtl.get(*id)).collect::<Vec<_>>();
+    let rtl_sample = |w: &mut crate::wave::WaveSink, t: u64, rtl: &RtlModel| {
+        w.sample(t, &rtl_values(rtl))
+            .map_err(|e| run_err(format!("the RTL's wave: {e}")))
+    };
 
     let mut sampler = Sampler::default();
     let result = (|| {
@@ -296,6 +327,9 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
                 w.sample(period * c, false, |v| d.probe(false, v))
                     .map_err(run_err)?;
             }
+            if let Some(w) = rtl_wave.as_mut() {
+                rtl_sample(w, period * c, &rtl)?;
+            }
             d.step();
             if opts.fault_at == Some(c) {
                 d.inject_fault();
@@ -306,6 +340,9 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
                 rtl.trace_dump(period * c + period / 2);
                 w.sample(period * c + period / 2, true, |v| d.probe(true, v))
                     .map_err(run_err)?;
+            }
+            if let Some(w) = rtl_wave.as_mut() {
+                rtl_sample(w, period * c + period / 2, &rtl)?;
             }
             sampler.clear();
             sampler.clk = true;
@@ -331,6 +368,10 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
         }
         Ok(())
     })();
+    if let Some(w) = rtl_wave.take() {
+        w.finish()
+            .map_err(|e| run_err(format!("the RTL's wave: {e}")))?;
+    }
     if let Some(w) = wave.take() {
         let rtl_done = rtl.trace_finish().map_err(|e| run_err(e.to_string()));
         w.finish().map_err(run_err)?;

@@ -9,6 +9,8 @@ pub mod bench_node;
 pub mod icarus;
 pub mod link_design;
 pub mod lockstep;
+pub mod net_design;
+pub mod networks;
 pub mod node_design;
 pub mod router_design;
 pub mod shapes;
