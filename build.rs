@@ -109,8 +109,11 @@ fn tops() -> Vec<TopSpec> {
     t
 }
 
-/// The SystemVerilog of network top `net`, written into `out`: its nodes at the structure of
-/// their shape.
+/// The SystemVerilog of network top `net`, written into `<target>/<profile>/exanet-net-tops/`
+/// (the object cache's parent): its nodes at the structure of their shape. Verilator writes the
+/// source's path into the C++ it generates (its fatal messages name the file), so a path inside
+/// `OUT_DIR`, which differs between the `check`, `dev` and `test` builds, would make each build
+/// compile the network's C++ anew instead of sharing the cached objects.
 fn network_source(out: &Path, net: &networks::RtlNetwork) -> PathBuf {
     let sh = shapes::SHAPES
         .iter()
@@ -127,14 +130,34 @@ fn network_source(out: &Path, net: &networks::RtlNetwork) -> PathBuf {
             (k.to_string(), v.to_string())
         })
         .collect();
-    let dir = out.join("net_tops");
-    fs::create_dir_all(&dir).expect("create net_tops");
-    let path = dir.join(format!("{}.sv", net.module()));
-    write_if_changed(
+    let path = net_tops_dir(out).join(format!("{}.sv", net.module()));
+    write_shared(
         &path,
         &net.source(&params, sh.n_intra as usize, sh.inter.len()),
     );
     path
+}
+
+/// `<target>/<profile>/exanet-net-tops/`, shared by the builds of every cargo profile.
+fn net_tops_dir(out: &Path) -> PathBuf {
+    let dir = out
+        .ancestors()
+        .nth(3)
+        .map(|d| d.join("exanet-net-tops"))
+        .unwrap_or_else(|| out.join("net_tops"));
+    fs::create_dir_all(&dir).expect("create exanet-net-tops");
+    dir
+}
+
+/// Writes `text` into `path` unless it holds it already; builds of several profiles may run at
+/// once, so the file is written aside and renamed into place (atomic).
+fn write_shared(path: &Path, text: &str) {
+    if fs::read_to_string(path).ok().as_deref() == Some(text) {
+        return;
+    }
+    let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
+    fs::write(&tmp, text).unwrap_or_else(|e| panic!("write {}: {e}", tmp.display()));
+    fs::rename(&tmp, path).unwrap_or_else(|e| panic!("rename {}: {e}", tmp.display()));
 }
 
 /// Directories holding RTL, relative to the crate root, the IP's before the test bench's. A top
@@ -590,8 +613,8 @@ fn verilate(v: &Verilator, root: &Path, out: &Path, t: &TopSpec, sources: &[Path
         cmd.arg(root.join(WAIVERS));
     }
     if t.network.is_some() {
-        let vlt = out.join("net_tops/registers.vlt");
-        write_if_changed(&vlt, NETWORK_VLT);
+        let vlt = net_tops_dir(out).join("registers.vlt");
+        write_shared(&vlt, NETWORK_VLT);
         cmd.arg(vlt);
     }
     cmd.args(sources);

@@ -292,7 +292,11 @@ fn listed_values(help: &str, option: &str) -> Vec<String> {
 #[test]
 fn fixed_value_options_list_their_values() {
     for (args, option, values) in [
-        (vec!["cosim"], "--design", vec!["link", "router", "node"]),
+        (
+            vec!["cosim"],
+            "--design",
+            vec!["link", "router", "node", "network"],
+        ),
         (vec!["cosim"], "--credit", vec!["start-stop", "usedword"]),
         (vec!["cosim"], "--wave-format", vec!["vcd", "fst"]),
         (vec!["karma", "pingpong"], "--mode", vec!["user", "kernel"]),
