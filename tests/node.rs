@@ -398,8 +398,8 @@ fn the_node_s_sub_blocks_step_in_any_order() {
         );
     }
     // the traffic the test is about happened, and the replay followed the recording
-    let sent: Vec<u32> = straight.node.tx.iter().map(|t| t.stat_pkts).collect();
-    let recv: Vec<u32> = straight.node.rx.iter().map(|r| r.stat_pkts).collect();
+    let sent: Vec<u32> = straight.node.tcl.iter().map(|t| t.tx.stat_pkts).collect();
+    let recv: Vec<u32> = straight.node.tcl.iter().map(|t| t.rx.stat_pkts).collect();
     assert!(
         sent[0] > 5 && recv.iter().all(|&r| r > 5),
         "{sent:?} {recv:?}"
@@ -413,9 +413,9 @@ fn the_node_s_sub_blocks_step_in_any_order() {
         sent,
         recorded
             .node
-            .tx
+            .tcl
             .iter()
-            .map(|t| t.stat_pkts)
+            .map(|t| t.tx.stat_pkts)
             .collect::<Vec<_>>()
     );
 }

@@ -202,7 +202,13 @@ pub fn bench_node(cfg: &Config, cycles: u64, progress: &Progress) -> Result<Benc
         progress.every(k as u64, PROGRESS_BATCH);
     }
     let model = cycles as f64 / t.elapsed().as_secs_f64();
-    let sent = |t: &NodeTop| t.node.tx.iter().map(|x| x.stat_pkts).collect::<Vec<_>>();
+    let sent = |t: &NodeTop| {
+        t.node
+            .tcl
+            .iter()
+            .map(|x| x.tx.stat_pkts)
+            .collect::<Vec<_>>()
+    };
     if sent(&top) != sent(&recorded) {
         return Err("the replayed node did not follow the recorded run".into());
     }
@@ -221,10 +227,10 @@ pub fn bench_node(cfg: &Config, cycles: u64, progress: &Progress) -> Result<Benc
     )?;
     let name = "TOP.exanet_node_top.u_node.gen_link[0].u_tcl.u_tx.stat_pkts_q";
     let pkts = rtl.find(name).map(|id| rtl.get(id));
-    if pkts != Some(top.node.tx[0].stat_pkts as u128) {
+    if pkts != Some(top.node.tcl[0].tx.stat_pkts as u128) {
         return Err(format!(
             "the Verilated node did not follow the recorded run ({name} = {pkts:?}, model {})",
-            top.node.tx[0].stat_pkts
+            top.node.tcl[0].tx.stat_pkts
         ));
     }
     drop(trace);

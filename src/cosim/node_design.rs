@@ -453,7 +453,7 @@ impl Design for NodeDesign {
                 k.step(c, &f);
             }
             for q in 0..self.inj_node.len() {
-                self.inj_node[q].commit(t.node.tx[q].out_valid && t.node.lanes[q].tx_ready());
+                self.inj_node[q].commit(t.node.tcl[q].tx.out_valid && t.node.lanes[q].tx_ready());
                 self.inj_nb[q].commit(t.nbs[q].tx.out_valid && t.nb_lanes[q].tx_ready());
             }
         }
@@ -502,7 +502,7 @@ impl Design for NodeDesign {
             let (n, nb) = (&self.top.node, &self.top.nbs[q]);
             out.check(&nb.rx)
                 .map_err(|e| format!("link {q}, node to neighbour: {e}"))?;
-            inc.check(&n.rx[q])
+            inc.check(&n.tcl[q].rx)
                 .map_err(|e| format!("link {q}, neighbour to node: {e}"))?;
         }
         Ok(())
@@ -554,8 +554,8 @@ impl NodeDesign {
         (0..t.nbs.len())
             .map(|q| {
                 (
-                    LinkAccount::of(&n.tx[q], &t.nbs[q].rx),
-                    LinkAccount::of(&t.nbs[q].tx, &n.rx[q]),
+                    LinkAccount::of(&n.tcl[q].tx, &t.nbs[q].rx),
+                    LinkAccount::of(&t.nbs[q].tx, &n.tcl[q].rx),
                 )
             })
             .collect()

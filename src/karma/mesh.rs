@@ -315,7 +315,7 @@ impl MeshBackend for Mesh {
                 r.owr_valid as u8 | (r.owr_hf as u8) << 1
             }
             Tap::RxWrite { node, q } => {
-                let r = &self.nodes[node].rx[q];
+                let r = &self.nodes[node].tcl[q].rx;
                 r.wr_valid as u8 | (r.wr_hf as u8) << 1
             }
         }

@@ -10,6 +10,7 @@ pub mod errors;
 pub mod lseq;
 pub mod phy;
 pub mod system;
+pub mod tcl;
 pub mod tcl_rx;
 pub mod tcl_tx;
 pub mod tred;

@@ -360,7 +360,7 @@ impl Block for LinkEnd {
             v.leave();
         }
         v.enter("u_tcl");
-        probe_tcl(p, &self.tx, &self.rx, &ins.tx, &ins.rx, v);
+        super::tcl::probe_halves(&p.tcl, &p.cfg, &self.tx, &self.rx, &ins.tx, &ins.rx, v);
         v.leave();
         for (k, f) in self.rx_fifos.iter().enumerate() {
             v.enter(GEN_RX[k]);
@@ -370,64 +370,6 @@ impl Block for LinkEnd {
             v.leave();
         }
     }
-}
-
-/// Ports and sub-blocks of `exanet_tcl` (TX + RX), in the scope the caller opened.
-pub fn probe_tcl(
-    p: &LinkParams,
-    tx: &TclTx,
-    rx: &TclRx,
-    txin: &TxIn,
-    rxin: &RxIn,
-    v: &mut dyn Visitor,
-) {
-    let nv = p.tcl.num_vcs;
-    clk_rst(v);
-    super::tcl_tx::probe_cfg(&p.cfg, v);
-    v.sig("hf_empty_i", nv, txin.hf_empty as u128);
-    v.sig("pay_empty_i", nv, txin.pay_empty as u128);
-    for k in 0..nv as usize {
-        v.sig_idx("hf_rdata_i", k, 128, txin.hf_rdata[k]);
-        v.sig_idx("pay_rdata_i", k, 128, txin.pay_rdata[k]);
-    }
-    v.sig("hf_rd_o", nv, tx.hf_rd as u128);
-    v.sig("pay_rd_o", nv, tx.pay_rd as u128);
-    v.sig("tx_ready_i", 1, b(txin.tx_ready));
-    v.sig("tx_valid_o", 1, b(tx.out_valid));
-    v.sig("tx_data_o", 64, tx.out_data as u128);
-    v.sig("rx_valid_i", 1, b(rxin.rx_valid));
-    v.sig("rx_data_i", 64, rxin.rx_data as u128);
-    v.sig("wr_valid_o", 1, b(rx.wr_valid));
-    v.sig("wr_hf_o", 1, b(rx.wr_hf));
-    v.sig("wr_vc_o", 3, rx.wr_vc as u128);
-    v.sig("wr_data_o", 128, rx.wr_data);
-    v.sig("rxf_units_i", nv * 16, txin.rxf_units);
-    v.sig(
-        "credit_cnt_o",
-        nv * 16,
-        pack16(&tx.credit_cnt[..nv as usize]),
-    );
-    v.sig("credit_stop_o", 8, tx.credit_stop as u128);
-    v.enter("u_tx");
-    tx.probe(
-        &TclTxIn {
-            p: &p.tcl,
-            cfg: &p.cfg,
-            port: txin,
-        },
-        v,
-    );
-    v.leave();
-    v.enter("u_rx");
-    rx.probe(
-        &TclRxIn {
-            p: &p.tcl,
-            cfg: &p.cfg,
-            port: *rxin,
-        },
-        v,
-    );
-    v.leave();
 }
 
 /// Scope names of generated blocks (static: probing is on the hot path).

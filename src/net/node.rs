@@ -41,7 +41,7 @@ use crate::link::tcl_tx::{TclCfg, TclTx, TclTxIn, TxFifoView, TxIn, AGE_MAX};
 use crate::link::LinkParams;
 use crate::probe::Visitor;
 use crate::router::params::{RouterCfg, MAX_INTER, MAX_INTRA};
-use crate::router::{InterIn, Router, RouterIn};
+use crate::router::{Router, RouterIn};
 use std::sync::Arc;
 
 /// One inter-tile port's APElink half: our TCL and our outgoing lane, with the bit errors the
@@ -200,18 +200,7 @@ fn router_inputs(nics: &[Nic], ports: &[Option<NetPort>], ri: &mut RouterIn) {
     }
     for (q, port) in ports.iter().enumerate() {
         let Some(port) = port else { continue };
-        let (t, r) = (&port.tx, &port.rx);
-        ri.inter[q] = InterIn {
-            wr_valid: r.wr_valid,
-            wr_hf: r.wr_hf,
-            wr_vc: r.wr_vc,
-            wr_data: r.wr_data,
-            hf_rd: t.hf_rd,
-            pay_rd: t.pay_rd,
-            // the router reads the counts of the VCs that exist only
-            credit_cnt: t.credit_cnt,
-            credit_stop: t.credit_stop,
-        };
+        ri.inter[q] = crate::link::tcl::router_side(&port.tx, &port.rx);
     }
 }
 
@@ -586,11 +575,6 @@ impl NetNode {
         v.enter("u_router");
         self.router.probe(&ri, v);
         v.leave();
-        let lp = LinkParams {
-            cfg: env.tcl_cfg,
-            phy_cfg: env.phy_cfg,
-            ..*env.link
-        };
         for (q, port) in self.ports.iter().enumerate() {
             let Some(port) = port else { continue };
             let mut now = port.clone();
@@ -613,7 +597,15 @@ impl NetNode {
                 rx_valid: link_in[q].0,
                 rx_data: link_in[q].1,
             };
-            crate::link::system::probe_tcl(&lp, &port.tx, &port.rx, &txin, &rxin, v);
+            crate::link::tcl::probe_halves(
+                &env.link.tcl,
+                &env.tcl_cfg,
+                &port.tx,
+                &port.rx,
+                &txin,
+                &rxin,
+                v,
+            );
             v.leave();
             v.enter("u_lane");
             port.lane.probe(&lane_input(port, env), v);

@@ -26,13 +26,13 @@ pub mod top;
 use crate::block::Block;
 use crate::config::Config;
 use crate::link::phy::{PhyCfg, PhyIn, PhyLane, PhyNext};
-use crate::link::system::probe_tcl;
-use crate::link::tcl_rx::{RxEvents, RxIn, TclRx, TclRxIn};
-use crate::link::tcl_tx::{TclCfg, TclTx, TclTxIn, TxEvents, TxFifoView, TxIn};
+use crate::link::tcl::{router_side, Tcl, TclIn};
+use crate::link::tcl_rx::{RxEvents, RxIn, TclRx};
+use crate::link::tcl_tx::{TclCfg, TclParams, TclTx, TxEvents, TxFifoView, TxIn};
 use crate::link::LinkParams;
 use crate::probe::{b, clk_rst, Visitor};
 use crate::router::params::{RouterCfg, RouterParams, MAX_INTER, MAX_INTRA};
-use crate::router::{InterIn, IntraIn, Router, RouterIn, RouterNext};
+use crate::router::{IntraIn, Router, RouterIn, RouterNext};
 use regs::*;
 use selftest::{
     ConsFifoIn, ConsIn, GenCfg, GenFifoIn, GenIn, PerfCounter, PerfIn, StConsumer, TrafficGen,
@@ -77,8 +77,8 @@ pub struct NodeIn {
 pub struct Node {
     pub p: NodeParams,
     pub router: Router,
-    pub tx: Vec<TclTx>,
-    pub rx: Vec<TclRx>,
+    /// Each inter-tile port's TCL (`gen_link[q].u_tcl`).
+    pub tcl: Vec<Tcl>,
     pub lanes: Vec<PhyLane>,
     pub tc: TargetCtrl,
     pub gens: Vec<TrafficGen>,
@@ -88,8 +88,7 @@ pub struct Node {
 
 pub struct NodeNext {
     router: RouterNext,
-    tx: Vec<(TclTx, TxEvents)>,
-    rx: Vec<(TclRx, RxEvents)>,
+    tcl: Vec<((TclTx, TxEvents), (TclRx, RxEvents))>,
     lanes: Vec<PhyNext>,
     tc: TargetCtrl,
     gens: Vec<TrafficGen>,
@@ -127,8 +126,7 @@ struct NodeInputs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NodeBlock {
     Router,
-    Tx(usize),
-    Rx(usize),
+    Tcl(usize),
     Lane(usize),
     Tc,
     Gen(usize),
@@ -239,7 +237,7 @@ impl Node {
             if q >= self.p.router.inter.len() {
                 return None;
             }
-            let (tx, rx) = (&self.tx[q], &self.rx[q]);
+            let (tx, rx) = (&self.tcl[q].tx, &self.tcl[q].rx);
             return Some(match (addr - LINK_BASE) % LINK_STRIDE {
                 0x00 => self.lanes[q].lane_up() as u32 | (tx.pkt as u32) << 1,
                 0x04 => rx.stat_ecc_corr,
@@ -302,19 +300,8 @@ impl Node {
         let mut rx = Vec::with_capacity(nq);
         let mut lanes = Vec::with_capacity(nq);
         for q in 0..nq {
-            let (t, r) = (&self.tx[q], &self.rx[q]);
-            let mut credit_cnt = [0u32; 8];
-            credit_cnt[..nv as usize].copy_from_slice(&t.credit_cnt[..nv as usize]);
-            ri.inter[q] = InterIn {
-                wr_valid: r.wr_valid,
-                wr_hf: r.wr_hf,
-                wr_vc: r.wr_vc,
-                wr_data: r.wr_data,
-                hf_rd: t.hf_rd,
-                pay_rd: t.pay_rd,
-                credit_cnt,
-                credit_stop: t.credit_stop,
-            };
+            let (t, r) = (&self.tcl[q].tx, &self.tcl[q].rx);
+            ri.inter[q] = router_side(t, r);
             let router = &self.router;
             tx.push(TxIn::wire(
                 r,
@@ -366,7 +353,7 @@ impl Node {
         let ni = self.p.router.n_intra as usize;
         let mut v = vec![NodeBlock::Router];
         for q in 0..nq {
-            v.extend([NodeBlock::Tx(q), NodeBlock::Rx(q), NodeBlock::Lane(q)]);
+            v.extend([NodeBlock::Tcl(q), NodeBlock::Lane(q)]);
         }
         v.push(NodeBlock::Tc);
         v.extend((0..ni).map(NodeBlock::Gen));
@@ -386,19 +373,9 @@ impl Node {
                 NodeBlock::Router => {
                     self.router.step(&ins.router);
                 }
-                NodeBlock::Tx(q) => {
-                    self.tx[q].step_in_place(&TclTxIn {
-                        p: &self.p.link.tcl,
-                        cfg: &ins.tcl_cfg,
-                        port: &ins.tx[q],
-                    });
-                }
-                NodeBlock::Rx(q) => {
-                    self.rx[q].step_in_place(&TclRxIn {
-                        p: &self.p.link.tcl,
-                        cfg: &ins.tcl_cfg,
-                        port: ins.rx[q],
-                    });
+                NodeBlock::Tcl(q) => {
+                    let p = self.p.link.tcl;
+                    self.tcl[q].step_in_place(&Self::tcl_in(&p, &ins, q));
                 }
                 NodeBlock::Lane(q) => {
                     self.lanes[q].step_in_place(&ins.lanes[q]);
@@ -408,6 +385,16 @@ impl Node {
                 NodeBlock::Cons(k) => self.cons[k] = self.eval_cons(&ins, k),
                 NodeBlock::Perf => self.perf = self.eval_perf(&ins),
             }
+        }
+    }
+
+    /// TCL `q`'s inputs (`p`: the TCLs' parameters).
+    fn tcl_in<'a>(p: &'a TclParams, ins: &'a NodeInputs, q: usize) -> TclIn<'a> {
+        TclIn {
+            p,
+            cfg: &ins.tcl_cfg,
+            tx: &ins.tx[q],
+            rx: ins.rx[q],
         }
     }
 
@@ -553,8 +540,7 @@ impl Block for Node {
         let ni = p.router.n_intra as usize;
         Node {
             router: Router::new(p.router.clone()),
-            tx: (0..nq).map(|_| TclTx::reset(&p.link.tcl)).collect(),
-            rx: (0..nq).map(|_| TclRx::reset(&p.link.tcl)).collect(),
+            tcl: (0..nq).map(|_| Tcl::reset(&p.link.tcl)).collect(),
             lanes: (0..nq).map(|_| PhyLane::reset(&p.link.phy)).collect(),
             tc: TargetCtrl::reset(c),
             gens: vec![TrafficGen::reset(&()); ni],
@@ -567,15 +553,11 @@ impl Block for Node {
     /// Next state of every block. Pure.
     fn eval(&self, i: &NodeIn) -> NodeNext {
         let ins = self.inputs(i);
-        let tcl = &self.p.link.tcl;
-        let (ni, cfg) = (self.gens.len(), &ins.tcl_cfg);
+        let ni = self.gens.len();
         NodeNext {
             router: self.router.eval(&ins.router),
-            tx: (self.tx.iter().zip(&ins.tx))
-                .map(|(t, port)| t.eval(&TclTxIn { p: tcl, cfg, port }))
-                .collect(),
-            rx: (self.rx.iter().zip(&ins.rx))
-                .map(|(r, &port)| r.eval(&TclRxIn { p: tcl, cfg, port }))
+            tcl: (self.tcl.iter().enumerate())
+                .map(|(q, t)| t.eval(&Self::tcl_in(&self.p.link.tcl, &ins, q)))
                 .collect(),
             lanes: (self.lanes.iter().zip(&ins.lanes))
                 .map(|(l, li)| l.eval(li))
@@ -589,11 +571,8 @@ impl Block for Node {
 
     fn commit(&mut self, n: NodeNext) {
         self.router.commit(n.router);
-        for (t, x) in self.tx.iter_mut().zip(n.tx) {
+        for (t, x) in self.tcl.iter_mut().zip(n.tcl) {
             t.commit(x);
-        }
-        for (r, x) in self.rx.iter_mut().zip(n.rx) {
-            r.commit(x);
         }
         for (l, x) in self.lanes.iter_mut().zip(n.lanes) {
             l.commit(x);
@@ -621,14 +600,7 @@ impl Block for Node {
         for (q, name) in GEN_LINK.iter().enumerate().take(nq) {
             v.enter(name);
             v.enter("u_tcl");
-            probe_tcl(
-                &self.p.link_params(ins.tcl_cfg, self.phy_cfg()),
-                &self.tx[q],
-                &self.rx[q],
-                &ins.tx[q],
-                &ins.rx[q],
-                v,
-            );
+            self.tcl[q].probe(&Self::tcl_in(&self.p.link.tcl, &ins, q), v);
             v.leave();
             v.enter("u_lane");
             self.lanes[q].probe(&ins.lanes[q], v);
@@ -671,16 +643,5 @@ impl Block for Node {
         v.enter("u_perf");
         self.perf.probe(&Self::perf_in(&ins), v);
         v.leave();
-    }
-}
-
-impl NodeParams {
-    /// The link parameters with the node's run-time TCL and PHY configuration.
-    fn link_params(&self, cfg: TclCfg, phy_cfg: PhyCfg) -> LinkParams {
-        LinkParams {
-            cfg,
-            phy_cfg,
-            ..self.link
-        }
     }
 }
