@@ -254,7 +254,9 @@ fn the_generated_network_tops_are_lint_clean() {
     });
     let dir = std::env::temp_dir().join(format!("exanet-net-lint-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    for net in networks::NETWORKS {
+    // the mesh (edge ports) and the 3-D torus (6 ports, rings of 2): the generator's every
+    // case; the 4x4 torus is the same text at other sizes (its build verilates it anyway)
+    for net in networks::NETWORKS.iter().filter(|n| n.name != "torus4x4") {
         let sh = shapes::by_name(net.shape).unwrap().unwrap();
         let params: Vec<(String, String)> = sh
             .verilator_params(false)
