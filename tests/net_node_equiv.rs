@@ -149,8 +149,8 @@ impl Reference {
                 (0..self.nics[i].len())
                     .map(|k| {
                         self.nics[i][k].fifo_in(
-                            node.router.intra_tx(k as u32),
-                            node.router.intra_rx(k as u32),
+                            node.dp.router.intra_tx(k as u32),
+                            node.dp.router.intra_rx(k as u32),
                         )
                     })
                     .collect(),

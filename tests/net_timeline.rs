@@ -218,7 +218,9 @@ fn check_view(t: &Trace, net: &Network, drained: bool) -> BTreeMap<u32, usize> {
                 thread: q as u32,
             };
             let got = tx_count.get(&o).copied().unwrap_or(0);
-            let want = node.ports[q].as_ref().map_or(0, |p| p.tx.stat_pkts as u64);
+            let want = node.dp.links[q]
+                .as_ref()
+                .map_or(0, |l| l.tcl.tx.stat_pkts as u64);
             assert_eq!(got, want, "router {} port {q}", node.id);
             link_sum += got;
         }
@@ -229,8 +231,8 @@ fn check_view(t: &Trace, net: &Network, drained: bool) -> BTreeMap<u32, usize> {
                 thread: (np + k) as u32,
             };
             let got = tx_count.get(&o).copied().unwrap_or(0);
-            let slot = node.router.p.intra_slot(k as u32) as usize;
-            let written = node.router.outs[slot].as_ref().unwrap().r.stat_pkts as u64;
+            let slot = node.dp.router.p.intra_slot(k as u32) as usize;
+            let written = node.dp.router.outs[slot].as_ref().unwrap().r.stat_pkts as u64;
             if drained {
                 assert_eq!(got, written, "router {} terminal {k}", node.id);
             }

@@ -376,7 +376,7 @@ fn the_node_s_sub_blocks_step_in_any_order() {
     let mk = || NodeTop::new(&cfg);
     let (mut straight, mut shuffled, mut reshuffled) = (mk(), mk(), mk());
     shuffled.shuffle_blocks(7);
-    shuffled.node.router.shuffle_visits(8);
+    shuffled.node.dp.router.shuffle_visits(8);
     reshuffled.shuffle_blocks(9);
     let probe = |t: &NodeTop, i: &NodeTopIn| {
         let mut s = Sampler::default();
@@ -398,8 +398,12 @@ fn the_node_s_sub_blocks_step_in_any_order() {
         );
     }
     // the traffic the test is about happened, and the replay followed the recording
-    let sent: Vec<u32> = straight.node.tcl.iter().map(|t| t.tx.stat_pkts).collect();
-    let recv: Vec<u32> = straight.node.tcl.iter().map(|t| t.rx.stat_pkts).collect();
+    let sent: Vec<u32> = (straight.node.dp.links.iter().flatten())
+        .map(|l| l.tcl.tx.stat_pkts)
+        .collect();
+    let recv: Vec<u32> = (straight.node.dp.links.iter().flatten())
+        .map(|l| l.tcl.rx.stat_pkts)
+        .collect();
     assert!(
         sent[0] > 5 && recv.iter().all(|&r| r > 5),
         "{sent:?} {recv:?}"
@@ -411,11 +415,8 @@ fn the_node_s_sub_blocks_step_in_any_order() {
     );
     assert_eq!(
         sent,
-        recorded
-            .node
-            .tcl
-            .iter()
-            .map(|t| t.tx.stat_pkts)
+        (recorded.node.dp.links.iter().flatten())
+            .map(|l| l.tcl.tx.stat_pkts)
             .collect::<Vec<_>>()
     );
 }

@@ -203,10 +203,8 @@ pub fn bench_node(cfg: &Config, cycles: u64, progress: &Progress) -> Result<Benc
     }
     let model = cycles as f64 / t.elapsed().as_secs_f64();
     let sent = |t: &NodeTop| {
-        t.node
-            .tcl
-            .iter()
-            .map(|x| x.tx.stat_pkts)
+        (t.node.dp.links.iter().flatten())
+            .map(|x| x.tcl.tx.stat_pkts)
             .collect::<Vec<_>>()
     };
     if sent(&top) != sent(&recorded) {
@@ -227,10 +225,10 @@ pub fn bench_node(cfg: &Config, cycles: u64, progress: &Progress) -> Result<Benc
     )?;
     let name = "TOP.exanet_node_top.u_node.gen_link[0].u_tcl.u_tx.stat_pkts_q";
     let pkts = rtl.find(name).map(|id| rtl.get(id));
-    if pkts != Some(top.node.tcl[0].tx.stat_pkts as u128) {
+    if pkts != Some(top.node.dp.link(0).tcl.tx.stat_pkts as u128) {
         return Err(format!(
             "the Verilated node did not follow the recorded run ({name} = {pkts:?}, model {})",
-            top.node.tcl[0].tx.stat_pkts
+            top.node.dp.link(0).tcl.tx.stat_pkts
         ));
     }
     drop(trace);

@@ -344,7 +344,7 @@ impl Design for NetDesign {
     }
 
     fn inject_fault(&mut self) {
-        self.net.nodes[0].router.ins[0].gate.stat_words ^= 1;
+        self.net.nodes[0].dp.router.ins[0].gate.stat_words ^= 1;
     }
 
     fn fault_signal(&self) -> String {

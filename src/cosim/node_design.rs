@@ -433,7 +433,7 @@ impl Design for NodeDesign {
         let c = self.cycle;
         {
             let t = &self.top;
-            let r = &t.node.router;
+            let r = &t.node.dp.router;
             for (p, s) in self.ps_src.iter_mut().enumerate() {
                 s.step(c, &[r.intra_tx(p as u32)]);
             }
@@ -453,7 +453,9 @@ impl Design for NodeDesign {
                 k.step(c, &f);
             }
             for q in 0..self.inj_node.len() {
-                self.inj_node[q].commit(t.node.tcl[q].tx.out_valid && t.node.lanes[q].tx_ready());
+                self.inj_node[q].commit(
+                    t.node.dp.link(q).tcl.tx.out_valid && t.node.dp.link(q).lane.tx_ready(),
+                );
                 self.inj_nb[q].commit(t.nbs[q].tx.out_valid && t.nb_lanes[q].tx_ready());
             }
         }
@@ -502,7 +504,7 @@ impl Design for NodeDesign {
             let (n, nb) = (&self.top.node, &self.top.nbs[q]);
             out.check(&nb.rx)
                 .map_err(|e| format!("link {q}, node to neighbour: {e}"))?;
-            inc.check(&n.tcl[q].rx)
+            inc.check(&n.dp.link(q).tcl.rx)
                 .map_err(|e| format!("link {q}, neighbour to node: {e}"))?;
         }
         Ok(())
@@ -554,8 +556,8 @@ impl NodeDesign {
         (0..t.nbs.len())
             .map(|q| {
                 (
-                    LinkAccount::of(&n.tcl[q].tx, &t.nbs[q].rx),
-                    LinkAccount::of(&t.nbs[q].tx, &n.tcl[q].rx),
+                    LinkAccount::of(&n.dp.link(q).tcl.tx, &t.nbs[q].rx),
+                    LinkAccount::of(&t.nbs[q].tx, &n.dp.link(q).tcl.rx),
                 )
             })
             .collect()

@@ -289,7 +289,7 @@ impl MeshBackend for Mesh {
             ..Default::default()
         };
         for p in 0..n.p.router.n_intra as usize {
-            match n.router.intra_rx(p as u32) {
+            match n.dp.router.intra_rx(p as u32) {
                 Some(f) => {
                     o.ps_rx_hf_empty |= (f.hf.empty() as u8) << p;
                     o.ps_rx_pay_empty |= (f.pay.empty() as u8) << p;
@@ -308,14 +308,14 @@ impl MeshBackend for Mesh {
     fn tap(&self, t: Tap) -> u8 {
         match t {
             Tap::OutWrite { node, slot } => {
-                let r = &self.nodes[node].router.outs[slot as usize]
+                let r = &self.nodes[node].dp.router.outs[slot as usize]
                     .as_ref()
                     .expect("tapped output slots exist")
                     .r;
                 r.owr_valid as u8 | (r.owr_hf as u8) << 1
             }
             Tap::RxWrite { node, q } => {
-                let r = &self.nodes[node].tcl[q].rx;
+                let r = &self.nodes[node].dp.link(q).tcl.rx;
                 r.wr_valid as u8 | (r.wr_hf as u8) << 1
             }
         }

@@ -66,8 +66,8 @@ impl Raw {
     pub fn of(nodes: &[NetNode]) -> Raw {
         let mut r = Raw::default();
         for n in nodes {
-            for p in n.ports.iter().flatten() {
-                let (t, x) = (&p.tx, &p.rx);
+            for (_, l, p) in n.wired() {
+                let (t, x) = (&l.tcl.tx, &l.tcl.rx);
                 r.link_sent += t.sent() as u64;
                 r.link_outcomes += x.stat_pkts as u64 + x.stat_lost as u64;
                 r.discarded_header += x.stat_disc_hdr as u64;
@@ -91,7 +91,7 @@ impl Raw {
             }
             r.dead_arrivals += n.dead_arrivals;
             r.muted += n.nics.iter().map(|x| x.muted_packets).sum::<u64>();
-            for s in &n.router.ins {
+            for s in &n.dp.router.ins {
                 r.dropped += s.gate.stat_drops as u64;
             }
         }
@@ -266,16 +266,15 @@ pub const LOSS_WORDS: usize = 7;
 pub fn loss_words(nodes: &[NetNode], base: usize, total: usize) -> Vec<u64> {
     let mut w = vec![0u64; total * MAX_INTER * LOSS_WORDS];
     for (i, n) in nodes.iter().enumerate() {
-        for (q, p) in n.ports.iter().enumerate() {
-            let Some(p) = p else { continue };
-            let x = &p.rx;
+        for (q, l, p) in n.wired() {
+            let x = &l.tcl.rx;
             let at = ((base + i) * MAX_INTER + q) * LOSS_WORDS;
             w[at..at + LOSS_WORDS].copy_from_slice(&[
                 x.stat_disc_hdr as u64,
                 x.stat_disc_framing as u64,
                 x.stat_disc_resync as u64,
                 x.stat_crc_err as u64,
-                p.tx.sent() as u64,
+                l.tcl.tx.sent() as u64,
                 x.stat_pkts as u64 + x.stat_lost as u64,
                 p.fault.silent() as u64,
             ]);

@@ -54,13 +54,10 @@ use super::routing::Routing;
 use super::stats::{Stats, Summary, Window};
 use super::topology::{PortClass, Topology};
 use super::traffic::{Injector, Pattern, SizeDist};
-use crate::block::Block;
 use crate::config::Config;
 use crate::link::errors::{BitErrorInjector, ErrorPlan};
-use crate::link::phy::PhyLane;
-use crate::link::tcl_rx::TclRx;
-use crate::link::tcl_tx::TclTx;
 use crate::link::LinkParams;
+use crate::node::datapath::{DataPath, NodeLink};
 use crate::packet::wire::MAGIC;
 use crate::pktfifo::PktFifoParams;
 use crate::router::params::{Dir, InterPort, RouterCfg, RouterParams, MAX_INTER, MAX_INTRA};
@@ -435,16 +432,7 @@ impl Network {
                 match t.link(id, q) {
                     Some((m, r)) => {
                         *wq = Some((m as u32, r as u8));
-                        ports.push(Some(NetPort::new(
-                            TclTx::reset(&link.tcl),
-                            TclRx::reset(&link.tcl),
-                            {
-                                let mut lane = PhyLane::reset(&link.phy);
-                                lane.keep_presented(s.window);
-                                lane
-                            },
-                            lane_errors(cfg, &bers, id, q),
-                        )));
+                        ports.push(Some(NetPort::new(lane_errors(cfg, &bers, id, q))));
                         if faults.is_some() {
                             // the watchdog counts from the lanes' start-up: the first credit
                             // comes once the partner's lane is up and its beats have crossed
@@ -476,7 +464,18 @@ impl Network {
                     s.check,
                 ));
             }
-            let mut node = NetNode::new(id, router, cfg_r, ports, nics);
+            let mut dp = DataPath {
+                router,
+                links: Vec::with_capacity(t.ports()),
+            };
+            for p in &ports {
+                dp.links.push(p.as_ref().map(|_| {
+                    let mut l = NodeLink::reset(&link);
+                    l.lane.keep_presented(s.window);
+                    l
+                }));
+            }
+            let mut node = NetNode::new(id, dp, cfg_r, ports, nics);
             node.routing = Some(rf);
             nodes.push(node);
             wires.push(w);
@@ -698,11 +697,11 @@ impl Network {
                 let cut = matches!(a, Action::Cut { .. });
                 let far = self.wires[node][port];
                 if let Some(n) = self.held_mut(node) {
-                    let p = n.ports[port].as_mut().expect("a fault on a wired port");
+                    let (l, p) = n.wired_mut(port).expect("a fault on a wired port");
                     if cut {
                         p.fault.cut += 1;
                         if p.fault.cut == 1 {
-                            p.fault.beats_lost += p.lane.cut_from(now);
+                            p.fault.beats_lost += l.lane.cut_from(now);
                         }
                     } else {
                         p.fault.cut -= 1;
@@ -783,7 +782,7 @@ impl Network {
         for node in &mut self.nodes {
             if let Some(old) = node.routing.take() {
                 let r = Arc::new(old.renewed(routing.clone(), view.clone()));
-                node.router.set_routing(r.clone());
+                node.dp.router.set_routing(r.clone());
                 node.routing = Some(r);
             }
         }
@@ -835,9 +834,9 @@ impl Network {
             else {
                 continue;
             };
-            if let Some(p) = &nb.ports[r as usize] {
+            if let Some(l) = &nb.dp.links[r as usize] {
                 // (a lane its sleeping node left behind, as the next step would bring it)
-                let mut lane = p.lane.clone();
+                let mut lane = l.lane.clone();
                 lane.catch_up(self.cycle, self.link.phy_cfg);
                 link_in[q] = (lane.rx_valid(), lane.rx_data());
             }
@@ -1075,20 +1074,21 @@ impl Network {
     pub fn holds_no_packet(&self) -> bool {
         let mut beats = Vec::new();
         self.nodes.iter().all(|n| {
-            let fifos_empty = n
-                .router
-                .ins
-                .iter()
-                .map(|s| &s.fifo)
-                .chain(n.router.outs.iter().flatten().map(|o| &o.fifo))
-                .all(|f| f.hf.usedw() == 0 && f.pay.usedw() == 0);
+            let fifos_empty =
+                n.dp.router
+                    .ins
+                    .iter()
+                    .map(|s| &s.fifo)
+                    .chain(n.dp.router.outs.iter().flatten().map(|o| &o.fifo))
+                    .all(|f| f.hf.usedw() == 0 && f.pay.usedw() == 0);
             fifos_empty
-                && n.ports.iter().flatten().all(|p| {
+                && n.dp.links.iter().flatten().all(|l| {
                     beats.clear();
-                    let now = p.lane.now();
-                    p.lane.beats_between(now, u64::MAX, &mut beats);
-                    let sending = p.tx.pkt || (p.tx.out_valid && p.tx.out_data == MAGIC);
-                    !sending && !p.rx.in_packet() && beats.iter().all(|b| b.1 != MAGIC)
+                    let now = l.lane.now();
+                    l.lane.beats_between(now, u64::MAX, &mut beats);
+                    let tx = &l.tcl.tx;
+                    let sending = tx.pkt || (tx.out_valid && tx.out_data == MAGIC);
+                    !sending && !l.tcl.rx.in_packet() && beats.iter().all(|b| b.1 != MAGIC)
                 })
                 && n.nics.iter().all(|x| x.idle())
         })
@@ -1130,10 +1130,10 @@ impl Network {
             }
         };
         for n in &self.nodes {
-            for s in &n.router.ins {
+            for s in &n.dp.router.ins {
                 add(&s.fifo);
             }
-            for o in n.router.outs.iter().flatten() {
+            for o in n.dp.router.outs.iter().flatten() {
                 add(&o.fifo);
             }
         }
@@ -1144,10 +1144,10 @@ impl Network {
     pub fn fifo_errors(&self) -> u64 {
         let mut e = 0u64;
         for n in &self.nodes {
-            for s in &n.router.ins {
+            for s in &n.dp.router.ins {
                 e += s.fifo.errors() as u64;
             }
-            for o in n.router.outs.iter().flatten() {
+            for o in n.dp.router.outs.iter().flatten() {
                 e += o.fifo.errors() as u64;
             }
         }

@@ -1,8 +1,10 @@
-//! A node of a network-scale run: the ExaNet Network IP's data path, built from the same blocks
-//! as `src/node/` (the APErouter, and per inter-tile port a TCL TX, a TCL RX and the outgoing
-//! PHY lane), with one NIC (`nic.rs`) per intra-tile port instead of the processing system. The
-//! Target Controller and the self-test IPs are not instantiated: their registers hold the
-//! configuration, which a network run fixes at construction.
+//! A node of a network-scale run: the co-simulated node's data path (`crate::node::datapath`:
+//! the APErouter, and per inter-tile port the link `gen_link[q]`, its TCL and its outgoing PHY
+//! lane), the same struct with the same wiring, with one NIC (`nic.rs`) per intra-tile port
+//! instead of the processing system. The Target Controller and the self-test IPs are not
+//! instantiated: their registers hold the configuration, which a network run fixes at
+//! construction. What this file adds is the network's: the NICs, which sub-blocks step in a
+//! cycle (idle skipping), faults, and the order of the visits.
 //!
 //! Cycle contract: `step` is one clock cycle. Every sub-block's inputs are values taken from the
 //! registers of this cycle (the router's FIFOs, the TCLs' strobes, the neighbours' lanes, read by
@@ -33,25 +35,23 @@ use super::faults::PAD;
 use super::nic::{Arrival, Injection, Nic, NicFifoIn};
 use super::topology::Topology;
 use super::traffic::{Pattern, SizeDist};
-use crate::block::{self, Block};
+use crate::block;
 use crate::link::errors::BitErrorInjector;
-use crate::link::phy::{PhyCfg, PhyIn, PhyLane};
-use crate::link::tcl_rx::{RxIn, TclRx, TclRxIn, M_FTR, M_HDR, M_PAY};
-use crate::link::tcl_tx::{TclCfg, TclTx, TclTxIn, TxFifoView, TxIn, AGE_MAX};
+use crate::link::phy::{PhyCfg, PhyIn};
+use crate::link::tcl_rx::{TclRx, TclRxIn, M_FTR, M_HDR, M_PAY};
+use crate::link::tcl_tx::{TclCfg, TclTx, TclTxIn, TxIn, AGE_MAX};
 use crate::link::LinkParams;
+use crate::node::datapath::{rx_in, DataPath, Heads, NodeLink};
 use crate::probe::Visitor;
 use crate::router::params::{RouterCfg, MAX_INTER, MAX_INTRA};
-use crate::router::{Router, RouterIn};
+use crate::router::RouterIn;
 use std::sync::Arc;
 
-/// One inter-tile port's APElink half: our TCL and our outgoing lane, with the bit errors the
-/// lane's beats take (the test bench's injector, as in the link and node runs; None for an
-/// error-free lane).
+/// What the network adds to a wired inter-tile port's link (`NodeLink`, in `NetNode::dp`): the
+/// bit errors its outgoing lane's beats take (the test bench's injector, as in the link and
+/// node runs; None for an error-free lane), its faults, and how far its TCL TX was brought.
 #[derive(Debug, Clone)]
 pub struct NetPort {
-    pub tx: TclTx,
-    pub rx: TclRx,
-    pub lane: PhyLane,
     /// (boxed: an injector holds its Mersenne Twister's 2.5 KB, which an error-free lane
     /// should not carry)
     pub errs: Option<Box<BitErrorInjector>>,
@@ -90,16 +90,8 @@ impl FaultState {
 }
 
 impl NetPort {
-    pub fn new(
-        tx: TclTx,
-        rx: TclRx,
-        lane: PhyLane,
-        errs: Option<Box<BitErrorInjector>>,
-    ) -> NetPort {
+    pub fn new(errs: Option<Box<BitErrorInjector>>) -> NetPort {
         NetPort {
-            tx,
-            rx,
-            lane,
             errs,
             fault: FaultState::default(),
             tx_seen: 0,
@@ -133,8 +125,9 @@ pub struct NetNode {
     /// The routing adapter of the router, when a network routing drives it: the ports marked
     /// down are told to it.
     pub routing: Option<Arc<NodeRouting>>,
-    pub router: Router,
-    /// None for a port the topology leaves unwired.
+    /// The router and the links (`None`: a port the topology leaves unwired).
+    pub dp: DataPath,
+    /// What the network adds to each wired port (None where `dp` has no link).
     pub ports: Vec<Option<NetPort>>,
     pub nics: Vec<Nic>,
     /// A router slot was not quiet after the last step.
@@ -165,15 +158,11 @@ struct Inputs {
     lane: Vec<Option<PhyIn>>,
 }
 
-/// What port `port`'s outgoing lane takes this cycle: its TCL TX's output, and the bit errors
+/// What port `q`'s outgoing lane takes this cycle: its TCL TX's output, and the bit errors
 /// of the next beat it accepts.
-fn lane_input(port: &NetPort, env: &NodeEnv) -> PhyIn {
-    PhyIn {
-        cfg: env.phy_cfg,
-        tx_valid: port.tx.out_valid,
-        tx_data: port.tx.out_data,
-        err_mask: port.errs.as_ref().map_or(0, |e| e.mask()),
-    }
+#[inline(always)]
+fn lane_input(dp: &DataPath, q: usize, port: &NetPort, env: &NodeEnv) -> PhyIn {
+    dp.lane_in(q, env.phy_cfg, port.errs.as_ref().map_or(0, |e| e.mask()))
 }
 
 /// The most sub-blocks a node has: its NICs, a TCL TX, a TCL RX and a lane per inter-tile
@@ -190,18 +179,11 @@ pub struct NodeEvents {
     pub hop_footers: Vec<u128>,
 }
 
-/// The router's inputs from the registers of this cycle: the NICs' strobes and words, each
-/// wired port's TCL RX write port and TCL TX read strobes and credit state (only the ports the
-/// node has are written: the router reads no others, so the rest of `ri` is left as it is).
+/// The router's inputs from the registers of this cycle: the NICs' strobes and words on the
+/// intra-tile ports, the TCLs on the wired inter-tile ports (`DataPath::router_in`).
 #[inline(always)]
-fn router_inputs(nics: &[Nic], ports: &[Option<NetPort>], ri: &mut RouterIn) {
-    for (t, n) in nics.iter().enumerate() {
-        ri.intra[t] = n.outputs();
-    }
-    for (q, port) in ports.iter().enumerate() {
-        let Some(port) = port else { continue };
-        ri.inter[q] = crate::link::tcl::router_side(&port.tx, &port.rx);
-    }
+fn router_inputs(nics: &[Nic], dp: &DataPath, ri: &mut RouterIn) {
+    dp.router_in(|t| nics[t].outputs(), ri);
 }
 
 /// A TCL RX that would not change: no beat in or out, no credit update.
@@ -227,19 +209,24 @@ fn tx_idle(t: &TclTx, cfg: &TclCfg, header_waiting: bool, credit_in: bool) -> bo
 }
 
 impl NetNode {
+    /// `dp.links[q]` and `ports[q]` are both Some for a wired port, both None for another.
     pub fn new(
         id: usize,
-        router: Router,
+        dp: DataPath,
         cfg: RouterCfg,
         ports: Vec<Option<NetPort>>,
         nics: Vec<Nic>,
     ) -> NetNode {
+        assert!(
+            (dp.links.iter().map(Option::is_some)).eq(ports.iter().map(Option::is_some)),
+            "a network port per wired link"
+        );
         NetNode {
             id,
             dead: 0,
             dead_arrivals: 0,
             routing: None,
-            router,
+            dp,
             ports,
             nics,
             router_busy: true,
@@ -251,25 +238,36 @@ impl NetNode {
         }
     }
 
+    /// Every wired port: its number, its link and what the network adds to it.
+    pub fn wired(&self) -> impl Iterator<Item = (usize, &NodeLink, &NetPort)> {
+        (self.dp.links.iter().zip(&self.ports).enumerate())
+            .filter_map(|(q, (l, p))| Some((q, l.as_ref()?, p.as_ref()?)))
+    }
+
+    /// Port `q`'s link and what the network adds to it, to change (None: an unwired port).
+    pub fn wired_mut(&mut self, q: usize) -> Option<(&mut NodeLink, &mut NetPort)> {
+        Some((self.dp.links[q].as_mut()?, self.ports[q].as_mut()?))
+    }
+
     /// Step the sub-blocks (NICs, TCLs, lanes, the router) in a random order drawn every cycle
     /// from `seed`, and the router's slots too (`Router::shuffle_visits`). Nothing simulated may
     /// change (a test holds the statistics hash equal).
     pub fn shuffle_sub_blocks(&mut self, seed: u64) {
         self.shuffle = Some(Box::new(rand_mt::Mt64::new(seed)));
-        self.router.shuffle_visits(seed ^ 0x005e_ed0f_5107);
+        self.dp.router.shuffle_visits(seed ^ 0x005e_ed0f_5107);
     }
 
     /// Append the beats port `q`'s outgoing lane presents in cycles `[t0, t1)` to `out`
     /// (`PhyLane::beats_between`).
     pub fn beats_out(&self, q: usize, t0: u64, t1: u64, out: &mut Vec<(u64, u64)>) {
-        if let Some(p) = &self.ports[q] {
-            p.lane.beats_between(t0, t1, out);
+        if let Some(l) = &self.dp.links[q] {
+            l.lane.beats_between(t0, t1, out);
         }
     }
 
     /// A header at the head of one of port `q`'s TX FIFOs (as the TCL TX sees it).
     fn header_waiting(&self, q: usize) -> bool {
-        self.router.inter_tx_header_waiting(q as u32)
+        self.dp.router.inter_tx_header_waiting(q as u32)
     }
 
     /// One clock cycle. `link_in[q]`: what the neighbour's lane delivers on port `q`. Returns
@@ -282,15 +280,17 @@ impl NetNode {
         ev: &mut NodeEvents,
     ) -> u64 {
         let skip = env.skip;
-        let nv = self.router.p.num_vcs as usize;
-        let ni = self.router.p.n_intra as usize;
+        let ni = self.dp.router.p.n_intra as usize;
         // ---- the state left alone while idle, brought to this cycle ----
-        for port in self.ports.iter_mut().flatten() {
+        for (l, port) in self.dp.links.iter_mut().zip(self.ports.iter_mut()) {
+            let (Some(l), Some(port)) = (l, port) else {
+                continue;
+            };
             if port.tx_seen < cycle {
-                port.tx.idle_cycles(cycle - port.tx_seen);
+                l.tcl.tx.idle_cycles(cycle - port.tx_seen);
                 port.tx_seen = cycle;
             }
-            port.lane.catch_up(cycle, env.phy_cfg);
+            l.lane.catch_up(cycle, env.phy_cfg);
         }
         // ---- faults: the credit watchdogs, and the beats a port marked down feeds its RX ----
         let mut padded;
@@ -305,17 +305,20 @@ impl NetNode {
         let mut tx_on = [false; MAX_INTER];
         let mut rx_on = [false; MAX_INTER];
         let mut router_on = !skip || self.router_busy;
-        for (q, port) in self.ports.iter().enumerate() {
-            let Some(port) = port else { continue };
-            rx_on[q] = !skip || !rx_idle(&port.rx, link_in[q].0);
+        for (q, (l, port)) in self.dp.links.iter().zip(&self.ports).enumerate() {
+            let (Some(l), Some(port)) = (l, port) else {
+                continue;
+            };
+            let (tx, rx) = (&l.tcl.tx, &l.tcl.rx);
+            rx_on[q] = !skip || !rx_idle(rx, link_in[q].0);
             tx_on[q] = !skip
                 || !tx_idle(
-                    &port.tx,
+                    tx,
                     &env.tcl_cfg,
                     self.header_waiting(q),
-                    port.rx.cred_upd_valid || port.fault.down,
+                    rx.cred_upd_valid || port.fault.down,
                 );
-            router_on |= port.rx.wr_valid || port.tx.hf_rd != 0 || port.tx.pay_rd != 0;
+            router_on |= rx.wr_valid || tx.hf_rd != 0 || tx.pay_rd != 0;
         }
         let mut nic_on = [false; MAX_INTRA];
         for (t, n) in self.nics.iter().enumerate() {
@@ -324,7 +327,7 @@ impl NetNode {
         }
         // ---- the router's inputs ----
         if router_on {
-            router_inputs(&self.nics, &self.ports, &mut self.ri);
+            router_inputs(&self.nics, &self.dp, &mut self.ri);
         }
         // ---- then every sub-block steps in place, in the visiting order ----
         // Each reads values of this cycle's registers: when the order is shuffled, all of them
@@ -334,9 +337,9 @@ impl NetNode {
         // but for the TX's `tx_ready`, read of every lane first. The shuffled-order test
         // compares the two.
         let mut ready = [false; MAX_INTER];
-        for (q, port) in self.ports.iter().enumerate() {
-            if let Some(port) = port {
-                ready[q] = port.lane.tx_ready();
+        for (q, l) in self.dp.links.iter().enumerate() {
+            if let Some(l) = l {
+                ready[q] = l.lane.tx_ready();
             }
         }
         let mut order = [Sub::Router; MAX_SUBS];
@@ -363,15 +366,18 @@ impl NetNode {
             taken = Some(Inputs {
                 nic: (0..ni).map(|t| self.nic_input(t)).collect(),
                 tx: (0..self.ports.len())
-                    .map(|q| tx_on[q].then(|| self.tx_input(q, ready[q], nv)))
+                    .map(|q| tx_on[q].then(|| self.tx_input(q, ready[q])))
                     .collect(),
                 lane: (0..self.ports.len())
-                    .map(|q| self.ports[q].as_ref().map(|p| lane_input(p, env)))
+                    .map(|q| {
+                        let p = self.ports[q].as_ref();
+                        p.map(|p| lane_input(&self.dp, q, p, env))
+                    })
                     .collect(),
             });
         }
         let l = env.link;
-        let siw = self.router.p.size_in_words;
+        let siw = self.dp.router.p.size_in_words;
         for &sub in &order[..n] {
             match sub {
                 Sub::Nic(t) => {
@@ -399,7 +405,7 @@ impl NetNode {
                         }
                         None => {
                             // built in place, not moved (a TxIn is some 400 bytes)
-                            let x = self.tx_input(q, ready[q], nv);
+                            let x = self.tx_input(q, ready[q]);
                             self.step_tx(q, &x, env, cycle);
                         }
                     }
@@ -408,48 +414,45 @@ impl NetNode {
                     if !rx_on[q] {
                         continue;
                     }
-                    let port = self.ports[q].as_mut().expect("a wired port");
-                    let rxi = RxIn {
-                        rx_valid: link_in[q].0,
-                        rx_data: link_in[q].1,
-                    };
-                    let packets = port.rx.stat_pkts;
+                    let rx = &mut self.dp.link_mut(q).tcl.rx;
+                    let packets = rx.stat_pkts;
                     block::step(
-                        &mut port.rx,
+                        rx,
                         &TclRxIn {
                             p: &l.tcl,
                             cfg: &env.tcl_cfg,
-                            port: rxi,
+                            port: rx_in(link_in[q]),
                         },
                     );
-                    if env.log_hops && port.rx.stat_pkts != packets {
+                    if env.log_hops && rx.stat_pkts != packets {
                         // the RX counts a packet as it writes its footer (`TclRx::data_beat`)
-                        ev.hop_footers.push(port.rx.wr_data);
+                        ev.hop_footers.push(rx.wr_data);
                     }
                 }
                 Sub::Lane(q) => {
                     let port = self.ports[q].as_mut().expect("a wired port");
                     let li = match &taken {
                         Some(x) => x.lane[q].expect("a wired port"),
-                        None => lane_input(port, env),
+                        None => lane_input(&self.dp, q, port, env),
                     };
                     if li.tx_valid || !skip {
                         // (the injector moves on by the beats accepted only)
+                        let lane = &mut self.dp.link_mut(q).lane;
                         let mut li = li;
-                        let mut accepted = li.tx_valid && port.lane.tx_ready();
+                        let mut accepted = li.tx_valid && lane.tx_ready();
                         if port.fault.silent() {
                             // the TX's beat goes nowhere: the lane launches nothing
                             port.fault.beats_lost += accepted as u64;
                             li.tx_valid = false;
                             accepted = false;
                         }
-                        block::step(&mut port.lane, &li);
+                        block::step(lane, &li);
                         if let Some(e) = &mut port.errs {
                             e.commit(accepted);
                         }
                     }
                 }
-                Sub::Router => self.router_busy = self.router.step(&self.ri),
+                Sub::Router => self.router_busy = self.dp.router.step(&self.ri),
             }
         }
         if !skip {
@@ -461,50 +464,29 @@ impl NetNode {
     /// Port `q`'s TCL TX steps with inputs `x`.
     #[inline(always)]
     fn step_tx(&mut self, q: usize, x: &TxIn, env: &NodeEnv, cycle: u64) {
-        let port = self.ports[q].as_mut().expect("a wired port");
         block::step(
-            &mut port.tx,
+            &mut self.dp.link_mut(q).tcl.tx,
             &TclTxIn {
                 p: &env.link.tcl,
                 cfg: &env.tcl_cfg,
                 port: x,
             },
         );
-        port.tx_seen = cycle + 1;
+        self.ports[q].as_mut().expect("a wired port").tx_seen = cycle + 1;
     }
 
     /// What the NIC of terminal `t` reads of the router this cycle.
     fn nic_input(&self, t: usize) -> NicFifoIn {
-        let r = &self.router;
+        let r = &self.dp.router;
         self.nics[t].fifo_in(r.intra_tx(t as u32), r.intra_rx(t as u32))
     }
 
-    /// What port `q`'s TCL TX reads this cycle: its RX's credit update, its lane's `ready`, the
-    /// router's RX FIFO units and TX FIFO heads.
+    /// What port `q`'s TCL TX reads this cycle (`DataPath::tx_in`, reading only the FIFO
+    /// heads that show a word), and a port marked down sees its partner's buffers empty.
     #[inline(always)]
-    fn tx_input(&self, q: usize, ready: bool, nv: usize) -> TxIn {
-        let router = &self.router;
-        let port = self.ports[q].as_ref().expect("a wired port");
-        let mut x = TxIn::wire(
-            &port.rx,
-            ready,
-            router.marked_inter_rx_units(q as u32),
-            nv,
-            |v| {
-                // from the router's marks: the TCL reads a FIFO's head only while it shows a
-                // word, so an empty FIFO's memory is left untouched
-                let slot = router.p.inter_slot(q as u32, v as u32);
-                let (hr, pr, _) = router.out_fifo_state(slot);
-                let f = (hr || pr).then(|| router.inter_tx(q as u32, v as u32));
-                TxFifoView {
-                    hf_empty: !hr,
-                    hf_rdata: f.filter(|_| hr).map_or(0, |f| f.hf.rdata()),
-                    pay_empty: !pr,
-                    pay_rdata: f.filter(|_| pr).map_or(0, |f| f.pay.rdata()),
-                }
-            },
-        );
-        if port.fault.down {
+    fn tx_input(&self, q: usize, ready: bool) -> TxIn {
+        let mut x = self.dp.tx_in(q, ready, Heads::Shown);
+        if self.ports[q].as_ref().expect("a wired port").fault.down {
             // a port marked down sends what its FIFOs hold into the dead link: every credit
             // it is shown says the partner's buffers are empty
             x.cred_upd_valid = true;
@@ -520,11 +502,15 @@ impl NetNode {
     /// and the RX FIFO has room for the word, or, before the header was written, the packet
     /// is lost (`TclRx::abandon_header`).
     fn watch(&mut self, env: &NodeEnv, cycle: u64, link_in: &mut [(bool, u64); MAX_INTER]) {
-        let nv = self.router.p.num_vcs;
-        for (q, port) in self.ports.iter_mut().enumerate() {
-            let Some(port) = port else { continue };
+        let DataPath { router, links } = &mut self.dp;
+        let nv = router.p.num_vcs;
+        for (q, (l, port)) in links.iter_mut().zip(self.ports.iter_mut()).enumerate() {
+            let (Some(l), Some(port)) = (l, port) else {
+                continue;
+            };
             let f = &mut port.fault;
-            if port.rx.cred_upd_valid {
+            let rx = &mut l.tcl.rx;
+            if rx.cred_upd_valid {
                 f.last_credit = cycle;
                 f.armed = true;
             }
@@ -538,11 +524,10 @@ impl NetNode {
             if !f.down || link_in[q].0 {
                 continue;
             }
-            let rx = &mut port.rx;
             if rx.mode == M_HDR && !rx.in_valid && !rx.wr_valid {
                 rx.abandon_header();
             } else if rx.mode == M_PAY || rx.mode == M_FTR {
-                let fifo = self.router.inter_rx(q as u32, (rx.vc as u32).min(nv - 1));
+                let fifo = router.inter_rx(q as u32, (rx.vc as u32).min(nv - 1));
                 let room = |x: &crate::fifo::Fifo| x.params().depth.saturating_sub(x.usedw()) >= 4;
                 if room(&fifo.hf) && room(&fifo.pay) {
                     link_in[q] = (true, PAD);
@@ -552,13 +537,14 @@ impl NetNode {
     }
 
     /// The data path's ports and registers under the RTL names of `exanet_node` (`u_router`,
-    /// `gen_link[q].u_tcl`, `gen_link[q].u_lane`), as `Node::probe` gives them, in the scope
-    /// the caller opened: what a test or a lockstep compares with the co-simulated node or the
-    /// RTL. The inputs shown are those this node's registers drive now (`link_in`: what the
-    /// neighbours' lanes present); the Target Controller and the self-test IPs, which a network
-    /// node does not instantiate, are not probed. `cycle`: the cycle whose registers the node
-    /// holds; what idle skipping leaves behind (a TCL TX's credit age, a lane's clock) is shown
-    /// brought up to it, as the next step would bring it.
+    /// `gen_link[q].u_tcl`, `gen_link[q].u_lane`), walked as `Node::probe` walks them
+    /// (`DataPath::probe_router`, `NodeLink::probe`), in the scope the caller opened: what a
+    /// test or a lockstep compares with the co-simulated node or the RTL. The inputs shown are
+    /// those this node's registers drive now (`link_in`: what the neighbours' lanes present);
+    /// the Target Controller and the self-test IPs, which a network node does not instantiate,
+    /// are not probed. `cycle`: the cycle whose registers the node holds; what idle skipping
+    /// leaves behind (a TCL TX's credit age, a lane's clock) is shown brought up to it, as the
+    /// next step would bring it.
     pub fn probe(
         &self,
         env: &NodeEnv,
@@ -566,60 +552,43 @@ impl NetNode {
         cycle: u64,
         v: &mut dyn Visitor,
     ) {
-        let nv = self.router.p.num_vcs as usize;
         let mut ri = RouterIn {
             cfg: self.ri.cfg,
             ..Default::default()
         };
-        router_inputs(&self.nics, &self.ports, &mut ri);
-        v.enter("u_router");
-        self.router.probe(&ri, v);
-        v.leave();
-        for (q, port) in self.ports.iter().enumerate() {
-            let Some(port) = port else { continue };
-            let mut now = port.clone();
-            if now.tx_seen < cycle {
-                now.tx.idle_cycles(cycle - now.tx_seen);
+        router_inputs(&self.nics, &self.dp, &mut ri);
+        self.dp.probe_router(&ri, v);
+        for (q, (l, port)) in self.dp.links.iter().zip(&self.ports).enumerate() {
+            let (Some(l), Some(port)) = (l, port) else {
+                continue;
+            };
+            let mut now: NodeLink = l.clone();
+            if port.tx_seen < cycle {
+                now.tcl.tx.idle_cycles(cycle - port.tx_seen);
             }
             now.lane.catch_up(cycle, env.phy_cfg);
-            let port = &now;
-            v.enter(crate::node::GEN_LINK[q]);
-            v.enter("u_tcl");
-            let mut txin = self.tx_input(q, port.lane.tx_ready(), nv);
-            // the head words as the FIFOs show them, empty ones too (`tx_input` leaves an empty
-            // FIFO's untouched: the TX reads none; with the live-word memory they read 0)
-            for vc in 0..nv {
-                let f = self.router.inter_tx(q as u32, vc as u32);
-                txin.hf_rdata[vc] = f.hf.rdata();
-                txin.pay_rdata[vc] = f.pay.rdata();
+            // the TX's inputs as the RTL shows them: every FIFO head, empty ones too
+            let mut txin = self.dp.tx_in(q, now.lane.tx_ready(), Heads::All);
+            if port.fault.down {
+                txin.cred_upd_valid = true;
+                txin.cred_upd_stop = 0;
+                txin.cred_upd_usedw = 0;
             }
-            let rxin = RxIn {
-                rx_valid: link_in[q].0,
-                rx_data: link_in[q].1,
-            };
-            crate::link::tcl::probe_halves(
-                &env.link.tcl,
-                &env.tcl_cfg,
-                &port.tx,
-                &port.rx,
-                &txin,
-                &rxin,
-                v,
-            );
-            v.leave();
-            v.enter("u_lane");
-            port.lane.probe(&lane_input(port, env), v);
-            v.leave();
+            let lane_in = lane_input(&self.dp, q, port, env);
+            v.enter(crate::node::GEN_LINK[q]);
+            let (p, cfg) = (&env.link.tcl, &env.tcl_cfg);
+            now.probe(p, cfg, &txin, &rx_in(link_in[q]), &lane_in, v);
             v.leave();
         }
     }
 
     /// The NIC of terminal `t` has nothing to write or read.
     fn nic_idle(&self, t: usize) -> bool {
-        let p = &self.router.p;
+        let r = &self.dp.router;
+        let p = &r.p;
         self.nics[t].idle()
             && (!p.has_output(p.intra_slot(t as u32))
-                || self.router.out_fifo_state(p.intra_slot(t as u32)) == (false, false, true))
+                || r.out_fifo_state(p.intra_slot(t as u32)) == (false, false, true))
     }
 
     /// The first cycle from `next` on in which some block of the node has work, as far as the
@@ -629,18 +598,15 @@ impl NetNode {
             return next;
         }
         let mut wake = u64::MAX;
-        for (q, port) in self.ports.iter().enumerate() {
-            let Some(port) = port else { continue };
-            if !rx_idle(&port.rx, false) {
+        for (q, (l, port)) in self.dp.links.iter().zip(&self.ports).enumerate() {
+            let (Some(l), Some(port)) = (l, port) else {
+                continue;
+            };
+            let (t, rx) = (&l.tcl.tx, &l.tcl.rx);
+            if !rx_idle(rx, false) {
                 return next;
             }
-            let t = &port.tx;
-            if !tx_idle(
-                t,
-                &env.tcl_cfg,
-                self.header_waiting(q),
-                port.rx.cred_upd_valid,
-            ) {
+            if !tx_idle(t, &env.tcl_cfg, self.header_waiting(q), rx.cred_upd_valid) {
                 return next;
             }
             // idle: its credit age grows by one a cycle until a credit is due
@@ -648,9 +614,7 @@ impl NetNode {
             wake = wake.min(next + (env.tcl_cfg.credit_period as u64).saturating_sub(age));
             let f = &port.fault;
             if env.detect_cycles > 0 {
-                if f.down
-                    && (port.rx.mode == M_PAY || port.rx.mode == M_FTR || port.rx.mode == M_HDR)
-                {
+                if f.down && (rx.mode == M_PAY || rx.mode == M_FTR || rx.mode == M_HDR) {
                     // a packet still to end
                     return next;
                 }

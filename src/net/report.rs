@@ -75,7 +75,7 @@ impl Snapshot {
         let mut fifo_words = vec![0u32; n];
         let mut rx_words = vec![0u32; n * ports];
         for node in &net.nodes {
-            let r = &node.router;
+            let r = &node.dp.router;
             let held: u32 = r
                 .ins
                 .iter()
@@ -84,10 +84,8 @@ impl Snapshot {
                 .map(|f| f.hf.usedw() + f.pay.usedw())
                 .sum();
             fifo_words[node.id] = held;
-            for (q, p) in node.ports.iter().enumerate() {
-                if let Some(p) = p {
-                    rx_words[node.id * ports + q] = p.rx.stat_words;
-                }
+            for (q, l, _) in node.wired() {
+                rx_words[node.id * ports + q] = l.tcl.rx.stat_words;
             }
         }
         Snapshot {
@@ -114,21 +112,21 @@ pub fn report_data(net: &Network, title: String, snapshots: Vec<Snapshot>) -> Re
     }
     let mut port_table = Vec::new();
     for node in &net.nodes {
-        for (q, p) in node.ports.iter().enumerate() {
-            let Some(p) = p else { continue };
+        for (q, l, p) in node.wired() {
+            let (tx, rx) = (&l.tcl.tx, &l.tcl.rx);
             let (to, to_port) = t.link(node.id, q).unwrap_or((node.id, q));
             port_table.push(PortRow {
                 node: node.id,
                 port: q,
                 to,
                 to_port,
-                packets_sent: p.tx.sent(),
-                words_received: p.rx.stat_words,
-                packets_received: p.rx.stat_pkts,
-                stall_cycles: p.tx.stat_stall,
-                credits_received: p.rx.stat_credits,
-                crc_errors: p.rx.stat_crc_err,
-                lost: p.rx.stat_lost,
+                packets_sent: tx.sent(),
+                words_received: rx.stat_words,
+                packets_received: rx.stat_pkts,
+                stall_cycles: tx.stat_stall,
+                credits_received: rx.stat_credits,
+                crc_errors: rx.stat_crc_err,
+                lost: rx.stat_lost,
                 marked_down: p.fault.downs,
             });
         }

@@ -18,6 +18,7 @@
 //!
 //! RTL twin: `rtl/exanet_node.sv`.
 
+pub mod datapath;
 pub mod regs;
 pub mod selftest;
 pub mod target;
@@ -25,14 +26,15 @@ pub mod top;
 
 use crate::block::Block;
 use crate::config::Config;
-use crate::link::phy::{PhyCfg, PhyIn, PhyLane, PhyNext};
-use crate::link::tcl::{router_side, Tcl, TclIn};
+use crate::link::phy::{PhyCfg, PhyIn, PhyNext};
+use crate::link::tcl::TclIn;
 use crate::link::tcl_rx::{RxEvents, RxIn, TclRx};
-use crate::link::tcl_tx::{TclCfg, TclParams, TclTx, TxEvents, TxFifoView, TxIn};
+use crate::link::tcl_tx::{TclCfg, TclParams, TclTx, TxEvents, TxIn};
 use crate::link::LinkParams;
 use crate::probe::{b, clk_rst, Visitor};
 use crate::router::params::{RouterCfg, RouterParams, MAX_INTER, MAX_INTRA};
-use crate::router::{IntraIn, Router, RouterIn, RouterNext};
+use crate::router::{IntraIn, RouterIn, RouterNext};
+use datapath::{DataPath, Heads};
 use regs::*;
 use selftest::{
     ConsFifoIn, ConsIn, GenCfg, GenFifoIn, GenIn, PerfCounter, PerfIn, StConsumer, TrafficGen,
@@ -76,10 +78,9 @@ pub struct NodeIn {
 
 pub struct Node {
     pub p: NodeParams,
-    pub router: Router,
-    /// Each inter-tile port's TCL (`gen_link[q].u_tcl`).
-    pub tcl: Vec<Tcl>,
-    pub lanes: Vec<PhyLane>,
+    /// The router and every inter-tile port's link (`datapath.rs`; the co-simulated node wires
+    /// every port).
+    pub dp: DataPath,
     pub tc: TargetCtrl,
     pub gens: Vec<TrafficGen>,
     pub cons: Vec<StConsumer>,
@@ -188,12 +189,12 @@ impl Node {
 
     /// What arrives at the neighbour on inter-tile port `q`.
     pub fn link_out(&self, q: usize) -> (bool, u64) {
-        (self.lanes[q].rx_valid(), self.lanes[q].rx_data())
+        self.dp.link(q).out()
     }
 
     /// The value of status register `addr` (None if `addr` names none).
     pub fn status(&self, addr: u16) -> Option<u32> {
-        let r = &self.router;
+        let r = &self.dp.router;
         let sum =
             |f: &dyn Fn(usize) -> u32, n: usize| (0..n).fold(0u32, |a, k| a.wrapping_add(f(k)));
         let ni = self.p.router.n_intra as usize;
@@ -237,9 +238,10 @@ impl Node {
             if q >= self.p.router.inter.len() {
                 return None;
             }
-            let (tx, rx) = (&self.tcl[q].tx, &self.tcl[q].rx);
+            let l = self.dp.link(q);
+            let (tx, rx) = (&l.tcl.tx, &l.tcl.rx);
             return Some(match (addr - LINK_BASE) % LINK_STRIDE {
-                0x00 => self.lanes[q].lane_up() as u32 | (tx.pkt as u32) << 1,
+                0x00 => l.lane.lane_up() as u32 | (tx.pkt as u32) << 1,
                 0x04 => rx.stat_ecc_corr,
                 0x08 => rx.stat_ecc_uncorr,
                 0x0C => rx.stat_crc_err,
@@ -278,49 +280,32 @@ impl Node {
     fn inputs(&self, i: &NodeIn) -> NodeInputs {
         let rp = &self.p.router;
         let nq = rp.inter.len();
-        let nv = rp.num_vcs;
         let mut ri = RouterIn {
             cfg: self.router_cfg(),
             ..Default::default()
         };
-        for p in 0..rp.n_intra as usize {
+        // an intra-tile port's driver: its generator (consumer) when enabled, else the PS
+        let intra = |p: usize| {
             let (g, c) = (&self.gens[p], &self.cons[p]);
             let gen_on = self.tc.st_gen_en & (1 << p) != 0;
             let cons_on = self.tc.st_cons_en & (1 << p) != 0;
             let ps = &i.ps[p];
-            ri.intra[p] = IntraIn {
+            IntraIn {
                 wr_hf: if gen_on { g.wr_hf } else { ps.wr_hf },
                 wr_pay: if gen_on { g.wr_pay } else { ps.wr_pay },
                 wdata: if gen_on { g.wdata } else { ps.wdata },
                 rd_hf: if cons_on { c.rd_hf } else { ps.rd_hf },
                 rd_pay: if cons_on { c.rd_pay } else { ps.rd_pay },
-            };
-        }
-        let mut tx = Vec::with_capacity(nq);
-        let mut rx = Vec::with_capacity(nq);
-        let mut lanes = Vec::with_capacity(nq);
-        for q in 0..nq {
-            let (t, r) = (&self.tcl[q].tx, &self.tcl[q].rx);
-            ri.inter[q] = router_side(t, r);
-            let router = &self.router;
-            tx.push(TxIn::wire(
-                r,
-                self.lanes[q].tx_ready(),
-                router.inter_rx_units(q as u32),
-                nv as usize,
-                |v| TxFifoView::of(router.inter_tx(q as u32, v as u32)),
-            ));
-            rx.push(RxIn {
-                rx_valid: i.link_in[q].0,
-                rx_data: i.link_in[q].1,
-            });
-            lanes.push(PhyIn {
-                cfg: self.phy_cfg(),
-                tx_valid: t.out_valid,
-                tx_data: t.out_data,
-                err_mask: i.err_mask[q],
-            });
-        }
+            }
+        };
+        let dp = &self.dp;
+        dp.router_in(intra, &mut ri);
+        let phy = self.phy_cfg();
+        let tx = (0..nq)
+            .map(|q| dp.tx_in(q, dp.link(q).lane.tx_ready(), Heads::All))
+            .collect();
+        let rx = (0..nq).map(|q| datapath::rx_in(i.link_in[q])).collect();
+        let lanes = (0..nq).map(|q| dp.lane_in(q, phy, i.err_mask[q])).collect();
         let consumed = self.cons.iter().fold(0u32, |a, c| a.wrapping_add(c.pkts));
         let ni = rp.n_intra;
         NodeInputs {
@@ -337,10 +322,10 @@ impl Node {
             gen_en: self.tc.st_gen_en,
             cons_en: self.tc.st_cons_en,
             gen_fifo: (0..ni)
-                .map(|k| GenFifoIn::of(self.router.intra_tx(k)))
+                .map(|k| GenFifoIn::of(self.dp.router.intra_tx(k)))
                 .collect(),
             cons_fifo: (0..ni)
-                .map(|k| self.router.intra_rx(k).map(ConsFifoIn::of))
+                .map(|k| self.dp.router.intra_rx(k).map(ConsFifoIn::of))
                 .collect(),
             expect: self.expect(),
             consumed,
@@ -371,14 +356,14 @@ impl Node {
         for &b in order {
             match b {
                 NodeBlock::Router => {
-                    self.router.step(&ins.router);
+                    self.dp.router.step(&ins.router);
                 }
                 NodeBlock::Tcl(q) => {
                     let p = self.p.link.tcl;
-                    self.tcl[q].step_in_place(&Self::tcl_in(&p, &ins, q));
+                    (self.dp.link_mut(q).tcl).step_in_place(&Self::tcl_in(&p, &ins, q));
                 }
                 NodeBlock::Lane(q) => {
-                    self.lanes[q].step_in_place(&ins.lanes[q]);
+                    self.dp.link_mut(q).lane.step_in_place(&ins.lanes[q]);
                 }
                 NodeBlock::Tc => self.tc = self.eval_tc(&ins),
                 NodeBlock::Gen(k) => self.gens[k] = self.eval_gen(&ins, k),
@@ -474,7 +459,7 @@ impl Node {
         }
         v.sig("ps_rd_hf_i", ni as u32, mask(&|k| i.ps[k].rd_hf, ni));
         v.sig("ps_rd_pay_i", ni as u32, mask(&|k| i.ps[k].rd_pay, ni));
-        let rx = |k: usize| self.router.intra_rx(k as u32);
+        let rx = |k: usize| self.dp.router.intra_rx(k as u32);
         v.sig(
             "ps_rx_hf_empty_o",
             ni as u32,
@@ -492,7 +477,7 @@ impl Node {
         let ni = rp.n_intra as usize;
         let nq = rp.inter.len();
         self.probe_host_ports(i, v);
-        let rx = |k: usize| self.router.intra_rx(k as u32);
+        let rx = |k: usize| self.dp.router.intra_rx(k as u32);
         let mask = |f: &dyn Fn(usize) -> bool, n: usize| {
             (0..n).fold(0u128, |m, k| m | ((f(k) as u128) << k))
         };
@@ -515,13 +500,13 @@ impl Node {
             v.sig(
                 "link_out_valid_o",
                 nq as u32,
-                mask(&|q| self.lanes[q].rx_valid(), nq),
+                mask(&|q| self.link_out(q).0, nq),
             );
         }
         for q in 0..nq {
             v.sig_idx("link_in_data_i", q, 64, i.link_in[q].1 as u128);
             v.sig_idx("link_err_mask_i", q, 64, i.err_mask[q] as u128);
-            v.sig_idx("link_out_data_o", q, 64, self.lanes[q].rx_data() as u128);
+            v.sig_idx("link_out_data_o", q, 64, self.link_out(q).1 as u128);
         }
     }
 }
@@ -539,9 +524,7 @@ impl Block for Node {
         let nq = p.router.inter.len();
         let ni = p.router.n_intra as usize;
         Node {
-            router: Router::new(p.router.clone()),
-            tcl: (0..nq).map(|_| Tcl::reset(&p.link.tcl)).collect(),
-            lanes: (0..nq).map(|_| PhyLane::reset(&p.link.phy)).collect(),
+            dp: DataPath::reset(&p.router, &p.link, (1u64 << nq) - 1),
             tc: TargetCtrl::reset(c),
             gens: vec![TrafficGen::reset(&()); ni],
             cons: vec![StConsumer::reset(&()); ni],
@@ -555,12 +538,12 @@ impl Block for Node {
         let ins = self.inputs(i);
         let ni = self.gens.len();
         NodeNext {
-            router: self.router.eval(&ins.router),
-            tcl: (self.tcl.iter().enumerate())
-                .map(|(q, t)| t.eval(&Self::tcl_in(&self.p.link.tcl, &ins, q)))
+            router: self.dp.router.eval(&ins.router),
+            tcl: (0..ins.tx.len())
+                .map(|q| (self.dp.link(q).tcl).eval(&Self::tcl_in(&self.p.link.tcl, &ins, q)))
                 .collect(),
-            lanes: (self.lanes.iter().zip(&ins.lanes))
-                .map(|(l, li)| l.eval(li))
+            lanes: (ins.lanes.iter().enumerate())
+                .map(|(q, li)| self.dp.link(q).lane.eval(li))
                 .collect(),
             tc: self.eval_tc(&ins),
             gens: (0..ni).map(|k| self.eval_gen(&ins, k)).collect(),
@@ -570,12 +553,10 @@ impl Block for Node {
     }
 
     fn commit(&mut self, n: NodeNext) {
-        self.router.commit(n.router);
-        for (t, x) in self.tcl.iter_mut().zip(n.tcl) {
-            t.commit(x);
-        }
-        for (l, x) in self.lanes.iter_mut().zip(n.lanes) {
-            l.commit(x);
+        self.dp.router.commit(n.router);
+        for ((l, t), x) in self.dp.links.iter_mut().flatten().zip(n.tcl).zip(n.lanes) {
+            l.tcl.commit(t);
+            l.lane.commit(x);
         }
         self.tc = n.tc;
         self.gens = n.gens;
@@ -594,17 +575,11 @@ impl Block for Node {
         v.enter("u_tc");
         self.tc.probe(&self.tc_in(&ins), v);
         v.leave();
-        v.enter("u_router");
-        self.router.probe(&ins.router, v);
-        v.leave();
+        self.dp.probe_router(&ins.router, v);
         for (q, name) in GEN_LINK.iter().enumerate().take(nq) {
             v.enter(name);
-            v.enter("u_tcl");
-            self.tcl[q].probe(&Self::tcl_in(&self.p.link.tcl, &ins, q), v);
-            v.leave();
-            v.enter("u_lane");
-            self.lanes[q].probe(&ins.lanes[q], v);
-            v.leave();
+            let (p, cfg) = (&self.p.link.tcl, &ins.tcl_cfg);
+            (self.dp.link(q)).probe(p, cfg, &ins.tx[q], &ins.rx[q], &ins.lanes[q], v);
             v.leave();
         }
         let start = ins.start;

@@ -72,7 +72,12 @@ impl NodeTop {
 
     /// Neighbour `q`'s link end's inputs: the node's lane `q` comes in, its own lane goes out.
     fn nb_in(&self, q: usize, i: &NodeTopIn) -> LinkEndIn<'_> {
-        LinkEndIn::of(&self.nb_p, &i.nb[q], &self.node.lanes[q], &self.nb_lanes[q])
+        LinkEndIn::of(
+            &self.nb_p,
+            &i.nb[q],
+            &self.node.dp.link(q).lane,
+            &self.nb_lanes[q],
+        )
     }
 
     fn nb_lane_in(&self, q: usize, i: &NodeTopIn) -> PhyIn {

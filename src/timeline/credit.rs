@@ -26,7 +26,7 @@ use crate::router::params::{RouterCfg, Slot};
 /// Bit o: output slot o of `node` is an inter-tile output some gate waits for whose credit
 /// does not cover that gate's packet. `cfg`: the router's credit flavour and TRED.
 pub fn starved_outputs(node: &NetNode, cfg: &RouterCfg) -> u64 {
-    let r = &node.router;
+    let r = &node.dp.router;
     let mut m = 0u64;
     for x in &r.ins {
         let g = &x.gate;

@@ -46,10 +46,10 @@ pub struct Blocked {
 /// What the arbiter's room test needs of output slot `o` beside the router: the link's credit
 /// state for an inter-tile output (from the TCL TX of its port).
 pub fn out_in(node: &NetNode, o: u32) -> OutIn {
-    match node.router.p.slot(o) {
+    match node.dp.router.p.slot(o) {
         Slot::Intra(_) => OutIn::default(),
         Slot::Inter(q, v) => {
-            let tx = node.ports[q as usize].as_ref().map(|p| &p.tx);
+            let tx = node.dp.links[q as usize].as_ref().map(|l| &l.tcl.tx);
             OutIn {
                 credit_cnt: tx.map_or(0, |t| t.credit_cnt[v as usize]),
                 credit_stop: tx.is_some_and(|t| t.credit_stop & (1 << v) != 0),
@@ -62,8 +62,8 @@ pub fn out_in(node: &NetNode, o: u32) -> OutIn {
 /// Output slot `o` is free (not owned, no grant pending) and has room for `words` payload
 /// words.
 fn free_with_room(node: &NetNode, cfg: &RouterCfg, o: u32, words: u32) -> bool {
-    node.router.outs[o as usize].as_ref().is_some_and(|x| {
-        !x.r.busy && !x.r.grant_valid && x.room_for(&node.router.p, cfg, &out_in(node, o), words)
+    node.dp.router.outs[o as usize].as_ref().is_some_and(|x| {
+        !x.r.busy && !x.r.grant_valid && x.room_for(&node.dp.router.p, cfg, &out_in(node, o), words)
     })
 }
 
@@ -71,7 +71,7 @@ fn free_with_room(node: &NetNode, cfg: &RouterCfg, o: u32, words: u32) -> bool {
 /// `cfg`: the router's credit flavour and TRED (the rest is not read); `routing`: the node's
 /// routing function.
 pub fn blocked(node: &NetNode, cfg: &RouterCfg, routing: &NodeRouting, s: u32) -> Option<Blocked> {
-    let r = &node.router;
+    let r = &node.dp.router;
     let slot = &r.ins[s as usize];
     let g = &slot.gate;
     if g.state != S_WAIT || !g.req {

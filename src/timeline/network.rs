@@ -259,11 +259,11 @@ impl NetView {
         let routing = net.routing.clone();
         let lp = net.link_params();
         let (p, t) = (topo.ports(), topo.terminals());
-        let nv = net.nodes.first().map_or(1, |n| n.router.p.num_vcs);
+        let nv = net.nodes.first().map_or(1, |n| n.dp.router.p.num_vcs);
         let routes = net
             .nodes
             .iter()
-            .map(|n| NodeRouting::new(topo.clone(), routing.clone(), n.id, &n.router.p))
+            .map(|n| NodeRouting::new(topo.clone(), routing.clone(), n.id, &n.dp.router.p))
             .collect();
         let view = NodeView {
             fill: vec![(0, 0); p + 2 * t],
@@ -346,7 +346,7 @@ impl NetView {
 
     /// The backlog of every thread of `n` in words (router threads, then its NICs').
     fn backlogs(&self, n: &NetNode, out: &mut Vec<u32>) {
-        let r = &n.router;
+        let r = &n.dp.router;
         let (p, t, nv) = (self.topo.ports(), self.topo.terminals(), self.num_vcs);
         let words = |f: &crate::pktfifo::PktFifo| f.hf.usedw() + f.pay.usedw();
         let ins = |s: u32| words(&r.ins[s as usize].fifo);
@@ -406,11 +406,10 @@ impl NodeObserver for NetView {
         // ---- links: credit, transmissions, crossings ----
         let starved = credit::starved_outputs(n, &self.router_cfg);
         let vcs = (1u64 << self.num_vcs) - 1;
-        for (qi, port) in n.ports.iter().enumerate() {
-            let Some(port) = port else { continue };
+        for (qi, port, _) in n.wired() {
             let obj = Self::obj(rt, qi);
-            let tx = &port.tx;
-            let stop = (starved >> n.router.p.inter_slot(qi as u32, 0) & vcs) as u8;
+            let tx = &port.tcl.tx;
+            let stop = (starved >> n.dp.router.p.inter_slot(qi as u32, 0) & vcs) as u8;
             let was = self.nodes[id].stop[qi];
             if stop != was {
                 for v in 0..self.num_vcs as u8 {
@@ -428,8 +427,8 @@ impl NodeObserver for NetView {
             }
             // headers written into the TX FIFOs (the logical send of Table 1)
             for v in 0..self.num_vcs {
-                let s = n.router.p.inter_slot(qi as u32, v);
-                if let Some(o) = &n.router.outs[s as usize] {
+                let s = n.dp.router.p.inter_slot(qi as u32, v);
+                if let Some(o) = &n.dp.router.outs[s as usize] {
                     if o.r.owr_valid && o.r.owr_hf && !o.r.owr_last {
                         self.nodes[id].tx_hdrs[qi * self.num_vcs as usize + v as usize]
                             .push_back(t);
@@ -437,7 +436,7 @@ impl NodeObserver for NetView {
                 }
             }
             let vc = tx.vc as u32;
-            let head = n.router.inter_tx(qi as u32, vc).hf.rdata();
+            let head = n.dp.router.inter_tx(qi as u32, vc).hf.rdata();
             match self.nodes[id].tx[qi] {
                 None if tx.pkt => {
                     let log_send = self.nodes[id].tx_hdrs[qi * self.num_vcs as usize + vc as usize]
@@ -488,7 +487,7 @@ impl NodeObserver for NetView {
                 None => {}
             }
             // the TCL RX's writes into the RX FIFOs
-            let rx = &port.rx;
+            let rx = &port.tcl.rx;
             if rx.stat_pkts != self.nodes[id].rx_pkts[qi] {
                 self.nodes[id].rx_pkts[qi] = rx.stat_pkts;
                 let pid = packet_id(self.topo.as_ref(), rx.wr_data);
@@ -529,7 +528,7 @@ impl NodeObserver for NetView {
                 match self.nodes[id].nic_r[k].take() {
                     None => self.nodes[id].nic_r[k] = Some(t),
                     Some(start) => {
-                        let w = n.router.intra_rx(k as u32).map_or(0, |f| f.hf.rdata());
+                        let w = n.dp.router.intra_rx(k as u32).map_or(0, |f| f.hf.rdata());
                         let pid = packet_id(self.topo.as_ref(), w);
                         self.transmitted(Self::obj(rt, np + k), start, t, pid);
                     }
@@ -539,7 +538,7 @@ impl NodeObserver for NetView {
         // ---- head-of-line blocking ----
         let mut hol = 0u64;
         let mut starts = Vec::new();
-        for s in 0..n.router.p.slots() {
+        for s in 0..n.dp.router.p.slots() {
             if let Some(bl) = hol::blocked(n, &self.router_cfg, &self.routes[id], s) {
                 hol |= 1 << s;
                 if self.nodes[id].hol >> s & 1 == 0 {
@@ -549,7 +548,7 @@ impl NodeObserver for NetView {
         }
         let was = self.nodes[id].hol;
         if hol != was {
-            let p = n.router.p.clone();
+            let p = n.dp.router.p.clone();
             for (s, bl) in starts {
                 let sl = p.slot(s);
                 let vc = match sl {
