@@ -138,15 +138,20 @@ fn network_source(out: &Path, net: &networks::RtlNetwork) -> PathBuf {
     path
 }
 
-/// `<target>/<profile>/exanet-net-tops/`, shared by the builds of every cargo profile.
-fn net_tops_dir(out: &Path) -> PathBuf {
+/// `<target>/<profile>/<name>/` (`OUT_DIR` is `<target>/<profile>/build/<crate>-<hash>/out`),
+/// shared by the builds of every cargo profile; `<OUT_DIR>/<name>` if the layout is another.
+fn profile_dir(out: &Path, name: &str) -> PathBuf {
     let dir = out
         .ancestors()
         .nth(3)
-        .map(|d| d.join("exanet-net-tops"))
-        .unwrap_or_else(|| out.join("net_tops"));
-    fs::create_dir_all(&dir).expect("create exanet-net-tops");
+        .map_or_else(|| out.join(name), |d| d.join(name));
+    fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("create {}: {e}", dir.display()));
     dir
+}
+
+/// `<target>/<profile>/exanet-net-tops/`, shared by the builds of every cargo profile.
+fn net_tops_dir(out: &Path) -> PathBuf {
+    profile_dir(out, "exanet-net-tops")
 }
 
 /// Writes `text` into `path` unless it holds it already; builds of several profiles may run at
@@ -911,12 +916,7 @@ fn compile(v: &Verilator, root: &Path, out: &Path, tops: &[BuiltTop]) {
         });
     }
 
-    let cache = out
-        .ancestors()
-        .nth(3)
-        .map(|d| d.join("exanet-vl-cache"))
-        .unwrap_or_else(|| out.join("cache"));
-    fs::create_dir_all(&cache).expect("create the object cache");
+    let cache = profile_dir(&out, "exanet-vl-cache");
     let mut objects: Vec<Vec<PathBuf>> = vec![Vec::new(); groups.len()];
     let mut todo: Vec<(usize, usize)> = Vec::new(); // (group, job)
     let mut tmp_dirs: Vec<Option<PathBuf>> = vec![None; groups.len()];
