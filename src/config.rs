@@ -31,6 +31,44 @@ fn err(field: &str, message: impl Into<String>) -> ConfigError {
     }
 }
 
+/// Every integer of `cfg` fits TOML's (signed 64-bit: TOML 1.0 §Integer), so that the
+/// configuration can be written back (`config --print`) and changed (`--set`); a JSON file or the
+/// lenient TOML reader may hold a larger unsigned one. `file`: where it came from.
+fn toml_integers(file: &str, cfg: &Config) -> Result<(), ConfigError> {
+    fn walk(path: &str, v: &serde_json::Value) -> Option<(String, u64)> {
+        match v {
+            serde_json::Value::Number(n) => n
+                .as_u64()
+                .filter(|&x| x > i64::MAX as u64)
+                .map(|x| (path.to_string(), x)),
+            serde_json::Value::Object(m) => m.iter().find_map(|(k, x)| {
+                let p = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                walk(&p, x)
+            }),
+            serde_json::Value::Array(a) => {
+                (a.iter().enumerate()).find_map(|(i, x)| walk(&format!("{path}[{i}]"), x))
+            }
+            _ => None,
+        }
+    }
+    let v = serde_json::to_value(cfg).map_err(|e| err(file, e.to_string()))?;
+    match walk("", &v) {
+        Some((field, x)) => Err(err(
+            &field,
+            format!(
+                "{x} (in {file}): above {}, the largest integer a TOML file holds (TOML integers \
+                 are signed 64-bit)",
+                i64::MAX
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The whole configuration of a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
@@ -448,11 +486,15 @@ impl NetConfig {
     }
 }
 
+/// The largest `sim.seed`: the largest integer TOML holds (signed 64-bit).
+pub const MAX_SEED: u64 = i64::MAX as u64;
+
 /// Simulation-wide settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct SimConfig {
-    /// Seed of every random generator of the run (Mersenne Twister), any 64-bit value. Default 1.
+    /// Seed of every random generator of the run (Mersenne Twister), 0 to 2^63-1 (the largest
+    /// integer TOML holds). Default 1.
     pub seed: u64,
 }
 
@@ -838,13 +880,18 @@ impl Config {
     /// validating (`--set`), so that a value the command line corrects is not refused.
     pub fn from_file_unvalidated(path: &Path) -> Result<Config, ConfigError> {
         let name = path.display().to_string();
-        let text =
-            std::fs::read_to_string(path).map_err(|e| err(&name, format!("cannot read: {e}")))?;
-        let cfg: Config = match path.extension().and_then(|e| e.to_str()) {
-            Some("json") => serde_json::from_str(&text).map_err(|e| err(&name, e.to_string()))?,
-            Some("toml") => toml::from_str(&text).map_err(|e| err(&name, e.to_string()))?,
-            _ => return Err(err(&name, "configuration files must end in .toml or .json")),
+        let ext = path.extension().and_then(|e| e.to_str());
+        if !matches!(ext, Some("json" | "toml")) {
+            return Err(err(&name, "configuration files must end in .toml or .json"));
+        }
+        let text = crate::input::read_text_bounded(path, crate::input::MAX_SMALL_BYTES)
+            .map_err(|e| err(&name, e.strip_prefix(&format!("{name}: ")).unwrap_or(&e)))?;
+        let cfg: Config = if ext == Some("json") {
+            serde_json::from_str(&text).map_err(|e| err(&name, e.to_string()))?
+        } else {
+            toml::from_str(&text).map_err(|e| err(&name, e.to_string()))?
         };
+        toml_integers(&name, &cfg)?;
         Ok(cfg)
     }
 

@@ -15,6 +15,7 @@ pub mod cosim;
 pub mod fifo;
 pub mod fifo_mem;
 pub mod geometric;
+pub mod input;
 pub mod karma;
 pub mod link;
 pub mod measure;

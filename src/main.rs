@@ -172,7 +172,7 @@ enum Cmd {
         #[arg(long, default_value_t = 100_000)]
         cycles: u64,
         /// Seed of the random stimulus and bit errors (default: the configuration's sim.seed).
-        #[arg(long)]
+        #[arg(long, value_parser = parse_seed)]
         seed: Option<u64>,
         /// Bit error rate on every lane.
         #[arg(long)]
@@ -435,7 +435,7 @@ enum NetworkCmd {
         #[arg(long)]
         pattern: Option<PatternSpec>,
         /// Seed of every random generator.
-        #[arg(long)]
+        #[arg(long, value_parser = parse_seed)]
         seed: Option<u64>,
         /// Repeat every point over these seeds (1..5 or 1,2,7) and report the mean and its 95 %
         /// confidence interval.
@@ -1319,4 +1319,12 @@ fn main() -> ExitCode {
             ExitCode::from(e.exit_code())
         }
     }
+}
+
+/// `--seed`: 0 to 2^63-1, what `sim.seed` holds (the largest integer TOML holds).
+fn parse_seed(s: &str) -> Result<u64, String> {
+    s.parse::<u64>()
+        .ok()
+        .filter(|&x| x <= exanet::config::MAX_SEED)
+        .ok_or_else(|| format!("'{s}' is not a seed (0 to {})", exanet::config::MAX_SEED))
 }

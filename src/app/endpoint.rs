@@ -59,6 +59,9 @@ enum St {
     /// Waiting for the network.
     Blocked,
     Done,
+    /// Stopped by an error of its own call (`AppEndpoint::error`): waits in no call, is never
+    /// polled or woken again, and the run ends with the error.
+    Failed,
 }
 
 /// One rank: its future, its mailbox, its tables.
@@ -415,7 +418,7 @@ impl AppEndpoint {
                         "rank {}: the program awaited something that is not an exanet call",
                         r.mpi.rank
                     ));
-                    r.st = St::Blocked;
+                    r.st = St::Failed;
                     return;
                 };
                 if let Some(x) = self.record.as_mut() {
@@ -459,7 +462,7 @@ impl AppEndpoint {
                         r.mpi.rank,
                         msg.len()
                     ));
-                    r.st = St::Blocked;
+                    r.st = St::Failed;
                     return;
                 }
                 if *dst as usize >= self.shared.endpoint_of.len() {
@@ -468,7 +471,7 @@ impl AppEndpoint {
                         r.mpi.rank,
                         self.shared.endpoint_of.len()
                     ));
-                    r.st = St::Blocked;
+                    r.st = St::Failed;
                     return;
                 }
                 let q = r.mpi.isend(&p, *dst, *tag, msg.clone(), *coll, &mut out);
@@ -484,7 +487,7 @@ impl AppEndpoint {
             Call::Wait(qs) => {
                 if let Err(e) = r.mpi.done_at(qs) {
                     self.error = Some(format!("rank {}: {e}", r.mpi.rank));
-                    r.st = St::Blocked;
+                    r.st = St::Failed;
                     return;
                 }
                 r.wait_pos = 0;

@@ -78,8 +78,8 @@ impl Mapping {
             }
             Mapping::File(path) => {
                 let name = path.display().to_string();
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| format!("mapping file {name}: cannot read it: {e}"))?;
+                let text = crate::input::read_text_bounded(path, crate::input::MAX_SMALL_BYTES)
+                    .map_err(|e| format!("mapping file {e}"))?;
                 parse_mapping_file(&name, &text, ranks, endpoints)
             }
         }

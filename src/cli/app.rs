@@ -439,7 +439,8 @@ pub struct DpsnnOut {
 }
 
 fn read_input(opt: &str, p: &Path) -> Result<String, CliError> {
-    std::fs::read_to_string(p).map_err(|e| CliError::input(format!("{opt}: {}: {e}", p.display())))
+    crate::input::read_text_bounded(p, crate::input::MAX_TRACE_BYTES)
+        .map_err(|e| CliError::input(format!("{opt}: {e}")))
 }
 
 pub fn dpsnn(a: &DpsnnArgs) -> R {
@@ -594,12 +595,23 @@ pub fn dpsnn(a: &DpsnnArgs) -> R {
     if let Some(p) = a.csv {
         write_csv(p, &out.ranks_profile)?;
     }
-    if let Some(p) = a.plot {
-        plot_latency(p, &out, &cfg)?;
-    }
-    if a.json {
-        return json_out(&out);
-    }
+    // drawn after the results are printed, so that a plot that cannot be drawn (no packet
+    // delivered) or written loses nothing else
+    let drawn: Vec<_> = (a.plot.iter())
+        .map(|&p| ("--plot", p, latency_svg(&out, &cfg)))
+        .collect();
+    let done = if a.json {
+        json_out(&out)?
+    } else {
+        print_dpsnn(&out);
+        ExitCode::SUCCESS
+    };
+    super::netrun::write_drawn(drawn)?;
+    Ok(done)
+}
+
+/// The text report of a DPSNN run.
+fn print_dpsnn(out: &DpsnnOut) {
     let r = &out.report;
     println!(
         "DPSNN on {} {} ({} processes, {} iterations, {} spikes; {})",
@@ -631,13 +643,12 @@ pub fn dpsnn(a: &DpsnnArgs) -> R {
     if let Some(v) = &out.network_view {
         print_view(v);
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// Packet latency against arrival time (Pisani 2016 Figures 4.4-4.5): the mean and the largest of
-/// each bin.
-fn plot_latency(path: &Path, out: &DpsnnOut, cfg: &Config) -> Result<(), CliError> {
-    use crate::plot::{write_svg, Axis, Figure, Panel, Scale, Series};
+/// each bin, as SVG text.
+fn latency_svg(out: &DpsnnOut, cfg: &Config) -> Result<String, String> {
+    use crate::plot::{render_svg, Axis, Figure, Panel, Scale, Series};
     let us = |c: u64| cfg.clock().us(c as f64);
     let mean = out
         .latency
@@ -661,7 +672,7 @@ fn plot_latency(path: &Path, out: &DpsnnOut, cfg: &Config) -> Result<(), CliErro
             vec![Series::new("mean", mean), Series::new("max", max)],
         )],
     );
-    write_svg(path, &fig).map_err(|e| CliError::failed(format!("--plot: {e}")))
+    render_svg(&fig).map_err(|e| e.to_string())
 }
 
 /// `exanet bench app`: each case in a child process of its own (a clean resident set), or one

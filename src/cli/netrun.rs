@@ -20,7 +20,7 @@ use crate::net::packet_log::{CsvSink, PacketLog};
 use crate::net::setup::{plan, run_logged, Injection};
 use crate::net::stats::Summary;
 use crate::net::traffic::parse_loads;
-use crate::plot::{write_svg, Axis, Figure, Panel, Scale, Series};
+use crate::plot::{Axis, Figure, Panel, Scale, Series};
 use crate::spec::{PatternSpec, RoutingSpec, SizeDist, TopologySpec};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -756,6 +756,9 @@ pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
         crate::net::setup::max_cycles(&cfg),
         "network run (cycles; the drain usually ends early)",
     );
+    // the outputs drawn from the run are written after its results are printed, so that one
+    // that cannot be written loses nothing else
+    let mut drawn: Vec<(&str, &Path, Result<String, String>)> = Vec::new();
     let (s, log) = match o.report {
         None => run_logged(&cfg, &p, cfg.net.load, log, &progress).map_err(CliError::input)?,
         Some(path) => {
@@ -782,9 +785,11 @@ pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
                 model_only_mark(cfg.net.routing.rtl_twin())
             );
             let data = crate::net::report::report_data(&net, title, snaps);
-            let html = crate::net::report::render_html(&data).map_err(CliError::failed)?;
-            std::fs::write(path, html)
-                .map_err(|e| CliError::input(format!("--report: {}: {e}", path.display())))?;
+            drawn.push((
+                "--report",
+                path,
+                crate::net::report::render_html(&data).map_err(|e| e.to_string()),
+            ));
             (s, log)
         }
     };
@@ -795,10 +800,33 @@ pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
     }
     let over_time = bins.map_or(Vec::new(), |b| b.bins(p.topo.endpoints()));
     if let Some(path) = o.latency_plot {
-        write_svg(path, &latency_figure(&cfg, &over_time))
-            .map_err(|e| CliError::failed(format!("--latency-plot: {e}")))?;
+        let svg = crate::plot::render_svg(&latency_figure(&cfg, &over_time));
+        drawn.push(("--latency-plot", path, svg.map_err(|e| e.to_string())));
     }
-    report_run(&cfg, p.topo.endpoints(), s, json, o.csv, None, &over_time)
+    let done = report_run(&cfg, p.topo.endpoints(), s, json, o.csv, None, &over_time)?;
+    write_drawn(drawn)?;
+    Ok(done)
+}
+
+/// Write each output drawn from a run whose results are printed: (option, path, its text or
+/// why it could not be drawn). One that fails is an error naming it (exit 1), the others
+/// written all the same.
+pub fn write_drawn(drawn: Vec<(&str, &Path, Result<String, String>)>) -> Result<(), CliError> {
+    let mut errors = Vec::new();
+    for (opt, path, text) in drawn {
+        let r = text.and_then(|t| std::fs::write(path, t).map_err(|e| e.to_string()));
+        if let Err(e) = r {
+            errors.push(format!("{opt}: {}: {e}", path.display()));
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(CliError::failed(format!(
+            "{} (the run's results are printed above)",
+            errors.join("; ")
+        )))
+    }
 }
 
 /// Latency and delivered traffic against time, with the run's faults in the title.

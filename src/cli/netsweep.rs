@@ -136,9 +136,12 @@ pub fn combinations(varies: &[Vary]) -> Vec<Vec<Assignment>> {
 pub fn parse_seeds(s: &str) -> Result<Vec<u64>, CliError> {
     let bad = |m: String| CliError::input(format!("--seeds {s}: {m}"));
     let num = |t: &str| -> Result<u64, CliError> {
-        t.trim()
-            .parse::<u64>()
-            .map_err(|_| bad(format!("'{}' is not a seed (0 to 2^64 - 1)", t.trim())))
+        (t.trim().parse::<u64>().ok())
+            .filter(|&x| x <= crate::config::MAX_SEED)
+            .ok_or_else(|| {
+                let max = crate::config::MAX_SEED;
+                bad(format!("'{}' is not a seed (0 to {max})", t.trim()))
+            })
     };
     let mut seeds: Vec<u64> = Vec::new();
     for item in s.split(',') {

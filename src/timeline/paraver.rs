@@ -549,7 +549,7 @@ pub fn write(t: &Trace, stem: &Path) -> Result<(), String> {
 /// Read the trace `stem.prv`, `stem.pcf`, `stem.row` back; an error names file and line.
 pub fn read(stem: &Path) -> Result<Trace, String> {
     let [prv, pcf, row] = files(stem);
-    let text = |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
+    let text = |p: &Path| crate::input::read_text_bounded(p, crate::input::MAX_TRACE_BYTES);
     parse(
         (&prv.display().to_string(), &text(&prv)?),
         (&pcf.display().to_string(), &text(&pcf)?),

@@ -120,7 +120,7 @@ pub fn write(t: &TraceFile, path: &Path) -> Result<(), String> {
 
 /// Read a trace file back; an error names the file (and line and column).
 pub fn read(path: &Path) -> Result<TraceFile, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = crate::input::read_text_bounded(path, crate::input::MAX_TRACE_BYTES)?;
     serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 

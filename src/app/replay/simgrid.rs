@@ -490,7 +490,7 @@ pub fn totals(t: &TiTrace) -> (u64, u64) {
 /// highest rank plus one). An index of one line is the `ti-one-file` layout.
 pub fn load(path: &Path) -> Result<TiTrace, String> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
+    let bytes = crate::input::read_bounded(path, crate::input::MAX_TRACE_BYTES)?;
     let text = utf8(&name, &bytes)?;
     let first = content_lines(text).next();
     let Some((_, first)) = first else {
@@ -527,20 +527,17 @@ pub fn load(path: &Path) -> Result<TiTrace, String> {
 /// An index entry's file: relative to the index's directory, else as written.
 fn read_entry(dir: &Path, entry: &str) -> Result<(PathBuf, Vec<u8>), String> {
     let near = dir.join(entry);
-    match std::fs::read(&near) {
+    let read = |p: &Path| crate::input::read_bounded(p, crate::input::MAX_TRACE_BYTES);
+    match read(&near) {
         Ok(b) => Ok((near, b)),
         Err(e1) => {
             let as_is = PathBuf::from(entry);
             if as_is == near {
                 return Err(e1.to_string());
             }
-            std::fs::read(&as_is).map(|b| (as_is, b)).map_err(|e2| {
-                format!(
-                    "{} ({e1}), nor {} ({e2})",
-                    near.display(),
-                    Path::new(entry).display()
-                )
-            })
+            read(&as_is)
+                .map(|b| (as_is, b))
+                .map_err(|e2| format!("{e1}; nor {e2}"))
         }
     }
 }

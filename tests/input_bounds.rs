@@ -1,0 +1,128 @@
+//! Inputs that crashed, hung or exhausted memory (issue 29), each held to its promise: exit 2
+//! naming what is wrong, or the run's results printed before an output that cannot be written.
+
+mod common;
+
+use common::{exanet, refused_each};
+use std::path::PathBuf;
+
+/// A fresh folder of the test's own, removed by the caller.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("exanet-inputs-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn a_seed_beyond_toml_integers_is_refused_by_name_everywhere() {
+    let d = scratch("seed");
+    let f = d.join("seed.toml");
+    std::fs::write(&f, "[sim]\nseed = 18446744073709551615\n").unwrap();
+    let f = f.to_str().unwrap();
+    let field = "sim.seed: 18446744073709551615";
+    refused_each(
+        &[],
+        &[
+            (&["config", "--print", "--config", f], field),
+            (
+                &["network", "run", "--config", f, "--set", "net.load=0.2"],
+                field,
+            ),
+            (
+                &["network", "sweep", "--seed", "18446744073709551615"],
+                "is not a seed (0 to 9223372036854775807)",
+            ),
+            (
+                &["network", "sweep", "--seeds", "1,9223372036854775808"],
+                "is not a seed (0 to 9223372036854775807)",
+            ),
+        ],
+    );
+    // the largest seed TOML holds runs, prints and takes --set
+    std::fs::write(d.join("max.toml"), "[sim]\nseed = 9223372036854775807\n").unwrap();
+    let m = d.join("max.toml");
+    let o = exanet(&["config", "--print", "--config", m.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("seed = 9223372036854775807"));
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn an_endless_or_oversized_input_is_refused_unread() {
+    let d = scratch("zero");
+    let z = d.join("zero.toml");
+    std::os::unix::fs::symlink("/dev/zero", &z).unwrap();
+    let big = d.join("big.toml");
+    std::fs::write(&big, vec![b'#'; (16 << 20) + 1]).unwrap();
+    refused_each(
+        &[],
+        &[
+            (
+                &["network", "run", "--config", z.to_str().unwrap()],
+                "zero.toml: a device, not a file",
+            ),
+            (
+                &["network", "run", "--config", big.to_str().unwrap()],
+                "big.toml: 16777217 bytes, larger than the 16 MiB",
+            ),
+            (
+                &["app", "replay", "/dev/zero"],
+                "/dev/zero: a device, not a file",
+            ),
+        ],
+    );
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn a_send_beyond_the_envelope_with_a_receive_pending_is_an_error_not_a_panic() {
+    let d = scratch("bigsend");
+    let t = d.join("t.txt");
+    std::fs::write(
+        &t,
+        "0 init\n1 init\n0 irecv 1 0 10 1\n0 send 1 0 5000000000 1\n0 wait 1 0 0\n\
+         1 send 0 0 10 1\n1 recv 0 0 5000000000 1\n0 finalize\n1 finalize\n",
+    )
+    .unwrap();
+    refused_each(
+        &["app", "replay"],
+        &[(
+            &[t.to_str().unwrap()],
+            "rank 0: a message of 20000000000 bytes; a message is at most 4294967295 bytes",
+        )],
+    );
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn a_plot_that_cannot_be_drawn_loses_nothing_else() {
+    let d = scratch("plot");
+    let svg = d.join("lat.svg");
+    let o = exanet(&[
+        "network",
+        "run",
+        "--set",
+        "net.load=0.0001",
+        "--set",
+        "net.warmup_cycles=0",
+        "--set",
+        "net.measure_cycles=100",
+        "--latency-bin",
+        "10",
+        "--latency-plot",
+        svg.to_str().unwrap(),
+        "--json",
+    ]);
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(
+        e.contains("--latency-plot: ")
+            && e.contains("has no points (the run's results are printed above)"),
+        "{e}"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("the run's JSON");
+    assert!(v["run"]["tool"] == "exanet", "{v}");
+    assert!(!svg.exists());
+    std::fs::remove_dir_all(&d).unwrap();
+}
