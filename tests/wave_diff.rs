@@ -841,6 +841,62 @@ fn a_verilator_vcd_converted_to_fst_is_identical_to_it() {
 }
 
 #[test]
+fn an_fst_cut_at_a_block_boundary_a_self_pointing_block_or_a_device_is_refused() {
+    let dir = temp_dir("fst-blocks");
+    let decls = sample_decls();
+    let f = dir.join("good.fst");
+    write_fst(&f, &decls, &samples(&decls, 200, 5));
+    let bytes = std::fs::read(&f).unwrap();
+    let v = dir.join("good.vcd");
+    std::fs::write(&v, write_vcd(&decls, 1, &samples(&decls, 200, 5))).unwrap();
+    // every block boundary but the file's end: whole blocks, and still not the whole file
+    let mut ends = Vec::new();
+    let mut pos = 0usize;
+    while pos + 9 <= bytes.len() {
+        let len = u64::from_be_bytes(bytes[pos + 1..pos + 9].try_into().unwrap()) as usize;
+        pos += 1 + len;
+        ends.push(pos);
+    }
+    assert_eq!(ends.last(), Some(&bytes.len()), "{ends:?}");
+    assert!(ends.len() >= 3, "{ends:?}");
+    let cut = dir.join("cut.fst");
+    for &n in &ends[..ends.len() - 1] {
+        std::fs::write(&cut, &bytes[..n]).unwrap();
+        let e = diff_files(&v, &cut, &DiffOptions::default()).expect_err(&format!(
+            "an FST cut after its block ending at byte {n} read as valid"
+        ));
+        assert!(
+            e.to_string().contains("cut.fst: truncated FST file"),
+            "{n}: {e}"
+        );
+    }
+    // a header block whose length points back at itself (fst-reader's own check loops on it),
+    // and a device, on the command line: exit 2 at once
+    let selfish = dir.join("self.fst");
+    std::fs::write(
+        &selfish,
+        [0u8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],
+    )
+    .unwrap();
+    for (file, want) in [
+        (
+            selfish.to_str().unwrap(),
+            "does not fit in the file (9 bytes)",
+        ),
+        ("/dev/zero", "/dev/zero: a device, not a file"),
+    ] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_exanet"))
+            .args(["wave-diff", file, v.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(want), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn a_corrupt_or_truncated_fst_is_an_error_not_a_crash() {
     let dir = temp_dir("fst-bad");
     let decls = sample_decls();

@@ -462,6 +462,9 @@ fn check_blocks(f: &mut File) -> Result<(), String> {
     let mut max_handle: Option<u64> = None;
     let mut pos = 0u64;
     let mut blocks = 0;
+    // (the header's count of value change blocks; those found; a hierarchy block found)
+    let mut vc_count: Option<u64> = None;
+    let (mut vc_blocks, mut hierarchy) = (0u64, false);
     while pos < len {
         let head = at(pos, 9.min((len - pos) as usize))?;
         let tpe = head[0];
@@ -495,8 +498,10 @@ fn check_blocks(f: &mut File) -> Result<(), String> {
                     return bad("more signals than variables");
                 }
                 max_handle = Some(handles);
+                vc_count = Some(u64_at(&b, 64));
             }
             1 | 5 | 8 => {
+                vc_blocks += 1;
                 if sec < 32 + 24 + 8 {
                     return bad("too short for a value change block");
                 }
@@ -551,6 +556,7 @@ fn check_blocks(f: &mut File) -> Result<(), String> {
                 max_handle = Some(h);
             }
             4 | 6 | 7 => {
+                hierarchy = true;
                 if sec < 16 {
                     return bad("too short for a hierarchy block");
                 }
@@ -577,6 +583,20 @@ fn check_blocks(f: &mut File) -> Result<(), String> {
     }
     if blocks == 0 {
         return Err("empty FST file".to_string());
+    }
+    // A file cut at a block boundary has whole blocks only: what it lacks is found against the
+    // header's count (written when the file is closed) and the hierarchy written last.
+    let Some(vc_count) = vc_count else {
+        return Err("corrupt FST file: no header block".to_string());
+    };
+    if vc_blocks != vc_count {
+        return Err(format!(
+            "truncated FST file: its header counts {vc_count} value change blocks, the file \
+             holds {vc_blocks}"
+        ));
+    }
+    if !hierarchy {
+        return Err("truncated FST file: no hierarchy block (the writer's last)".to_string());
     }
     Ok(())
 }
@@ -911,10 +931,16 @@ pub fn is_fst_file(path: &Path) -> Result<bool, WaveError> {
     is_fst(path)
 }
 
+/// An FST file starts with its header block (type 0) or, gzip-wrapped, with type 254; a VCD
+/// file with text. Decided on the first byte: `fst_reader::is_fst_file` walks the blocks by
+/// their lengths and loops for ever on a length that points back at the block
+/// (`00 ff ff ff ff ff ff ff ff`); the blocks are checked before reading (`check_blocks`).
 pub(crate) fn is_fst(path: &Path) -> Result<bool, WaveError> {
     let name = path.display().to_string();
-    let mut f = File::open(path).map_err(|e| WaveError::io(&name, e))?;
-    Ok(fst_reader::is_fst_file(&mut f))
+    let mut f = super::reader::open_checked(path, &name)?;
+    let mut first = [0u8; 1];
+    let n = f.read(&mut first).map_err(|e| WaveError::io(&name, e))?;
+    Ok(n == 1 && (first[0] == 0 || first[0] == 254))
 }
 
 #[cfg(test)]

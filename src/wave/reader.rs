@@ -877,12 +877,37 @@ pub fn list_signals_in_file(path: &Path) -> Result<Vec<SignalDecl>, WaveError> {
             .collect());
     }
     let name = path.display().to_string();
-    let f = File::open(path).map_err(|e| WaveError::io(&name, e))?;
+    let f = open_checked(path, &name)?;
     list_signals(BufReader::new(f), &name)
+}
+
+/// A wave file opened to be read, a device refused (`/dev/zero` would be read for ever).
+pub(crate) fn open_checked(path: &Path, name: &str) -> Result<File, WaveError> {
+    use std::os::unix::fs::FileTypeExt;
+    let f = File::open(path).map_err(|e| WaveError::io(name, e))?;
+    let t = f
+        .metadata()
+        .map_err(|e| WaveError::io(name, e))?
+        .file_type();
+    if t.is_char_device() || t.is_block_device() || t.is_dir() {
+        let what = if t.is_dir() {
+            "a directory"
+        } else {
+            "a device"
+        };
+        return Err(WaveError::io(
+            name,
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("{what}, not a file"),
+            ),
+        ));
+    }
+    Ok(f)
 }
 
 pub(crate) fn open_file(path: &Path) -> Result<(BufReader<File>, String), WaveError> {
     let name = path.display().to_string();
-    let f = File::open(path).map_err(|e| WaveError::io(&name, e))?;
+    let f = open_checked(path, &name)?;
     Ok((BufReader::with_capacity(1 << 18, f), name))
 }
