@@ -463,6 +463,17 @@ impl NetConfig {
             ));
         }
         for (k, l) in self.link_ber.iter().enumerate() {
+            let same = |m: &LinkBer| (m.a, m.b) == (l.a, l.b) || (m.a, m.b) == (l.b, l.a);
+            if let Some(j) = self.link_ber[..k].iter().position(same) {
+                return Err(err(
+                    "net.link_ber",
+                    format!(
+                        "entries {j} and {k} both give the rate of the links between nodes {} \
+                         and {}: give one",
+                        l.a, l.b
+                    ),
+                ));
+            }
             if !(l.ber.is_finite() && (0.0..=0.5).contains(&l.ber)) {
                 return Err(err(
                     "net.link_ber",
@@ -1161,6 +1172,18 @@ mod tests {
         c.validate().unwrap();
         c.net.drain_cycles = 2_000_000_000;
         assert_eq!(c.validate().unwrap_err().field, "net.drain_cycles");
+    }
+
+    #[test]
+    fn two_rates_for_one_link_are_refused_either_way_round() {
+        let mut c = Config::default();
+        let l = |a, b, ber| LinkBer { a, b, ber };
+        c.net.link_ber = vec![l(0, 1, 1e-6), l(2, 3, 1e-6)];
+        c.validate().unwrap();
+        c.net.link_ber.push(l(1, 0, 1e-5));
+        let e = c.validate().unwrap_err();
+        assert_eq!(e.field, "net.link_ber");
+        assert!(e.message.contains("entries 0 and 2"), "{e}");
     }
 
     #[test]

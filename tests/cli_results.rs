@@ -75,6 +75,27 @@ fn options_that_change_the_configuration_show_in_the_run() {
 }
 
 #[test]
+fn a_sweeps_seed_is_the_seed_in_its_run_record() {
+    let v = json(&[
+        "network",
+        "sweep",
+        "--seed",
+        "7",
+        "--loads",
+        "0.1",
+        "--set",
+        "net.topology=torus:4x4",
+        "--set",
+        "net.warmup_cycles=0",
+        "--set",
+        "net.measure_cycles=200",
+        "--json",
+    ]);
+    assert_eq!(v["run"]["config"]["sim"]["seed"], 7, "{}", v["run"]);
+    assert_eq!(v["run"]["seeds"], serde_json::json!([7]));
+}
+
+#[test]
 fn floats_carry_no_binary_noise() {
     let o = exanet(&[
         "link",

@@ -126,3 +126,46 @@ fn a_plot_that_cannot_be_drawn_loses_nothing_else() {
     assert!(!svg.exists());
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+#[test]
+fn outputs_are_checked_before_the_run_with_one_rule_for_missing_folders() {
+    let d = scratch("outputs");
+    let dir = d.to_str().unwrap().to_string();
+    let missing = d.join("no/such/x.vcd");
+    let as_dir = d.join("taken.csv");
+    std::fs::create_dir(&as_dir).unwrap();
+    let vcd_dir_under_missing = d.join("no/such/waves");
+    refused_each(
+        &[],
+        &[
+            (
+                &["demo", "--vcd", missing.to_str().unwrap()],
+                "the directory",
+            ),
+            (
+                &["network", "run", "--csv", as_dir.to_str().unwrap()],
+                "taken.csv: a directory, not a file",
+            ),
+            (
+                &["network", "run", "--csv", "/proc/exanet.csv"],
+                "/proc/exanet.csv: cannot write",
+            ),
+            (
+                &[
+                    "cosim",
+                    "--design",
+                    "link",
+                    "--cycles",
+                    "10",
+                    "--vcd-dir",
+                    vcd_dir_under_missing.to_str().unwrap(),
+                ],
+                "does not exist",
+            ),
+        ],
+    );
+    // nothing was left behind by the checks
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(left.len(), 1, "{left:?}");
+    std::fs::remove_dir_all(&d).unwrap();
+}

@@ -344,6 +344,12 @@ pub fn link_bandwidth(config: Option<&Path>, json: bool, csv: Option<&Path>, pay
 /// FST) of a few packets, at `vcd` or `waves/out/demo.<vcd|fst>`.
 pub fn demo(config: Option<&Path>, json: bool, vcd: Option<&Path>, format: WaveFormat) -> R {
     let default = std::path::PathBuf::from(format!("waves/out/demo.{}", format.extension()));
+    match vcd {
+        Some(p) => output::check_out("--vcd", Some(p), format.extension())?,
+        // the project's own folder for waves (git-ignored): made on a fresh clone
+        None => std::fs::create_dir_all("waves/out")
+            .map_err(|e| CliError::input(format!("waves/out: cannot create: {e}")))?,
+    }
     let vcd = vcd.unwrap_or(&default);
     let cfg = load_config(config)?;
     let lat = latency::measure(&cfg).map_err(CliError::failed)?;
@@ -467,6 +473,7 @@ pub fn cosim(
              verilator for model.vcd and rtl.vcd)",
         ));
     }
+    output::check_out_dir("--vcd-dir", vcd_dir)?;
     let run_design = |opts: &cosim::lockstep::Options| match design {
         "network" => match app {
             None => cosim::net_design::run_network(&cfg, opts),

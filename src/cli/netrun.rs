@@ -429,6 +429,12 @@ pub fn sweep(a: &SweepArgs) -> R {
     let setups = set_up_curves(&base, a, &varies)?;
     debug_assert_eq!(setups.len() * nl * ns, total);
     record_seeds(&seeds);
+    {
+        // the run record's configuration holds the sweep's (first) seed, not the file's
+        let mut recorded = base.clone();
+        recorded.sim.seed = seeds[0];
+        super::output::record_config(&recorded);
+    }
     let routings: Vec<RoutingSpec> = setups.iter().map(|x| x.cfg.net.routing).collect();
     record_routings(&routings);
     let index = |k: usize| (k / (nl * ns), k / ns % nl, k % ns);

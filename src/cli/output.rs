@@ -266,6 +266,30 @@ pub fn check_out(opt: &str, p: Option<&Path>, ext: &str) -> Result<(), CliError>
             p.display()
         )));
     }
+    check_parent(opt, p)?;
+    if p.is_dir() {
+        return Err(CliError::input(format!(
+            "{opt}: {}: a directory, not a file",
+            p.display()
+        )));
+    }
+    // writable: opened as it will be (created, or an existing file opened without truncating
+    // it), and a file this made removed again
+    let existed = p.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(p)
+        .map_err(|e| CliError::input(format!("{opt}: {}: cannot write: {e}", p.display())))?;
+    if !existed {
+        let _ = std::fs::remove_file(p);
+    }
+    Ok(())
+}
+
+/// The one rule for an output's place: its directory must exist (no output creates missing
+/// parents; the project's own default folders, `waves/out/`, excepted).
+pub fn check_parent(opt: &str, p: &Path) -> Result<(), CliError> {
     if let Some(d) = p
         .parent()
         .filter(|d| !d.as_os_str().is_empty() && !d.is_dir())
@@ -277,6 +301,20 @@ pub fn check_out(opt: &str, p: Option<&Path>, ext: &str) -> Result<(), CliError>
         )));
     }
     Ok(())
+}
+
+/// An output directory (`--vcd-dir`): created if missing, under a parent that exists.
+pub fn check_out_dir(opt: &str, p: Option<&Path>) -> Result<(), CliError> {
+    let Some(p) = p else { return Ok(()) };
+    check_parent(opt, p)?;
+    if p.exists() && !p.is_dir() {
+        return Err(CliError::input(format!(
+            "{opt}: {}: a file, not a directory",
+            p.display()
+        )));
+    }
+    std::fs::create_dir_all(p)
+        .map_err(|e| CliError::input(format!("{opt}: {}: cannot create: {e}", p.display())))
 }
 
 #[cfg(test)]

@@ -17,11 +17,6 @@ pub fn write_demo_vcd(cfg: &Config, vcd: &Path) -> Result<u64, String> {
 
 /// [`write_demo_vcd`] in either wave format.
 pub fn write_demo_wave(cfg: &Config, vcd: &Path, format: WaveFormat) -> Result<u64, String> {
-    if let Some(dir) = vcd.parent() {
-        if !dir.as_os_str().is_empty() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        }
-    }
     let p = LinkParams::from_config(&cfg.link);
     let t0 = cfg.link.phy.lane_up_cycles as u64 + 20;
     // payload bytes; the header's size field counts words with `link.size_in_words`

@@ -168,10 +168,18 @@ impl std::str::FromStr for RandomFaults {
             duration: None,
         };
         let forms = "links=K,nodes=M,from=T0,to=T1[,for=D]";
+        let mut seen: Vec<&str> = Vec::new();
         for kv in s.split(',').map(str::trim).filter(|x| !x.is_empty()) {
             let (k, v) = kv
                 .split_once('=')
                 .ok_or_else(|| format!("random faults '{s}': '{kv}' is not key=value; {forms}"))?;
+            if seen.contains(&k.trim()) {
+                return Err(format!(
+                    "random faults '{s}': {} is given twice; give each key once",
+                    k.trim()
+                ));
+            }
+            seen.push(k.trim());
             let n: u64 = v.trim().parse().map_err(|_| {
                 format!("random faults '{s}': {k} = '{}' is not a number", v.trim())
             })?;
@@ -306,6 +314,7 @@ mod tests {
             ("from=1,to=5", "no links and no nodes"),
             ("links=2,from=1,to=5,for=0", "for = 0"),
             ("links=2,from=1,to=5,when=3", "unknown key 'when'"),
+            ("links=2,from=1,to=5,links=3", "links is given twice"),
             ("links=two,from=1,to=5", "'two' is not a number"),
             (
                 "links=1,from=1,to=5,for=18446744073709551615",
