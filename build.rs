@@ -916,7 +916,7 @@ fn compile(v: &Verilator, root: &Path, out: &Path, tops: &[BuiltTop]) {
         });
     }
 
-    let cache = profile_dir(&out, "exanet-vl-cache");
+    let cache = profile_dir(out, "exanet-vl-cache");
     let mut objects: Vec<Vec<PathBuf>> = vec![Vec::new(); groups.len()];
     let mut todo: Vec<(usize, usize)> = Vec::new(); // (group, job)
     let mut tmp_dirs: Vec<Option<PathBuf>> = vec![None; groups.len()];

@@ -384,7 +384,10 @@ mod tests {
             ("1..2,2", "seed 2 is given twice"),
             ("0..5000", "more than 1000 seeds"),
             ("1..9223372036854775807", "more than 1000 seeds"),
-            ("1..18446744073709551615", "is not a seed (0 to 9223372036854775807)"),
+            (
+                "1..18446744073709551615",
+                "is not a seed (0 to 9223372036854775807)",
+            ),
         ] {
             let e = parse_seeds(s).unwrap_err();
             assert_eq!(e.code, 2);
