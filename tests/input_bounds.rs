@@ -169,3 +169,23 @@ fn outputs_are_checked_before_the_run_with_one_rule_for_missing_folders() {
     assert_eq!(left.len(), 1, "{left:?}");
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+#[test]
+fn the_server_refuses_lossy_links_before_it_listens() {
+    for set in ["link.phy.ber=1e-6", "net.faults=link:0-1@10..20"] {
+        let o = exanet(&[
+            "network",
+            "serve",
+            "--ranks",
+            "2",
+            "--listen",
+            "127.0.0.1:0",
+            "--set",
+            set,
+        ]);
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{set}: {e}");
+        assert!(!e.contains("listening on"), "{set}: {e}");
+        assert!(e.contains(set.split('=').next().unwrap()), "{set}: {e}");
+    }
+}

@@ -286,6 +286,28 @@ fn a_client_breaking_the_protocol_gets_an_error_and_the_server_stops() {
         (vec![format!("SEND 1 0 9 8 0 {start}")], "out of range"),
         (vec!["FLY".into()], "unknown command 'FLY'"),
         (vec!["CLOSE".into()], "disconnected"),
+        // bounds (issue 29): a STOP or SEND beyond the session's last cycle, an id twice in
+        // flight, a line longer than any of the protocol, a long token quoted short
+        (
+            vec!["STOP 18446744073709551615".into()],
+            "beyond the session's last cycle",
+        ),
+        (
+            vec![format!("SEND 1 0 1 8 0 {}", u64::MAX)],
+            "beyond the session's last cycle",
+        ),
+        (
+            vec![format!("SEND 1 0 1 8 0 {start}|SEND 1 0 1 8 0 {start}")],
+            "message id 1 is already in flight",
+        ),
+        (
+            vec![format!("SEND 1 0 1 8 0 {start} {}", "ab".repeat(9000))],
+            "longer than 16384 bytes",
+        ),
+        (
+            vec![format!("SEND {} 0 1 8 0 {start}", "9".repeat(5000))],
+            "(5000 bytes)' is not a number",
+        ),
     ] {
         let (addr, h) = small_server(TIMEOUT);
         let then: Vec<&str> = then.iter().map(|s| s.as_str()).collect();
@@ -303,6 +325,30 @@ fn a_client_breaking_the_protocol_gets_an_error_and_the_server_stops() {
     let e = h.join().unwrap().unwrap_err();
     assert!(e.contains("within 0.3 s"), "{e}");
     drop(s);
+    // a client trickling a line a byte at a time: the line's deadline, not each read's
+    let (addr, h) = small_server(Duration::from_millis(400));
+    let mut s = TcpStream::connect(&addr).unwrap();
+    let t0 = std::time::Instant::now();
+    for b in b"HELLO 0-1".iter().cycle().take(40) {
+        if s.write_all(&[*b]).is_err() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        if h.is_finished() {
+            break;
+        }
+    }
+    let e = h.join().unwrap().unwrap_err();
+    assert!(e.contains("within 0.4 s"), "{e}");
+    assert!(t0.elapsed() < Duration::from_secs(3), "{:?}", t0.elapsed());
+    drop(s);
+    // a HELLO whose ranges would expand to billions of ranks: refused before expanding
+    let (addr, h) = small_server(TIMEOUT);
+    let huge = vec!["0-1048575"; 1000].join(",");
+    let got = raw(&addr, &format!("HELLO {huge}"), &[]);
+    let e = h.join().unwrap().unwrap_err();
+    assert!(e.contains("number more than 1048576"), "{e}");
+    assert!(got[0].len() < 300, "{got:?}");
     // a HELLO that leaves a rank without a client
     let (addr, h) = small_server(TIMEOUT);
     let got = raw(&addr, "HELLO 0", &[]);

@@ -139,9 +139,9 @@ pub fn shared(
     })
 }
 
-/// The network of `cfg.net` for an application: packets of 16 bytes (an envelope alone) to
-/// `app.max_payload_bytes`, statistics over the whole run.
-pub fn network(cfg: &Config) -> Result<Network, String> {
+/// Application runs (and the co-simulation server) need links that lose nothing: no bit
+/// errors, no faults. An error naming the field otherwise.
+pub fn reliable_links(cfg: &Config) -> Result<(), String> {
     // A link loses or corrupts packets under bit errors, and the APElink leaves recovery to a
     // transport layer (acknowledgements, retransmission: Biagioni 2017 §5.3.4) that the
     // application layer does not model: a message would wait forever for its lost packet.
@@ -165,6 +165,13 @@ pub fn network(cfg: &Config) -> Result<Network, String> {
                 .into(),
         );
     }
+    Ok(())
+}
+
+/// The network of `cfg.net` for an application: packets of 16 bytes (an envelope alone) to
+/// `app.max_payload_bytes`, statistics over the whole run.
+pub fn network(cfg: &Config) -> Result<Network, String> {
+    reliable_links(cfg)?;
     let mut c = cfg.clone();
     c.net.sizes = SizeDist::Uniform {
         min: ENVELOPE_BYTES,

@@ -114,6 +114,8 @@ pub fn serve(a: &ServeArgs) -> R {
         placement,
         timeout: std::time::Duration::from_secs_f64(a.timeout_s),
     };
+    // what the session would refuse, refused before it listens (exit 2)
+    crate::app::run::reliable_links(&cfg).map_err(CliError::input)?;
     let listener = server::bind(&o).map_err(CliError::input)?;
     let addr = listener
         .local_addr()

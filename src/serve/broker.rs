@@ -7,11 +7,11 @@
 //! first error a client causes is kept (`error`): from then on nothing more is asked of any
 //! client, the server stops the network and tells every client.
 
-use super::protocol::{ClientLine, Send, ServerLine};
+use super::protocol::{ClientLine, Send, ServerLine, MAX_LINE_BYTES};
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, BufWriter, ErrorKind, Write};
 use std::net::TcpStream;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// One client's connection and state.
 pub struct Conn {
@@ -50,6 +50,11 @@ pub struct Broker {
     /// Messages handed over by a SEND and not yet arrived (those queued for a later cycle
     /// included).
     pub in_flight: u64,
+    /// (client, message id) of every message handed over and not yet arrived: an id is
+    /// unique among its client's messages in flight.
+    pub ids: std::collections::HashSet<(u32, u64)>,
+    /// The session's last cycle (`app.max_cycles`): no STOP or SEND time may lie beyond it.
+    pub last_cycle: u64,
     pub timeout: Duration,
     /// The first error; the session ends with it.
     pub error: Option<String>,
@@ -97,28 +102,60 @@ impl Conn {
         }
     }
 
-    /// The next line, parsed; an error names the line.
+    /// The next line, parsed; an error names the line. The whole line must come within
+    /// `timeout` (not each read: a client trickling a byte at a time is cut off) and within
+    /// `MAX_LINE_BYTES`.
     pub fn read(&mut self, timeout: Duration) -> Result<ClientLine, String> {
-        let mut s = String::new();
-        match self.reader.read_line(&mut s) {
-            Ok(0) => return Err("the client disconnected".into()),
-            Ok(_) => {}
-            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
-                return Err(format!(
-                    "the client did not answer within {} s",
-                    timeout.as_secs_f64()
-                ))
+        let deadline = Instant::now() + timeout;
+        let late = || {
+            format!(
+                "the client did not answer within {} s",
+                timeout.as_secs_f64()
+            )
+        };
+        let mut line: Vec<u8> = Vec::new();
+        let n = self.lines + 1;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(late());
             }
-            Err(e) => return Err(format!("cannot read from the client: {e}")),
+            let sock = self.reader.get_ref();
+            sock.set_read_timeout(Some(left.max(Duration::from_millis(1))))
+                .map_err(|e| format!("cannot read from the client: {e}"))?;
+            let buf = match self.reader.fill_buf() {
+                Ok(b) => b,
+                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                    return Err(late())
+                }
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) => return Err(format!("cannot read from the client: {e}")),
+            };
+            if buf.is_empty() {
+                return Err(if line.is_empty() {
+                    "the client disconnected".into()
+                } else {
+                    format!("line {n}: the client disconnected in the middle of a line")
+                });
+            }
+            let (take, end) = match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (buf.len(), false),
+            };
+            line.extend_from_slice(&buf[..take]);
+            self.reader.consume(take);
+            if line.len() > MAX_LINE_BYTES {
+                return Err(format!(
+                    "line {n}: longer than {MAX_LINE_BYTES} bytes (no line of the protocol is)"
+                ));
+            }
+            if end {
+                break;
+            }
         }
-        self.lines += 1;
-        if !s.ends_with('\n') {
-            return Err(format!(
-                "line {}: the client disconnected in the middle of a line",
-                self.lines
-            ));
-        }
-        ClientLine::parse(s.trim_end()).map_err(|e| format!("line {}: {e}", self.lines))
+        self.lines = n;
+        let s = std::str::from_utf8(&line).map_err(|_| format!("line {n}: not UTF-8 text"))?;
+        ClientLine::parse(s.trim_end()).map_err(|e| format!("line {n}: {e}"))
     }
 
     pub fn line(&self) -> u64 {
@@ -215,11 +252,34 @@ impl Broker {
                             m.time
                         ));
                     }
+                    if m.time > self.last_cycle {
+                        return Err(format!(
+                            "{}: time {} is beyond the session's last cycle {} (app.max_cycles)",
+                            what(),
+                            m.time,
+                            self.last_cycle
+                        ));
+                    }
+                    if !self.ids.insert((client as u32, m.id)) {
+                        return Err(format!(
+                            "{}: message id {} is already in flight (an id is unique among the \
+                             client's messages in flight)",
+                            what(),
+                            m.id
+                        ));
+                    }
                     c.sent += 1;
                     self.in_flight += 1;
                     sends.push(m);
                 }
                 ClientLine::Stop(t) => {
+                    if let Some(t) = t.filter(|&t| t > self.last_cycle) {
+                        return Err(format!(
+                            "line {at}: STOP {t} is beyond the session's last cycle {} \
+                             (app.max_cycles; STOP never says no event is due)",
+                            self.last_cycle
+                        ));
+                    }
                     c.stop = t;
                     return Ok(sends);
                 }

@@ -51,8 +51,13 @@
 //!
 //! Errors end the session for every client with `ERROR`: a malformed line, a time in the past, a
 //! SEND from a rank the client does not own or that is not on the endpoint being answered, a
-//! client that disconnects or does not answer within the time-out. The server listens on a
-//! loopback address only.
+//! client that disconnects or does not answer within the time-out. Bounds (issue 29): a line is
+//! at most 16 KiB (`protocol::MAX_LINE_BYTES`) and must arrive whole within the time-out (a
+//! client trickling bytes is cut off); a STOP or SEND time lies at most at `app.max_cycles`; a
+//! message id is not reused while its message is in flight; a HELLO lists at most 2^20 ranks,
+//! counted before its ranges are expanded; an error quotes a long token by its start and
+//! length only. The server listens on a loopback address only, and refuses lossy links (bit
+//! errors, faults) before it listens.
 
 pub mod broker;
 pub mod client;

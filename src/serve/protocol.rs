@@ -7,6 +7,26 @@ pub const VERSION: u32 = 1;
 /// Opaque bytes a SEND may carry to the receiver, at most.
 pub const MAX_OPAQUE_BYTES: usize = 4096;
 
+/// The longest line either side may send, its newline included: a SEND with the most opaque
+/// bytes (8192 hex digits) and every field at its widest fits with room to spare.
+pub const MAX_LINE_BYTES: usize = 16 << 10;
+
+/// The most ranks a HELLO may list (more than any session has: `app::envelope::MAX_RANKS`).
+pub const MAX_HELLO_RANKS: u64 = 1 << 20;
+
+/// A piece of a client's line as an error quotes it: whole when short, else its start and its
+/// length (an error never echoes a long line back).
+pub fn clip(s: &str) -> String {
+    if s.len() <= 40 {
+        return s.to_string();
+    }
+    let mut end = 32;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}... ({} bytes)", &s[..end], s.len())
+}
+
 /// A message as a SEND gives it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Send {
@@ -63,12 +83,13 @@ pub enum ServerLine {
 fn num<T: std::str::FromStr>(what: &str, s: Option<&str>) -> Result<T, String> {
     let s = s.ok_or_else(|| format!("{what} missing"))?;
     s.parse()
-        .map_err(|_| format!("{what} '{s}' is not a number of the right range"))
+        .map_err(|_| format!("{what} '{}' is not a number of the right range", clip(s)))
 }
 
 /// Rank lists: "0-3,8,10-11" (each rank once).
 pub fn parse_ranks(s: &str) -> Result<Vec<u32>, String> {
     let mut v = Vec::new();
+    let mut total = 0u64;
     for part in s.split(',') {
         let (a, b) = match part.split_once('-') {
             Some((a, b)) => (a, b),
@@ -77,11 +98,13 @@ pub fn parse_ranks(s: &str) -> Result<Vec<u32>, String> {
         let a: u32 = num("rank", Some(a))?;
         let b: u32 = num("rank", Some(b))?;
         if b < a {
-            return Err(format!("rank range '{part}' runs backwards"));
+            return Err(format!("rank range '{}' runs backwards", clip(part)));
         }
-        if b - a >= 1 << 20 {
+        // counted before the ranges are expanded: overlapping ranges are found after
+        total += (b - a) as u64 + 1;
+        if total > MAX_HELLO_RANKS {
             return Err(format!(
-                "rank range '{part}' is longer than any run has ranks"
+                "the ranks listed number more than {MAX_HELLO_RANKS}, more than any run has"
             ));
         }
         v.extend(a..=b);
@@ -122,7 +145,8 @@ fn hex(b: &[u8]) -> String {
 fn unhex(s: &str) -> Result<Vec<u8>, String> {
     if !s.len().is_multiple_of(2) || !s.bytes().all(|c| c.is_ascii_hexdigit()) {
         return Err(format!(
-            "opaque bytes '{s}' are not an even number of hex digits"
+            "opaque bytes '{}' are not an even number of hex digits",
+            clip(s)
         ));
     }
     let b: Vec<u8> = (0..s.len() / 2)
@@ -152,7 +176,7 @@ fn message<'a>(w: &mut impl Iterator<Item = &'a str>) -> Result<Send, String> {
         },
     };
     if let Some(x) = w.next() {
-        return Err(format!("unexpected '{x}' after the message"));
+        return Err(format!("unexpected '{}' after the message", clip(x)));
     }
     Ok(m)
 }
@@ -171,7 +195,7 @@ fn message_fields(m: &Send) -> String {
 
 fn end_of<'a>(w: &mut impl Iterator<Item = &'a str>, cmd: &str) -> Result<(), String> {
     match w.next() {
-        Some(x) => Err(format!("unexpected '{x}' after {cmd}")),
+        Some(x) => Err(format!("unexpected '{}' after {cmd}", clip(x))),
         None => Ok(()),
     }
 }
@@ -201,7 +225,8 @@ impl ClientLine {
             }
             c => {
                 return Err(format!(
-                    "unknown command '{c}' (a client sends HELLO, STOP, SEND, DONE)"
+                    "unknown command '{}' (a client sends HELLO, STOP, SEND, DONE)",
+                    clip(c)
                 ))
             }
         };

@@ -82,6 +82,8 @@ impl RemoteEndpoint {
         let e = b.endpoint_of[m.dst as usize];
         if e == self.endpoint {
             b.in_flight -= 1;
+            let owner = b.owner[m.src as usize];
+            b.ids.remove(&(owner, m.id));
             self.left.push((m.id, cycle));
             m.time = cycle;
             self.arrived.push(m);
@@ -215,6 +217,8 @@ impl NicSoftware for RemoteEndpoint {
             let mut m = b.flights.remove(&key).expect("checked").msg;
             m.time = cycle;
             b.in_flight -= 1;
+            let owner = b.owner[m.src as usize];
+            b.ids.remove(&(owner, m.id));
             self.arrived.push(m);
         }
     }

@@ -166,6 +166,8 @@ pub fn serve(cfg: &Config, o: &Options, listener: TcpListener) -> Result<Outcome
         endpoint_of: o.placement.iter().map(|&e| e as u32).collect(),
         flights: HashMap::new(),
         in_flight: 0,
+        ids: Default::default(),
+        last_cycle: cfg.app.max_cycles,
         timeout: o.timeout,
         error: None,
     }));
