@@ -534,6 +534,10 @@ enum NetworkCmd {
         /// Seconds to wait for a client to connect or to answer before ending the session.
         #[arg(long, default_value_t = 60.0)]
         timeout_s: f64,
+        /// Write the session's token (which every client's HELLO must give) into this file,
+        /// readable by its owner only, instead of printing it on standard error.
+        #[arg(long)]
+        token_file: Option<PathBuf>,
     },
 }
 
@@ -1080,6 +1084,7 @@ fn main() -> ExitCode {
                 routing,
                 mapping,
                 timeout_s,
+                token_file,
             } => cli::network::serve(&cli::network::ServeArgs {
                 config: common.config.as_deref(),
                 json: common.json,
@@ -1090,6 +1095,7 @@ fn main() -> ExitCode {
                 routing,
                 mapping: &mapping,
                 timeout_s,
+                token_file: token_file.as_deref(),
             }),
             NetworkCmd::Faults {
                 common,

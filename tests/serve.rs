@@ -17,6 +17,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 const TIMEOUT: Duration = Duration::from_secs(20);
+/// The sessions' token (`exanet network serve` draws one a session).
+const TOKEN: &str = "5e55107ab1e";
 
 fn cfg(topology: &str) -> Config {
     let mut c = Config::default();
@@ -53,6 +55,7 @@ fn session(
         clients: clients.len(),
         placement: placement.clone(),
         timeout: TIMEOUT,
+        token: TOKEN.into(),
     };
     let l = server::bind(&o).unwrap();
     let addr = l.local_addr().unwrap().to_string();
@@ -67,7 +70,7 @@ fn session(
             sh.record = true;
             let shared = Arc::new(sh);
             let addr = addr.clone();
-            std::thread::spawn(move || client::run(&addr, shared, &mine, TIMEOUT))
+            std::thread::spawn(move || client::run(&addr, shared, &mine, TOKEN, TIMEOUT))
         })
         .collect();
     let runs = hs.into_iter().map(|h| h.join().unwrap().unwrap()).collect();
@@ -236,6 +239,7 @@ fn small_server(
         clients: 1,
         placement: vec![0, 3],
         timeout,
+        token: TOKEN.into(),
     };
     let l = server::bind(&o).unwrap();
     let addr = l.local_addr().unwrap().to_string();
@@ -247,9 +251,17 @@ fn a_raw_client_gets_its_message_delivered_and_the_session_ends() {
     let (addr, h) = small_server(TIMEOUT);
     let start = Config::default().link.phy.lane_up_cycles as u64;
     // endpoint 0 (rank 0) sends 1000 bytes to rank 1 at the start; endpoint 3 waits
+    // a stranger first: a wrong token, then none; each refused alone, the session waits on
+    let stranger = raw(&addr, "HELLO 0-1 guess", &[]);
+    assert!(stranger[0].contains("wrong session token"), "{stranger:?}");
+    let stranger = raw(&addr, "HELLO 0-1", &[]);
+    assert!(
+        stranger[0].contains("without the session's token"),
+        "{stranger:?}"
+    );
     let got = raw(
         &addr,
-        "HELLO 0-1",
+        &format!("HELLO 0-1 {TOKEN}"),
         &[
             &format!("SEND 5 0 1 1000 7 {start} abcd|STOP never"),
             "STOP never",
@@ -311,7 +323,7 @@ fn a_client_breaking_the_protocol_gets_an_error_and_the_server_stops() {
     ] {
         let (addr, h) = small_server(TIMEOUT);
         let then: Vec<&str> = then.iter().map(|s| s.as_str()).collect();
-        let got = raw(&addr, "HELLO 0-1", &then);
+        let got = raw(&addr, &format!("HELLO 0-1 {TOKEN}"), &then);
         let e = h.join().unwrap().unwrap_err();
         assert!(e.contains(want), "{then:?}: {e}");
         if then[0] != "CLOSE" {
@@ -342,16 +354,17 @@ fn a_client_breaking_the_protocol_gets_an_error_and_the_server_stops() {
     assert!(e.contains("within 0.4 s"), "{e}");
     assert!(t0.elapsed() < Duration::from_secs(3), "{:?}", t0.elapsed());
     drop(s);
-    // a HELLO whose ranges would expand to billions of ranks: refused before expanding
-    let (addr, h) = small_server(TIMEOUT);
+    // a HELLO whose ranges would expand to billions of ranks: refused before expanding (the
+    // connection alone; the session ends when no client came in time)
+    let (addr, h) = small_server(Duration::from_millis(500));
     let huge = vec!["0-1048575"; 1000].join(",");
-    let got = raw(&addr, &format!("HELLO {huge}"), &[]);
+    let got = raw(&addr, &format!("HELLO {huge} {TOKEN}"), &[]);
     let e = h.join().unwrap().unwrap_err();
     assert!(e.contains("number more than 1048576"), "{e}");
     assert!(got[0].len() < 300, "{got:?}");
     // a HELLO that leaves a rank without a client
     let (addr, h) = small_server(TIMEOUT);
-    let got = raw(&addr, "HELLO 0", &[]);
+    let got = raw(&addr, &format!("HELLO 0 {TOKEN}"), &[]);
     let e = h.join().unwrap().unwrap_err();
     assert!(e.contains("rank 1 is owned by no client"), "{e}");
     assert!(got[0].starts_with("ERROR "), "{got:?}");
@@ -364,6 +377,7 @@ fn the_server_listens_on_loopback_only() {
         clients: 1,
         placement: vec![0],
         timeout: TIMEOUT,
+        token: TOKEN.into(),
     };
     assert!(server::bind(&o).unwrap_err().contains("loopback"));
 }
@@ -375,10 +389,15 @@ fn exanet_network_serve_serves_a_replay_and_reports_it() {
     let n = t.size();
     let placement = linear(n, 16);
     let (want, packets, _) = in_process(&c, &t, placement.clone());
+    let dir = std::env::temp_dir().join(format!("exanet-serve-token-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let token_file = dir.join("token");
     let mut p = std::process::Command::new(env!("CARGO_BIN_EXE_exanet"))
         .args(["network", "serve", "--json", "--topology", "torus:4x4"])
         .args(["--routing", "ecube", "--ranks", &n.to_string()])
-        .args(["--timeout-s", "20"])
+        .args(["--timeout-s", "20", "--token-file"])
+        .arg(&token_file)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -394,7 +413,18 @@ fn exanet_network_serve_serves_a_replay_and_reports_it() {
     let prog = replay_program(t.clone(), 20000.0, Times::default());
     let shared = Arc::new(run::shared(&c, placement.clone(), 16, prog).unwrap());
     let all: Vec<u32> = (0..n as u32).collect();
-    let r = client::run(&addr, shared, &all, TIMEOUT).unwrap();
+    // the token: in the file, readable by its owner only, and not printed
+    let mut l = String::new();
+    err.read_line(&mut l).unwrap();
+    assert!(l.starts_with("session token in "), "{l}");
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&token_file).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+    let token = std::fs::read_to_string(&token_file).unwrap();
+    let token = token.trim();
+    assert_eq!(token.len(), 32, "{token}");
+    let r = client::run(&addr, shared, &all, token, TIMEOUT).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
     let out = p.wait_with_output().unwrap();
     assert!(out.status.success(), "{out:?}");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -411,7 +441,11 @@ fn exanet_network_serve_serves_a_replay_and_reports_it() {
 fn a_session_where_nothing_can_happen_ends_as_a_deadlock() {
     let (addr, h) = small_server(TIMEOUT);
     // both endpoints answer "nothing until told", and nothing is in flight
-    let got = raw(&addr, "HELLO 0-1", &["STOP never", "STOP never"]);
+    let got = raw(
+        &addr,
+        &format!("HELLO 0-1 {TOKEN}"),
+        &["STOP never", "STOP never"],
+    );
     let out = h.join().unwrap().unwrap();
     assert!(out.deadlock);
     assert_eq!(out.messages, 0);

@@ -67,6 +67,7 @@ pub struct ServeArgs<'a> {
     pub routing: Option<crate::spec::RoutingSpec>,
     pub mapping: &'a str,
     pub timeout_s: f64,
+    pub token_file: Option<&'a std::path::Path>,
 }
 
 /// `exanet network serve`: one co-simulation session (`serve/`). Bad options exit 2; a session
@@ -108,11 +109,31 @@ pub fn serve(a: &ServeArgs) -> R {
     let placement = mapping
         .place(a.ranks as usize, endpoints)
         .map_err(CliError::input)?;
+    let token = server::new_token().map_err(CliError::failed)?;
+    if let Some(f) = a.token_file {
+        use std::io::Write;
+        use std::os::unix::fs::OpenOptionsExt;
+        super::output::check_parent("--token-file", f)?;
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(f)
+            .and_then(|mut h| {
+                // (a file that was there keeps its mode through a truncation: set it)
+                use std::os::unix::fs::PermissionsExt;
+                h.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+                writeln!(h, "{token}")
+            })
+            .map_err(|e| CliError::input(format!("--token-file: {}: {e}", f.display())))?;
+    }
     let o = server::Options {
         listen,
         clients: a.clients,
         placement,
         timeout: std::time::Duration::from_secs_f64(a.timeout_s),
+        token: token.clone(),
     };
     // what the session would refuse, refused before it listens (exit 2)
     crate::app::run::reliable_links(&cfg).map_err(CliError::input)?;
@@ -121,6 +142,10 @@ pub fn serve(a: &ServeArgs) -> R {
         .local_addr()
         .map_err(|e| CliError::failed(format!("--listen: {e}")))?;
     eprintln!("listening on {addr}");
+    match a.token_file {
+        Some(f) => eprintln!("session token in {}", f.display()),
+        None => eprintln!("session token {token}"),
+    }
     let out = server::serve(&cfg, &o, listener).map_err(CliError::failed)?;
     // a session that ended in a deadlock did not finish: exit 1, as `app run` does
     let code = if out.deadlock {

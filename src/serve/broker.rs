@@ -287,7 +287,7 @@ impl Broker {
                     c.done = true;
                     return Ok(sends);
                 }
-                ClientLine::Hello(_) => return Err(format!("line {at}: HELLO again")),
+                ClientLine::Hello { .. } => return Err(format!("line {at}: HELLO again")),
             }
         }
     }

@@ -61,6 +61,7 @@ pub fn run(
     addr: &str,
     shared: Arc<Shared>,
     mine: &[u32],
+    token: &str,
     timeout: Duration,
 ) -> Result<ClientRun, String> {
     let s = TcpStream::connect(addr).map_err(|e| format!("connecting to {addr}: {e}"))?;
@@ -81,7 +82,10 @@ pub fn run(
         }
         l => return Err(format!("expected the greeting, got '{}'", l.format())),
     }
-    link.write(&ClientLine::Hello(mine.to_vec()))?;
+    link.write(&ClientLine::Hello {
+        ranks: mine.to_vec(),
+        token: token.to_string(),
+    })?;
     link.flush()?;
     loop {
         match link.read()? {

@@ -8,7 +8,10 @@
 //!
 //! ```text
 //! server: EXANET-SERVE 1 ranks <N> endpoints <E> cycle_ps <P>      on connecting
-//! client: HELLO <ranks>                  the ranks it owns: "0-3,8,10-11"
+//! client: HELLO <ranks> <token>          the ranks it owns: "0-3,8,10-11", and the session's
+//!                                        token (`network serve` prints it or writes it to
+//!                                        --token-file); without it the connection is refused
+//!                                        alone and the session waits on for its clients
 //! server: RANK <rank> <endpoint>         one a rank it owns, where the mapping placed it
 //! server: START <cycle>                  every client is in; ranks start at <cycle>
 //! client: STOP <time> | STOP never       its next event time (the null message)

@@ -42,7 +42,11 @@ pub struct Send {
 /// A line from a client.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ClientLine {
-    Hello(Vec<u32>),
+    /// The ranks it owns and the session's token.
+    Hello {
+        ranks: Vec<u32>,
+        token: String,
+    },
     /// The next event time; `None`: none until the server tells of one.
     Stop(Option<u64>),
     Send(Send),
@@ -206,9 +210,16 @@ impl ClientLine {
         let cmd = w.next().ok_or("an empty line")?;
         let l = match cmd {
             "HELLO" => {
-                let r = parse_ranks(w.next().ok_or("HELLO without ranks")?)?;
-                end_of(&mut w, "HELLO's ranks")?;
-                ClientLine::Hello(r)
+                let ranks = parse_ranks(w.next().ok_or("HELLO without ranks")?)?;
+                let token = w
+                    .next()
+                    .ok_or(
+                        "HELLO without the session's token (HELLO <ranks> <token>; `exanet \
+                         network serve` prints it, or writes it to --token-file)",
+                    )?
+                    .to_string();
+                end_of(&mut w, "HELLO's token")?;
+                ClientLine::Hello { ranks, token }
             }
             "STOP" => {
                 let t = match w.next() {
@@ -235,7 +246,7 @@ impl ClientLine {
 
     pub fn format(&self) -> String {
         match self {
-            ClientLine::Hello(r) => format!("HELLO {}", format_ranks(r)),
+            ClientLine::Hello { ranks, token } => format!("HELLO {} {token}", format_ranks(ranks)),
             ClientLine::Stop(Some(t)) => format!("STOP {t}"),
             ClientLine::Stop(None) => "STOP never".into(),
             ClientLine::Send(m) => format!("SEND {}", message_fields(m)),
@@ -342,7 +353,10 @@ mod tests {
             opaque: vec![0xde, 0xad],
         };
         for l in [
-            ClientLine::Hello(vec![0, 1, 2, 3, 8]),
+            ClientLine::Hello {
+                ranks: vec![0, 1, 2, 3, 8],
+                token: "0123abcd".into(),
+            },
             ClientLine::Stop(Some(99)),
             ClientLine::Stop(None),
             ClientLine::Send(m.clone()),

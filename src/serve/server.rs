@@ -23,6 +23,25 @@ pub struct Options {
     pub placement: Vec<usize>,
     /// Waiting for a client (to connect, or to answer) longer than this ends the session.
     pub timeout: Duration,
+    /// The session's token: a client's HELLO must give it (any local user can connect to a
+    /// loopback port). A connection without it is refused alone; the session waits on.
+    pub token: String,
+}
+
+/// A new session token: 128 bits from the operating system's random source, in hex (not a
+/// simulation seed: it changes nothing simulated).
+pub fn new_token() -> Result<String, String> {
+    use std::io::Read;
+    let mut b = [0u8; 16];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut b))
+        .map_err(|e| format!("/dev/urandom: {e}"))?;
+    Ok(b.iter().map(|x| format!("{x:02x}")).collect())
+}
+
+/// `a == b` in a time that does not depend on where they differ.
+fn same_token(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
 }
 
 /// What a session did.
@@ -88,16 +107,21 @@ pub fn serve(cfg: &Config, o: &Options, listener: TcpListener) -> Result<Outcome
     let mut conns = Vec::new();
     let mut owned: Vec<Vec<u32>> = Vec::new();
     let deadline = Instant::now() + o.timeout;
+    // the last connection refused before it gave the token, and why
+    let mut refused: Option<String> = None;
     while conns.len() < o.clients {
         let (stream, _) = match listener.accept() {
             Ok(s) => s,
             Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
                 if Instant::now() > deadline {
                     return Err(format!(
-                        "{} of {} clients connected within {} s",
+                        "{} of {} clients connected within {} s{}",
                         conns.len(),
                         o.clients,
-                        o.timeout.as_secs_f64()
+                        o.timeout.as_secs_f64(),
+                        refused.map_or(String::new(), |r| format!(
+                            " (a connection was refused: {r})"
+                        ))
                     ));
                 }
                 std::thread::sleep(Duration::from_millis(5));
@@ -113,27 +137,25 @@ pub fn serve(cfg: &Config, o: &Options, listener: TcpListener) -> Result<Outcome
         c.write(&greeting)
             .and_then(|_| c.flush())
             .map_err(|e| format!("client {k}: {e}"))?;
-        match c.read(o.timeout) {
-            Ok(ClientLine::Hello(r)) => owned.push(r),
-            Ok(l) => {
-                let e = format!(
-                    "client {k}: line 1: expected HELLO <ranks>, got {}",
-                    l.format()
-                );
-                let _ = c
-                    .write(&ServerLine::Error(e.clone()))
-                    .and_then(|_| c.flush());
-                return Err(e);
+        // until it gives the token, a connection is a stranger's: refused alone, and the
+        // session waits on for its clients
+        let why = match c.read(o.timeout) {
+            Ok(ClientLine::Hello { ranks, token }) if same_token(&token, &o.token) => {
+                owned.push(ranks);
+                conns.push(c);
+                continue;
             }
-            Err(e) => {
-                let e = format!("client {k}: {e}");
-                let _ = c
-                    .write(&ServerLine::Error(e.clone()))
-                    .and_then(|_| c.flush());
-                return Err(e);
-            }
-        }
-        conns.push(c);
+            Ok(ClientLine::Hello { .. }) => "line 1: HELLO with a wrong session token".to_string(),
+            Ok(l) => format!(
+                "line 1: expected HELLO <ranks> <token>, got {}",
+                super::protocol::clip(&l.format())
+            ),
+            Err(e) => e,
+        };
+        let _ = c
+            .write(&ServerLine::Error(why.clone()))
+            .and_then(|_| c.flush());
+        refused = Some(why);
     }
     let owner = match owners(&owned, &o.placement) {
         Ok(v) => v,
