@@ -897,12 +897,22 @@ impl Config {
         }
         let text = crate::input::read_text_bounded(path, crate::input::MAX_SMALL_BYTES)
             .map_err(|e| err(&name, e.strip_prefix(&format!("{name}: ")).unwrap_or(&e)))?;
-        let cfg: Config = if ext == Some("json") {
-            serde_json::from_str(&text).map_err(|e| err(&name, e.to_string()))?
+        Config::from_text_unvalidated(&name, &text, ext == Some("json"))
+    }
+
+    /// A configuration file's text (`name` heads its errors), TOML or, with `json`, JSON; not
+    /// validated ([`Config::from_file_unvalidated`]).
+    pub fn from_text_unvalidated(
+        name: &str,
+        text: &str,
+        json: bool,
+    ) -> Result<Config, ConfigError> {
+        let cfg: Config = if json {
+            serde_json::from_str(text).map_err(|e| err(name, e.to_string()))?
         } else {
-            toml::from_str(&text).map_err(|e| err(&name, e.to_string()))?
+            toml::from_str(text).map_err(|e| err(name, e.to_string()))?
         };
-        toml_integers(&name, &cfg)?;
+        toml_integers(name, &cfg)?;
         Ok(cfg)
     }
 
