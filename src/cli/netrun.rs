@@ -429,9 +429,9 @@ pub fn sweep(a: &SweepArgs) -> R {
     let setups = set_up_curves(&base, a, &varies)?;
     debug_assert_eq!(setups.len() * nl * ns, total);
     record_seeds(&seeds);
-    {
-        // the run record's configuration holds the sweep's (first) seed, not the file's
-        let mut recorded = base.clone();
+    // the run record's configuration (as loaded: how many jobs ran changes nothing) holds the
+    // sweep's (first) seed, not the file's
+    if let Some(mut recorded) = super::output::run_info().config {
         recorded.sim.seed = seeds[0];
         super::output::record_config(&recorded);
     }
