@@ -134,9 +134,11 @@ pub fn serve(cfg: &Config, o: &Options, listener: TcpListener) -> Result<Outcome
             .map_err(|e| format!("client socket: {e}"))?;
         let k = conns.len();
         let mut c = Conn::new(stream, o.timeout).map_err(|e| format!("client {k}: {e}"))?;
-        c.write(&greeting)
-            .and_then(|_| c.flush())
-            .map_err(|e| format!("client {k}: {e}"))?;
+        if let Err(e) = c.write(&greeting).and_then(|_| c.flush()) {
+            // (a connection that closed at once: a stranger's as much as a client's)
+            refused = Some(format!("client {k}: {e}"));
+            continue;
+        }
         // until it gives the token, a connection is a stranger's: refused alone, and the
         // session waits on for its clients
         let why = match c.read(o.timeout) {
