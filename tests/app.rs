@@ -314,6 +314,7 @@ fn the_command_line_runs_each_example_and_refuses_bad_input() {
         assert_eq!(o.status.code(), Some(2), "{a:?}: {err}");
         assert!(err.contains(want), "{a:?}: {err}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
