@@ -840,15 +840,20 @@ fn a_verilator_vcd_converted_to_fst_is_identical_to_it() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-#[test]
-fn an_fst_cut_at_a_block_boundary_a_self_pointing_block_or_a_device_is_refused() {
-    let dir = temp_dir("fst-blocks");
+/// The same samples as a good FST file (its bytes) and a VCD file (its path) in `dir`.
+fn good_fst_and_vcd(dir: &Path) -> (Vec<u8>, std::path::PathBuf) {
     let decls = sample_decls();
     let f = dir.join("good.fst");
     write_fst(&f, &decls, &samples(&decls, 200, 5));
-    let bytes = std::fs::read(&f).unwrap();
     let v = dir.join("good.vcd");
     std::fs::write(&v, write_vcd(&decls, 1, &samples(&decls, 200, 5))).unwrap();
+    (std::fs::read(&f).unwrap(), v)
+}
+
+#[test]
+fn an_fst_cut_at_a_block_boundary_a_self_pointing_block_or_a_device_is_refused() {
+    let dir = temp_dir("fst-blocks");
+    let (bytes, v) = good_fst_and_vcd(&dir);
     // every block boundary but the file's end: whole blocks, and still not the whole file
     let mut ends = Vec::new();
     let mut pos = 0usize;
@@ -899,12 +904,7 @@ fn an_fst_cut_at_a_block_boundary_a_self_pointing_block_or_a_device_is_refused()
 #[test]
 fn a_corrupt_or_truncated_fst_is_an_error_not_a_crash() {
     let dir = temp_dir("fst-bad");
-    let decls = sample_decls();
-    let f = dir.join("good.fst");
-    write_fst(&f, &decls, &samples(&decls, 200, 5));
-    let bytes = std::fs::read(&f).unwrap();
-    let v = dir.join("good.vcd");
-    std::fs::write(&v, write_vcd(&decls, 1, &samples(&decls, 200, 5))).unwrap();
+    let (bytes, v) = good_fst_and_vcd(&dir);
     let cut = dir.join("cut.fst");
     let mut errors = 0;
     let step = (bytes.len() / 60).max(1);
