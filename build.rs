@@ -154,13 +154,16 @@ fn net_tops_dir(out: &Path) -> PathBuf {
     profile_dir(out, "exanet-net-tops")
 }
 
-/// Writes `text` into `path` unless it holds it already; builds of several profiles may run at
-/// once, so the file is written aside and renamed into place (atomic).
+/// Writes `text` into `path` unless it holds it already; builds of several profiles, and the
+/// verilating threads of one build, may write it at once, so each writer writes its own file
+/// aside (named by process and by a count within it) and renames it into place (atomic).
 fn write_shared(path: &Path, text: &str) {
+    static WRITES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     if fs::read_to_string(path).ok().as_deref() == Some(text) {
         return;
     }
-    let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
+    let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = path.with_extension(format!("tmp-{}-{n}", std::process::id()));
     fs::write(&tmp, text).unwrap_or_else(|e| panic!("write {}: {e}", tmp.display()));
     fs::rename(&tmp, path).unwrap_or_else(|e| panic!("rename {}: {e}", tmp.display()));
 }
