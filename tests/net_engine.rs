@@ -385,13 +385,13 @@ fn constant_packet_number_keeps_n_packets_in_flight() {
     for _ in 0..20 {
         net.run(97);
         let m = net.merged();
-        let queued: usize = net
+        let queued: u64 = net
             .nodes
             .iter()
             .flat_map(|n| &n.nics)
             .map(|x| x.queued())
             .sum();
-        let held = (m.injected + queued as u64) as i64 - m.delivered as i64;
+        let held = (m.injected + queued) as i64 - m.delivered as i64;
         assert!((16..=48).contains(&held), "{held} packets, not 2 x 16");
     }
 }

@@ -286,6 +286,30 @@ fn a_raw_client_gets_its_message_delivered_and_the_session_ends() {
 }
 
 #[test]
+fn a_send_of_ten_gigabytes_is_queued_as_the_nic_takes_its_packets() {
+    // 10^10 bytes are 20 million packets: cut at once they took gigabytes before the first
+    // answer (issue 29); cut as the NIC's writer takes them, the session goes on at once
+    let (addr, h) = small_server(TIMEOUT);
+    let start = Config::default().link.phy.lane_up_cycles as u64;
+    let t0 = std::time::Instant::now();
+    let got = raw(
+        &addr,
+        &format!("HELLO 0-1 {TOKEN}"),
+        &[
+            &format!("SEND 5 0 1 10000000000 7 {start} ab|STOP {}", start + 3000),
+            &format!("STOP {}", start + 3001),
+            "CLOSE",
+        ],
+    );
+    let e = h.join().unwrap().unwrap_err();
+    assert!(e.contains("disconnected"), "{e}");
+    let at = format!("AT {} ", start + 3000);
+    assert!(got.iter().any(|l| l.starts_with(&at)), "{got:?}");
+    assert!(!got.iter().any(|l| l.starts_with("LEFT 5")), "{got:?}");
+    assert!(t0.elapsed() < Duration::from_secs(10), "{:?}", t0.elapsed());
+}
+
+#[test]
 fn a_client_breaking_the_protocol_gets_an_error_and_the_server_stops() {
     let start = Config::default().link.phy.lane_up_cycles as u64;
     for (then, want) in [

@@ -3,7 +3,7 @@
 //! in the cycles it is evaluated.
 //!
 //! ```text
-//!   rank futures --calls--> endpoint --OutPkts--> NIC software queue --> TX FIFO --> network
+//!   rank futures --calls--> endpoint --PktRuns--> NIC software queue --> TX FIFO --> network
 //!   rank futures <--answers-- endpoint <--envelope + bytes-- NIC reader <-- RX FIFO <-- network
 //! ```
 //!
@@ -20,6 +20,7 @@
 use super::api::{Call, Io, Program, Rank, Request, Ret};
 use super::envelope::Envelope;
 use super::mpi::{Mpi, OutPkt, Pending, Proto};
+use super::pktrun::PktRun;
 use super::record::{EndpointRecord, RecvRecord};
 use std::collections::VecDeque;
 use std::future::Future;
@@ -88,13 +89,22 @@ pub struct NicPkt {
     pub from_local: u32,
 }
 
+/// Packets for the NIC, made one at a time as its writer takes them (`pktrun.rs`): their
+/// destination endpoint, the run, and the local rank it is from.
+#[derive(Debug, Clone)]
+pub struct NicRun {
+    pub endpoint: u32,
+    pub run: PktRun,
+    pub from_local: u32,
+}
+
 /// The ranks of one endpoint.
 pub struct AppEndpoint {
     pub endpoint: u32,
     ranks: Vec<RankRun>,
     shared: Arc<Shared>,
     /// Packets for the NIC's software queue, in order.
-    pub out: VecDeque<NicPkt>,
+    pub out: VecDeque<NicRun>,
     /// Packets handed to the NIC, and packets the NIC delivered here (the run's in-flight count).
     pub handed: u64,
     pub delivered: u64,
@@ -132,6 +142,20 @@ impl std::fmt::Debug for AppEndpoint {
             .field("delivered", &self.delivered)
             .finish()
     }
+}
+
+/// Bytes a rank holds at least (the memory estimate, `footprint.rs`): its state and message
+/// tables, its mailbox, and its entries in the placement.
+pub fn bytes_per_rank() -> u64 {
+    use std::mem::size_of;
+    (size_of::<RankRun>() + size_of::<Mutex<Io>>() + 2 * size_of::<usize>() + 2 * size_of::<u32>())
+        as u64
+}
+
+/// Bytes a message in flight holds at least: its ranks' tables (`Mpi::bytes_per_message`) and
+/// its run of packets in the NIC's queue.
+pub fn bytes_per_message() -> u64 {
+    Mpi::bytes_per_message() + std::mem::size_of::<NicRun>() as u64
 }
 
 impl AppEndpoint {
@@ -317,14 +341,30 @@ impl AppEndpoint {
     }
 
     /// Hand packets to the NIC (or, for a rank of this endpoint, straight to it).
-    fn send_out(&mut self, local: u32, out: Vec<OutPkt>, cycle: u64) {
-        for p in out {
-            if let Some(x) = self.record.as_mut() {
-                x.handed(&p, cycle);
+    fn send_out(&mut self, local: u32, out: Vec<PktRun>, cycle: u64) {
+        for run in out {
+            if run.is_empty() {
+                continue;
             }
-            let e = self.shared.endpoint_of[p.env.dst as usize];
-            self.handed += 1;
-            if e == self.endpoint {
+            let e = self.shared.endpoint_of[run.dst() as usize];
+            if e != self.endpoint {
+                if let Some(x) = self.record.as_mut() {
+                    // only a message's first packet matters to the record
+                    x.handed(&run.peek(), cycle);
+                }
+                self.handed += run.len();
+                self.out.push_back(NicRun {
+                    endpoint: e,
+                    run,
+                    from_local: local,
+                });
+                continue;
+            }
+            for p in run {
+                if let Some(x) = self.record.as_mut() {
+                    x.handed(&p, cycle);
+                }
+                self.handed += 1;
                 let bytes = p
                     .data
                     .as_ref()
@@ -335,12 +375,6 @@ impl AppEndpoint {
                     self.recheck(local as usize, cycle);
                 }
                 self.arrive(&p.env, &bytes, cycle);
-            } else {
-                self.out.push_back(NicPkt {
-                    endpoint: e,
-                    pkt: p,
-                    from_local: local,
-                });
             }
         }
     }
@@ -476,7 +510,7 @@ impl AppEndpoint {
                 }
                 let q = r.mpi.isend(&p, *dst, *tag, msg.clone(), *coll, &mut out);
                 if let (Some(x), Some(first)) = (self.record.as_mut(), out.first()) {
-                    x.posted(i, first);
+                    x.posted(i, &first.peek());
                 }
                 Some((Ret::Req(q), 0))
             }
@@ -516,7 +550,7 @@ impl crate::net::nic::NicSoftware for AppEndpoint {
     fn step(&mut self, cycle: u64) {
         AppEndpoint::step(self, cycle)
     }
-    fn out(&mut self) -> &mut VecDeque<NicPkt> {
+    fn out(&mut self) -> &mut VecDeque<NicRun> {
         &mut self.out
     }
     fn written(&mut self, local: u32, req: Request, cycle: u64) {

@@ -15,6 +15,7 @@ pub mod envelope;
 pub mod mapping;
 pub mod matchq;
 pub mod mpi;
+pub mod pktrun;
 pub mod programs;
 pub mod record;
 pub mod replay;

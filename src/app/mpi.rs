@@ -20,6 +20,7 @@
 use super::api::{Match, Payload, Request, Status};
 use super::envelope::{Envelope, Kind, ENVELOPE_BYTES, SEQ_MOD};
 use super::matchq::SrcQueue;
+use super::pktrun::{Message, PktRun};
 use super::record::RecvLog;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -153,6 +154,19 @@ fn matches(p: &Posted, src: u32, m: &Msg) -> bool {
 }
 
 impl Mpi {
+    /// Bytes a message in flight holds at least in the tables of its two ranks (the memory
+    /// estimate, `footprint.rs`): the sender's state and its request, the receiver's message and
+    /// its request, each a hash-table entry (its control byte included), and the receive's
+    /// entry in the posted or the unexpected queue, whichever is smaller.
+    pub fn bytes_per_message() -> u64 {
+        use std::mem::size_of;
+        let entry = |kv: usize| kv + 1;
+        (entry(size_of::<(Request, SendState)>())
+            + 2 * entry(size_of::<(Request, ReqState)>())
+            + entry(size_of::<((u32, u32), Msg)>())
+            + size_of::<Posted>().min(size_of::<(u32, u32)>())) as u64
+    }
+
     pub fn new(rank: u32) -> Mpi {
         Mpi {
             rank,
@@ -175,7 +189,7 @@ impl Mpi {
         tag: i32,
         msg: Payload,
         coll: bool,
-        out: &mut Vec<OutPkt>,
+        out: &mut Vec<PktRun>,
     ) -> Request {
         let q = self.new_req();
         let seq = {
@@ -202,7 +216,7 @@ impl Mpi {
         if len < p.eager_threshold {
             self.data_packets(p, q, &st, true, out);
         } else {
-            out.push(OutPkt {
+            out.push(PktRun::one(OutPkt {
                 env: Envelope {
                     kind: Kind::Rts,
                     coll,
@@ -217,48 +231,39 @@ impl Mpi {
                 off: 0,
                 len: 0,
                 req: None,
-            });
+            }));
             self.rts.insert((dst, seq), q);
         }
         self.sends.insert(q, st);
         q
     }
 
-    /// The packets of a message: EAGER then DATA (eager), or DATA only (after the acknowledge).
+    /// The packets of a message: EAGER then DATA (eager), or DATA only (after the acknowledge),
+    /// as a run the NIC's writer cuts a packet at a time (`pktrun.rs`).
     fn data_packets(
         &self,
         p: &Proto,
         q: Request,
         st: &SendState,
         eager: bool,
-        out: &mut Vec<OutPkt>,
+        out: &mut Vec<PktRun>,
     ) {
-        let len = st.msg.len();
-        let bytes = match &st.msg {
-            Payload::Bytes(b) => Some(b.clone()),
-            Payload::Size(_) => None,
-        };
-        for k in 0..p.packets(len) {
-            let off = k * p.chunk as u64;
-            let n = (len - off.min(len)).min(p.chunk as u64) as u32;
-            let first = eager && k == 0;
-            out.push(OutPkt {
-                env: Envelope {
-                    kind: if first { Kind::Eager } else { Kind::Data },
-                    coll: st.coll,
-                    has_data: bytes.is_some(),
-                    src: self.rank,
-                    dst: st.dst,
-                    seq: st.seq,
-                    tag: if first { st.tag } else { k as i32 },
-                    len: if first { len as u32 } else { 0 },
-                },
-                data: bytes.clone(),
-                off,
-                len: n,
-                req: Some(q),
-            });
-        }
+        out.push(PktRun::message(Message {
+            src: self.rank,
+            dst: st.dst,
+            seq: st.seq,
+            tag: st.tag,
+            coll: st.coll,
+            len: st.msg.len(),
+            data: match &st.msg {
+                Payload::Bytes(b) => Some(b.clone()),
+                Payload::Size(_) => None,
+            },
+            chunk: p.chunk,
+            eager,
+            req: Some(q),
+            req_on_last_only: false,
+        }));
     }
 
     /// The NIC wrote the last word of a packet of send `q` at `cycle`.
@@ -292,7 +297,7 @@ impl Mpi {
         tag: Match<i32>,
         coll: bool,
         cycle: u64,
-        out: &mut Vec<OutPkt>,
+        out: &mut Vec<PktRun>,
     ) -> Request {
         let q = self.new_req();
         if let Some(l) = self.log.as_mut() {
@@ -338,13 +343,13 @@ impl Mpi {
     }
 
     /// Receive `q` takes message `key` at `cycle`.
-    fn bind(&mut self, key: (u32, u32), q: Request, cycle: u64, out: &mut Vec<OutPkt>) {
+    fn bind(&mut self, key: (u32, u32), q: Request, cycle: u64, out: &mut Vec<PktRun>) {
         let m = self.msgs.get_mut(&key).expect("a bound message exists");
         m.bound = Some(q);
         m.last = m.last.max(cycle);
         self.recv_of.insert(q, key);
         if m.rendezvous {
-            out.push(OutPkt {
+            out.push(PktRun::one(OutPkt {
                 env: Envelope {
                     kind: Kind::Cts,
                     coll: m.coll,
@@ -359,7 +364,7 @@ impl Mpi {
                 off: 0,
                 len: 0,
                 req: None,
-            });
+            }));
         }
         self.complete_if_whole(key);
     }
@@ -402,7 +407,7 @@ impl Mpi {
         env: &Envelope,
         bytes: &[u8],
         cycle: u64,
-        out: &mut Vec<OutPkt>,
+        out: &mut Vec<PktRun>,
     ) {
         let key = (env.src, env.seq);
         match env.kind {
@@ -461,7 +466,7 @@ impl Mpi {
     }
 
     /// A message's head, in its pair's order: take the first matching posted receive, or wait.
-    fn match_head(&mut self, key: (u32, u32), cycle: u64, out: &mut Vec<OutPkt>) {
+    fn match_head(&mut self, key: (u32, u32), cycle: u64, out: &mut Vec<PktRun>) {
         self.expect_seq.insert(key.0, (key.1 + 1) % SEQ_MOD);
         let m = &self.msgs[&key];
         match self.posted.first_for(key.0, |p| matches(p, key.0, m)) {
@@ -552,10 +557,15 @@ mod tests {
         eager_threshold: 64,
     };
 
+    /// Every packet of `runs`, in order.
+    fn flat(runs: &[PktRun]) -> Vec<OutPkt> {
+        runs.iter().flat_map(|r| r.clone()).collect()
+    }
+
     /// Deliver every packet of `out` whose destination is `to`, in order (or reversed).
-    fn deliver(to: &mut Mpi, out: &mut Vec<OutPkt>, cycle: u64, reverse: bool) -> Vec<OutPkt> {
+    fn deliver(to: &mut Mpi, out: &mut Vec<PktRun>, cycle: u64, reverse: bool) -> Vec<PktRun> {
         let mut back = Vec::new();
-        let mut pk: Vec<OutPkt> = std::mem::take(out);
+        let mut pk: Vec<OutPkt> = flat(&std::mem::take(out));
         if reverse {
             pk.reverse();
         }
@@ -576,8 +586,8 @@ mod tests {
         m.take(&[q]).0.pop().unwrap()
     }
 
-    fn write_all(m: &mut Mpi, out: &[OutPkt], cycle: u64) {
-        for o in out {
+    fn write_all(m: &mut Mpi, out: &[PktRun], cycle: u64) {
+        for o in flat(out) {
             if let Some(q) = o.req {
                 m.written(q, cycle);
             }
@@ -622,7 +632,12 @@ mod tests {
             .collect();
         assert_eq!(cts.len(), 3);
         let mut data = deliver(&mut a, &mut cts, 7, false);
-        assert_eq!(data.len(), 9, "three messages of three 32-byte packets");
+        assert_eq!(data.len(), 3, "three messages");
+        assert_eq!(
+            flat(&data).len(),
+            9,
+            "three messages of three 32-byte packets"
+        );
         write_all(&mut a, &data, 8);
         deliver(&mut b, &mut data, 9, true);
         for (k, q) in qs.into_iter().enumerate() {
@@ -636,9 +651,10 @@ mod tests {
             let mut a = Mpi::new(0);
             let mut out = Vec::new();
             a.isend(&P, 1, 0, Payload::Size(len), false, &mut out);
-            assert_eq!(out[0].env.kind, kind, "{len} bytes");
+            let p = flat(&out);
+            assert_eq!(p[0].env.kind, kind, "{len} bytes");
             let n = if kind == Kind::Eager { 2 } else { 1 };
-            assert_eq!(out.len(), n, "{len} bytes");
+            assert_eq!(p.len(), n, "{len} bytes");
         }
     }
 

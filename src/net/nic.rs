@@ -23,7 +23,7 @@
 use super::topology::{Addr, Topology};
 use super::traffic::{Injector, Pattern, SizeDist};
 use crate::app::api::Request;
-use crate::app::endpoint::{AppEndpoint, NicPkt};
+use crate::app::endpoint::{AppEndpoint, NicPkt, NicRun};
 use crate::app::envelope::{Envelope, ENVELOPE_BYTES};
 use crate::link::tcl_rx::FTR_CRC_BAD_BIT;
 use crate::packet::crc::{crc32c_update128, crc32c_update64, crc_start, CRC_INIT, CRC_XOROUT};
@@ -68,7 +68,7 @@ pub trait NicSoftware: Send + std::fmt::Debug {
     /// Run what is due at `cycle`; packets for the NIC go to `out`.
     fn step(&mut self, cycle: u64);
     /// Packets for the NIC's software queue, in order.
-    fn out(&mut self) -> &mut VecDeque<NicPkt>;
+    fn out(&mut self) -> &mut VecDeque<NicRun>;
     /// The NIC wrote the footer of a packet of local rank `local`'s request `req` at `cycle`.
     fn written(&mut self, local: u32, req: Request, cycle: u64);
     /// A packet came through the network: injected at `injected`, its footer popped at `cycle`.
@@ -81,7 +81,24 @@ pub trait NicSoftware: Send + std::fmt::Debug {
     }
 }
 
-/// A packet waiting in the software queue.
+/// A program's software on a NIC and its software queue: the packets of its messages, cut one
+/// at a time as the writer takes them (`app/pktrun.rs`). The traffic generators and a program
+/// never queue packets on one NIC (`attach_app` stops the generators), so the writer takes the
+/// generators' queue first and this one when that is empty.
+#[derive(Debug)]
+struct AppNic {
+    sw: Box<dyn NicSoftware>,
+    queue: VecDeque<NicRun>,
+}
+
+impl AppNic {
+    /// Packets waiting in the queue.
+    fn queued(&self) -> u64 {
+        self.queue.iter().map(|r| r.run.len()).sum()
+    }
+}
+
+/// A packet waiting in the software queue, or the one being written.
 #[derive(Debug, Clone)]
 struct Pending {
     dst: usize,
@@ -155,8 +172,9 @@ pub struct Nic {
     rk: u32,
     rcrc: u32,
     check: bool,
-    /// The software of this endpoint (`src/app/`, `src/serve/`), when a program runs.
-    app: Option<Box<dyn NicSoftware>>,
+    /// The software of this endpoint (`src/app/`, `src/serve/`) and its queue, when a program
+    /// runs.
+    app: Option<Box<AppNic>>,
     /// The payload words of the packet being read, for the application layer.
     rwords: Vec<u128>,
     /// Packets to queue at given cycles (cycle, destination endpoint, payload bytes): another
@@ -273,6 +291,10 @@ impl Nic {
     /// Queue these packets (cycle, destination endpoint, payload bytes; in cycle order) at
     /// their cycles, instead of the traffic generators' (which stop).
     pub fn replay(&mut self, packets: Vec<(u64, usize, u32)>) {
+        debug_assert!(
+            self.app.is_none(),
+            "a replay on a NIC that runs an application"
+        );
         self.injector = None;
         self.probe = None;
         self.replay = packets.into();
@@ -281,15 +303,22 @@ impl Nic {
     /// Run the application layer's ranks of this endpoint on this NIC: their packets replace
     /// the traffic generators, the payload check (which expects the generators' words) is off.
     pub fn attach_app(&mut self, app: Box<dyn NicSoftware>) {
+        debug_assert!(
+            self.replay.is_empty(),
+            "an application on a NIC that replays"
+        );
         self.injector = None;
         self.probe = None;
         self.check = false;
-        self.app = Some(app);
+        self.app = Some(Box::new(AppNic {
+            sw: app,
+            queue: VecDeque::new(),
+        }));
     }
 
     /// The application layer's ranks of this endpoint.
     pub fn app(&self) -> Option<&AppEndpoint> {
-        self.app.as_ref().and_then(|a| a.ranks())
+        self.app.as_ref().and_then(|a| a.sw.ranks())
     }
 
     /// The port's strobes this cycle (registers).
@@ -310,7 +339,7 @@ impl Nic {
             .probe
             .as_ref()
             .map_or(u64::MAX, |(_, i)| i.next_due(now));
-        let c = self.app.as_ref().map_or(u64::MAX, |x| x.due(now));
+        let c = self.app.as_ref().map_or(u64::MAX, |x| x.sw.due(now));
         let d = self.replay.front().map_or(u64::MAX, |r| r.0.max(now));
         a.min(b).min(c).min(d)
     }
@@ -321,24 +350,32 @@ impl Nic {
     pub fn stop_injecting(&mut self) -> usize {
         self.injector = None;
         self.probe = None;
-        let n = self.queue.len();
+        let n = self.queued() - self.wcur.is_some() as u64;
         self.queue.clear();
-        n
+        if let Some(a) = self.app.as_mut() {
+            a.queue.clear();
+        }
+        n as usize
     }
 
     /// The node goes down (`muted`: its software stops sending; the packets waiting in its
     /// queue are counted in `muted_packets`, the one being written is finished) or comes back.
     pub fn mute(&mut self, muted: bool) {
         if muted && !self.muted {
-            self.muted_packets += self.queue.len() as u64;
+            self.muted_packets += self.queued() - self.wcur.is_some() as u64;
             self.queue.clear();
+            if let Some(a) = self.app.as_mut() {
+                a.queue.clear();
+            }
         }
         self.muted = muted;
     }
 
     /// Packets waiting in the software queue (the one being written included).
-    pub fn queued(&self) -> usize {
-        self.queue.len() + self.wcur.is_some() as usize
+    pub fn queued(&self) -> u64 {
+        self.queue.len() as u64
+            + self.app.as_ref().map_or(0, |a| a.queued())
+            + self.wcur.is_some() as u64
     }
 
     /// Nothing to write, nothing being read, nothing generated this cycle by a process that
@@ -346,6 +383,7 @@ impl Nic {
     pub fn idle(&self) -> bool {
         self.wcur.is_none()
             && self.queue.is_empty()
+            && self.app.as_ref().is_none_or(|a| a.queue.is_empty())
             && !self.wr_hf
             && !self.wr_pay
             && !self.rd_hf
@@ -442,22 +480,41 @@ impl Nic {
                 app: None,
             });
         }
-        if let Some(app) = self.app.as_mut() {
-            app.step(cycle);
-            for p in app.out().drain(..) {
-                if let Some(r) = self.record.as_mut() {
-                    r.push((cycle, p.endpoint as usize, p.pkt.size()));
+        if let Some(a) = self.app.as_mut() {
+            a.sw.step(cycle);
+            for r in a.sw.out().drain(..) {
+                if let Some(rec) = self.record.as_mut() {
+                    rec.extend(r.run.sizes().map(|s| (cycle, r.endpoint as usize, s)));
                 }
-                self.queue.push_back(Pending {
-                    dst: p.endpoint as usize,
-                    size: p.pkt.size(),
-                    probe: false,
-                    app: Some(Box::new(p)),
-                });
+                if !r.run.is_empty() {
+                    a.queue.push_back(r);
+                }
             }
         }
         self.write(t, fifo, cycle, size_in_words);
         (injected, arrival)
+    }
+
+    /// The next packet of the application's run at the head of its queue.
+    #[inline(never)]
+    fn take_app(&mut self) -> Option<Pending> {
+        let a = self.app.as_mut()?;
+        let r = a.queue.front_mut()?;
+        let pkt = r.run.pop().expect("a queued run holds a packet");
+        let (endpoint, from_local) = (r.endpoint, r.from_local);
+        if r.run.is_empty() {
+            a.queue.pop_front();
+        }
+        Some(Pending {
+            dst: endpoint as usize,
+            size: pkt.size(),
+            probe: false,
+            app: Some(Box::new(NicPkt {
+                endpoint,
+                pkt,
+                from_local,
+            })),
+        })
     }
 
     /// The writer: the next cycle's strobe.
@@ -467,7 +524,11 @@ impl Nic {
         self.wr_pay = false;
         self.wdata = 0;
         if self.wcur.is_none() {
-            self.wcur = self.queue.pop_front();
+            // a generator's packet, or the application's next
+            self.wcur = match self.queue.pop_front() {
+                Some(p) => Some(p),
+                None => self.take_app(),
+            };
             self.widx = 0;
             if self.wcur.is_none() {
                 return;
@@ -530,7 +591,7 @@ impl Nic {
             if let Some(a) = self.wcur.take().and_then(|p| p.app) {
                 if let (Some(q), Some(app)) = (a.pkt.req, self.app.as_mut()) {
                     // the footer is written by this strobe, in the next cycle
-                    app.written(a.from_local, q, cycle + 1);
+                    app.sw.written(a.from_local, q, cycle + 1);
                 }
             }
             self.seq = seq.wrapping_add(1);
@@ -598,10 +659,11 @@ impl Nic {
                         }
                         bytes.truncate(n);
                     }
-                    app.arrive_from_network(&env, &bytes, HDR_DST_ADDR.get(self.rhdr), cycle);
+                    app.sw
+                        .arrive_from_network(&env, &bytes, HDR_DST_ADDR.get(self.rhdr), cycle);
                 }
                 None => {
-                    app.fail(format!(
+                    app.sw.fail(format!(
                         "endpoint {}: a packet without an envelope arrived at cycle {cycle}",
                         self.endpoint
                     ));

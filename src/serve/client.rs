@@ -175,24 +175,26 @@ pub fn run(
                 })?;
                 let ep = &mut eps[k];
                 ep.step(time);
-                for p in ep.out.drain(..) {
-                    let mut opaque = p.pkt.env.pack().to_le_bytes().to_vec();
-                    if let Some(d) = &p.pkt.data {
-                        let (o, l) = (p.pkt.off as usize, p.pkt.len as usize);
-                        opaque.extend_from_slice(&d[o..o + l]);
+                for r in ep.out.drain(..) {
+                    for pkt in r.run {
+                        let mut opaque = pkt.env.pack().to_le_bytes().to_vec();
+                        if let Some(d) = &pkt.data {
+                            let (o, l) = (pkt.off as usize, pkt.len as usize);
+                            opaque.extend_from_slice(&d[o..o + l]);
+                        }
+                        let id = next_id;
+                        next_id += 1;
+                        sent.insert(id, (k, r.from_local, pkt.req));
+                        link.write(&ClientLine::Send(Send {
+                            id,
+                            src: pkt.env.src,
+                            dst: pkt.env.dst,
+                            bytes: pkt.len as u64,
+                            tag: pkt.env.tag as i64,
+                            time,
+                            opaque,
+                        }))?;
                     }
-                    let id = next_id;
-                    next_id += 1;
-                    sent.insert(id, (k, p.from_local, p.pkt.req));
-                    link.write(&ClientLine::Send(Send {
-                        id,
-                        src: p.pkt.env.src,
-                        dst: p.pkt.env.dst,
-                        bytes: p.pkt.len as u64,
-                        tag: p.pkt.env.tag as i64,
-                        time,
-                        opaque,
-                    }))?;
                 }
                 if let Some(e) = eps.iter().find_map(|e| e.error.clone()) {
                     return Err(e);

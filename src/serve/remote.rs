@@ -18,9 +18,9 @@
 use super::broker::{Broker, Flight};
 use super::protocol::Send;
 use crate::app::api::Request;
-use crate::app::endpoint::NicPkt;
-use crate::app::envelope::{Envelope, Kind, SEQ_MOD};
-use crate::app::mpi::OutPkt;
+use crate::app::endpoint::NicRun;
+use crate::app::envelope::{Envelope, SEQ_MOD};
+use crate::app::pktrun::{Message, PktRun};
 use crate::net::nic::NicSoftware;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -42,7 +42,7 @@ pub struct RemoteEndpoint {
     arrived: Vec<Send>,
     /// Sequence number of every source rank's next message.
     seq: HashMap<u32, u32>,
-    out: VecDeque<NicPkt>,
+    out: VecDeque<NicRun>,
 }
 
 impl std::fmt::Debug for RemoteEndpoint {
@@ -107,31 +107,24 @@ impl RemoteEndpoint {
             ));
             return;
         };
-        for k in 0..packets {
-            let len = (m.bytes - k as u64 * self.chunk as u64).min(self.chunk as u64) as u32;
-            let env = Envelope {
-                kind: Kind::Data,
-                coll: false,
-                has_data: false,
+        self.out.push_back(NicRun {
+            endpoint: e,
+            // the last packet's footer tells the client
+            run: PktRun::message(Message {
                 src: m.src,
                 dst: m.dst,
                 seq: s,
-                tag: k as i32,
-                len: 0,
-            };
-            self.out.push_back(NicPkt {
-                endpoint: e,
-                pkt: OutPkt {
-                    env,
-                    data: None,
-                    off: 0,
-                    len,
-                    // the last packet's footer tells the client
-                    req: (k + 1 == packets).then_some(Request(s)),
-                },
-                from_local: m.src,
-            });
-        }
+                tag: 0,
+                coll: false,
+                len: m.bytes,
+                data: None,
+                chunk: self.chunk,
+                eager: false,
+                req: Some(Request(s)),
+                req_on_last_only: true,
+            }),
+            from_local: m.src,
+        });
         b.flights.insert(
             (m.src, s),
             Flight {
@@ -190,7 +183,7 @@ impl NicSoftware for RemoteEndpoint {
         }
     }
 
-    fn out(&mut self) -> &mut VecDeque<NicPkt> {
+    fn out(&mut self) -> &mut VecDeque<NicRun> {
         &mut self.out
     }
 
