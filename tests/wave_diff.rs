@@ -304,6 +304,101 @@ fn short_vectors_and_x_z_are_normalised() {
 }
 
 #[test]
+fn a_value_is_one_value_however_it_is_written() {
+    // Values are held as their leading character and the rest (issue 29): every way of writing
+    // a value compares equal, and values that differ anywhere differ.
+    let same = [
+        ("b1 !", "b00000001 !"),
+        ("b0001 !", "b1 !"),
+        ("b11111111 !", "b11111111 !"),
+        ("b0 !", "b00000000 !"),
+        ("bx !", "bXxXxXxXx !"),
+        // never written (all x) against x written
+        ("", "bxxxxxxxx !"),
+        ("bz0 !", "bzzzzzzz0 !"),
+        ("b1x !", "b0000001x !"),
+        ("bxx0 !", "bxxxxxxx0 !"),
+    ];
+    for (a, b) in same {
+        let fa = format!("{HEAD}#0\n{a}\n#1\n");
+        let fb = format!("{HEAD}#0\n{b}\n#1\n");
+        let r = diff_bytes(fa.as_bytes(), fb.as_bytes()).unwrap();
+        assert!(
+            r.identical(true),
+            "{a} against {b}: {:?}",
+            r.first_difference
+        );
+    }
+    let differ = [
+        (
+            "b1 !",
+            "b11111111 !",
+            "b00000001 (0x01)",
+            "b11111111 (0xff)",
+        ),
+        ("b0 !", "bx !", "b00000000 (0x00)", "bxxxxxxxx (0xxx)"),
+        ("", "b0 !", "bxxxxxxxx (0xxx)", "b00000000 (0x00)"),
+        ("bz !", "b0z !", "bzzzzzzzz (0xzz)", "b0000000z (0x0Z)"),
+        ("b10 !", "b100 !", "b00000010 (0x02)", "b00000100 (0x04)"),
+        (
+            "b11111110 !",
+            "b01111110 !",
+            "b11111110 (0xfe)",
+            "b01111110 (0x7e)",
+        ),
+    ];
+    for (a, b, va, vb) in differ {
+        let fa = format!("{HEAD}#0\n{a}\n#1\n");
+        let fb = format!("{HEAD}#0\n{b}\n#1\n");
+        let d = diff_bytes(fa.as_bytes(), fb.as_bytes())
+            .unwrap()
+            .first_difference
+            .unwrap_or_else(|| panic!("{a} against {b}: identical"));
+        assert_eq!(
+            (d.value_a.as_str(), d.value_b.as_str()),
+            (va, vb),
+            "{a} against {b}"
+        );
+    }
+}
+
+#[test]
+fn many_wide_signals_cost_the_bytes_written_not_their_widths() {
+    // 40,000 signals of 65,536 bits, each set by `b0`: a byte a declared bit would be 2.6 GB
+    // a file (issue 29); the two files compare in a 1 GiB address space
+    let d = temp_dir("wide");
+    let n = 40_000;
+    let mut t = String::from("$timescale 1ns $end\n$scope module TOP $end\n");
+    for k in 0..n {
+        t += &format!("$var wire 65536 s{k} w{k} [65535:0] $end\n");
+    }
+    t += "$upscope $end\n$enddefinitions $end\n#0\n";
+    for k in 0..n {
+        t += &format!("b0 s{k}\n");
+    }
+    t += "#5\nb1 s7\n";
+    let (a, b) = (d.join("a.vcd"), d.join("b.vcd"));
+    std::fs::write(&a, &t).unwrap();
+    std::fs::write(&b, t.replace("#5\nb1 s7", "#5\nb10 s7")).unwrap();
+    let o = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1048576 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_exanet"))
+        .args(["wave-diff", a.to_str().unwrap(), b.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.contains("TOP.w7"), "{out}");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
 fn aliases_and_bit_selects_name_signals_consistently() {
     // Verilator style: one id code under several names; 1-bit array elements as a bit select.
     let verilator_style = "$timescale 1ps $end

@@ -322,6 +322,7 @@ fn convert<R: BufRead>(s: &mut VcdStream<R>, out: &Path) -> Result<(), WaveError
     drop(vars);
     let mut body = h.finish().map_err(|e| write_err(&file, e))?;
     let mut dirty = Vec::new();
+    let mut full = Vec::new();
     while let Some(t_fs) = s.pending_fs {
         s.apply_block()?;
         s.take_dirty(&mut dirty);
@@ -336,7 +337,8 @@ fn convert<R: BufRead>(s: &mut VcdStream<R>, out: &Path) -> Result<(), WaveError
         for slot in dirty.drain(..) {
             // Slots no name uses cannot exist: every slot is made by a $var.
             if let Some(id) = id_of_slot[slot] {
-                body.signal_change(id, &s.values.slots[slot].value)
+                s.values.slots[slot].write_current(&mut full);
+                body.signal_change(id, &full)
                     .map_err(|e| write_err(&file, e))?;
             }
         }

@@ -20,20 +20,30 @@ use super::MAX_FILE_WIDTH;
 /// How a signal's value is held.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Kind {
-    /// Four-state bits, one byte (`0`, `1`, `x`, `z`) per bit, most significant first.
+    /// Four-state bits (`0`, `1`, `x`, `z`), most significant first.
     Bits,
     /// `real` or `string` variables: the value's text.
     Text,
 }
 
 /// The current value of one id code.
+///
+/// A `Bits` value is held as written: `value`, the characters of its last change (lower case,
+/// at most `width` of them), left-extended to the full width with `pad`. A change costs the
+/// bytes the file wrote for it, not its declared width: `b0 !` on a 65,536-bit vector is held
+/// in one byte (issue 29: a byte per declared bit let a small file take gigabytes). A writer
+/// writes a signal at one length, so two values compare as two slices of one length (a
+/// `memcmp` whose length the branch predictor learns); values written at different lengths
+/// are compared bit by bit.
 pub(crate) struct Slot {
     pub width: u32,
     pub kind: Kind,
-    /// `Bits`: empty before the first change, which means all `x` (IEEE 1364: a variable is
-    /// unknown until its first value change), then exactly `width` bytes.
+    /// `Bits`: the extension, `x` before the first change (IEEE 1364: a variable is unknown
+    /// until its first value change).
+    pad: u8,
+    /// `Bits`: the last change's characters (see above), empty before the first change.
     /// `Text`: the last value's text, initially empty.
-    pub value: Vec<u8>,
+    value: Vec<u8>,
     dirty: bool,
     /// A name for error messages (the first name declared with this code).
     first_name: String,
@@ -45,12 +55,40 @@ impl Slot {
         &self.first_name
     }
 
-    /// The value as compared and shown: an unset vector is all `x`.
+    /// The value as compared and shown: `Bits` one byte (`0 1 x z`) per bit, most significant
+    /// first, `width` of them; `Text` its text.
     pub fn current(&self) -> std::borrow::Cow<'_, [u8]> {
-        if self.kind == Kind::Bits && self.value.is_empty() {
-            vec![b'x'; self.width as usize].into()
+        match self.kind {
+            Kind::Text => self.value.as_slice().into(),
+            Kind::Bits => {
+                let mut v = Vec::new();
+                self.write_current(&mut v);
+                v.into()
+            }
+        }
+    }
+
+    /// `current()` into `out` (cleared first), without allocating once `out` is large enough.
+    pub fn write_current(&self, out: &mut Vec<u8>) {
+        out.clear();
+        if self.kind == Kind::Bits {
+            out.resize(self.lead(), self.pad);
+        }
+        out.extend_from_slice(&self.value);
+    }
+
+    /// Bits of `pad` before `value`.
+    fn lead(&self) -> usize {
+        self.width as usize - self.value.len()
+    }
+
+    /// Bit `i` of a `Bits` value, most significant first.
+    fn bit(&self, i: usize) -> u8 {
+        let lead = self.lead();
+        if i < lead {
+            self.pad
         } else {
-            self.value.as_slice().into()
+            self.value[i - lead]
         }
     }
 
@@ -59,11 +97,12 @@ impl Slot {
         if self.width != other.width || self.kind != other.kind {
             return false;
         }
-        match (self.kind, self.value.is_empty(), other.value.is_empty()) {
-            (Kind::Bits, true, false) => other.value.iter().all(|&b| b == b'x'),
-            (Kind::Bits, false, true) => self.value.iter().all(|&b| b == b'x'),
-            _ => self.value == other.value,
+        let same_form =
+            self.value.len() == other.value.len() && (self.pad == other.pad || self.lead() == 0);
+        if self.kind == Kind::Text || same_form {
+            return self.value == other.value;
         }
+        (0..self.width as usize).all(|i| self.bit(i) == other.bit(i))
     }
 }
 
@@ -194,6 +233,7 @@ impl Values {
         self.slots.push(Slot {
             width,
             kind,
+            pad: b'x',
             value: Vec::new(),
             dirty: false,
             first_name: name.to_string(),
@@ -229,7 +269,7 @@ impl Values {
 
     /// Stores a value change given as `0 1 x X z Z` characters, left-extended to the full
     /// width: with `0` if its leftmost written bit is 0 or 1, with `x` or `z` if that bit is
-    /// `x` or `z` (IEEE 1364). Stored lower case.
+    /// `x` or `z` (IEEE 1364). Stored lower case, as written (`Slot`).
     pub(crate) fn set_bits(
         &mut self,
         slot: usize,
@@ -248,9 +288,6 @@ impl Values {
             ));
         }
         let width = s.width as usize;
-        if s.value.len() != width {
-            s.value.resize(width, b'x');
-        }
         let Some(&lead) = bits.first().filter(|_| bits.len() <= width) else {
             return Err(WaveError::malformed(
                 &self.file,
@@ -262,16 +299,16 @@ impl Values {
                 ),
             ));
         };
-        let pad = match lead {
+        // ASCII lower case: `X` -> `x`, `Z` -> `z`; digits already have the bit set.
+        let lower = |b: u8| b | 0x20;
+        s.pad = match lead {
             b'x' | b'X' => b'x',
             b'z' | b'Z' => b'z',
             _ => b'0',
         };
-        let (high, low) = s.value.split_at_mut(width - bits.len());
-        high.fill(pad);
-        for (dst, &b) in low.iter_mut().zip(bits) {
-            // ASCII lower case: `X` -> `x`, `Z` -> `z`; digits already have the bit set.
-            *dst = b | 0x20;
+        s.value.resize(bits.len(), 0);
+        for (dst, &b) in s.value.iter_mut().zip(bits) {
+            *dst = lower(b);
         }
         self.mark(slot);
         Ok(())
@@ -523,8 +560,9 @@ impl<R: BufRead> VcdStream<R> {
                 values.slots.push(Slot {
                     width: size,
                     kind,
-                    // Filled at the first change: a header cannot make us allocate its
-                    // widths times its signals up front.
+                    // All `x`, in no bytes: a header cannot make us allocate its widths
+                    // times its signals.
+                    pad: b'x',
                     value: Vec::new(),
                     dirty: false,
                     first_name: name.clone(),
