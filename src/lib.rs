@@ -14,6 +14,7 @@ pub mod conststr;
 pub mod cosim;
 pub mod fifo;
 pub mod fifo_mem;
+pub mod footprint;
 pub mod geometric;
 pub mod input;
 pub mod karma;

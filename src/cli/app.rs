@@ -275,6 +275,20 @@ pub struct RunArgs<'a> {
     pub timeline: TimelineArgs<'a>,
 }
 
+/// Refuses `run` when its ranks and the messages it has in flight at once cannot fit the
+/// machine (`footprint.rs`), before anything of it is built.
+fn check_footprint(run: &str, ranks: u64, at_once: u64) -> Result<(), CliError> {
+    use crate::app::endpoint::{bytes_per_message, bytes_per_rank};
+    let mut f = crate::footprint::Footprint::new();
+    f.add(format!("{ranks} ranks"), ranks, bytes_per_rank());
+    f.add(
+        format!("{at_once} messages in flight at once"),
+        at_once,
+        bytes_per_message(),
+    );
+    f.check(run).map_err(CliError::input)
+}
+
 pub fn run(a: &RunArgs) -> R {
     let mut cfg = load_config(a.config)?;
     check_out("--csv", a.csv, "csv")?;
@@ -297,6 +311,11 @@ pub fn run(a: &RunArgs) -> R {
             example_name(a.example)
         )));
     }
+    check_footprint(
+        &format!("app run {} on {ranks} ranks", example_name(a.example)),
+        ranks as u64,
+        a.example.messages_at_once(ranks as u64),
+    )?;
     let mapping = Mapping::parse(a.mapping, cfg.sim.seed).map_err(CliError::input)?;
     let placement = mapping
         .place(ranks as usize, endpoints)
@@ -508,6 +527,12 @@ pub fn dpsnn(a: &DpsnnArgs) -> R {
             .map_err(|e| CliError::input(format!("--write-trace: {}: {e}", p.display())))?;
     }
     let n = trace.processes;
+    // every iteration's alltoallv of spike counts: every process to every other
+    check_footprint(
+        &format!("app dpsnn of {n} processes"),
+        n as u64,
+        (n as u64).saturating_mul((n as u64).saturating_sub(1)),
+    )?;
     let mapping = Mapping::parse(a.mapping, cfg.sim.seed).map_err(CliError::input)?;
     let placement = mapping.place(n, endpoints).map_err(CliError::input)?;
     let prof = Profile::default();
@@ -899,6 +924,11 @@ pub fn replay(a: &ReplayArgs) -> R {
     }
     .map_err(CliError::input)?;
     let n = trace.ranks.len();
+    check_footprint(
+        &format!("replaying {}", a.trace.display()),
+        n as u64,
+        trace.messages_at_once(),
+    )?;
     let (traced_messages, traced_bytes) = totals(&trace);
     let mapping = Mapping::parse(a.mapping, cfg.sim.seed).map_err(CliError::input)?;
     let placement = mapping.place(n, endpoints).map_err(CliError::input)?;

@@ -191,6 +191,7 @@ pub fn generate(p: &GenParams) -> Result<SpikeTrace, String> {
     let (layout, stencil) = p.prepare()?;
     let (cx, cy) = p.columns;
     let processes = layout.processes();
+    super::trace::check_memory(processes as u64, p.iterations as u64)?;
     // per column, x fastest: its process and the processes its spikes reach
     let mut home = Vec::with_capacity(cx * cy);
     let mut targets: Vec<Vec<Reach>> = Vec::with_capacity(cx * cy);

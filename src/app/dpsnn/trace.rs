@@ -45,6 +45,39 @@ pub const MAX_PROCESSES: u64 = 4096;
 /// At most this many counts, `processes^2 * iterations`.
 pub const MAX_COUNTS: u64 = 1 << 28;
 
+/// A dense trace of `processes` and `iterations` fits: at most `MAX_COUNTS` counts, and its
+/// memory ([`dense_bytes`]) within what the machine can give ([`check_memory`]).
+pub fn check_size(processes: u64, iterations: u64) -> Result<(), String> {
+    let per = processes.pow(2);
+    if iterations > MAX_COUNTS / per {
+        return Err(format!(
+            "iterations {iterations} of {processes} processes is {} counts, more than the \
+             {MAX_COUNTS} (2^28) a dense trace holds",
+            (iterations as u128) * per as u128,
+        ));
+    }
+    check_memory(processes, iterations)
+}
+
+/// The dense counts of `processes` and `iterations` fit what the machine can give.
+pub fn check_memory(processes: u64, iterations: u64) -> Result<(), String> {
+    let mut f = crate::footprint::Footprint::new();
+    f.add(
+        format!("the spike counts of {processes} processes over {iterations} iterations"),
+        1,
+        dense_bytes(processes, iterations),
+    );
+    f.check(&format!("a spike trace of {iterations} iterations"))
+}
+
+/// Bytes the dense counts of `processes` and `iterations` hold: a list of rows an iteration,
+/// a row of counts a process.
+pub fn dense_bytes(processes: u64, iterations: u64) -> u64 {
+    use std::mem::size_of;
+    let row = size_of::<Vec<u32>>() as u64 + 4 * processes;
+    iterations.saturating_mul(size_of::<Vec<Vec<u32>>>() as u64 + processes.saturating_mul(row))
+}
+
 /// Spikes sent from every process to every process, iteration by iteration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SpikeTrace {
@@ -180,16 +213,7 @@ impl<'a> Reader<'a> {
             }
             Expect::Iterations => {
                 let m = keyword_value(body, "iterations", "M")?;
-                let per = (self.processes as u64).pow(2);
-                if m > MAX_COUNTS / per {
-                    return Err(format!(
-                        "iterations {m} of {} processes is {} counts, more than the {} \
-                         (2^28) a dense trace holds",
-                        self.processes,
-                        (m as u128) * per as u128,
-                        MAX_COUNTS
-                    ));
-                }
+                check_size(self.processes as u64, m)?;
                 self.iterations = m as usize;
                 self.source_line = vec![0; self.processes];
                 self.dest_line = vec![0; self.processes];

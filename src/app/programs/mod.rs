@@ -105,4 +105,18 @@ impl Example {
         };
         (prog, f, min)
     }
+
+    /// Messages the program has in flight at once on `ranks` ranks, at most (its memory
+    /// estimate, `footprint.rs`): every rank's sends and receives of one step posted together.
+    pub fn messages_at_once(self, ranks: u64) -> u64 {
+        match self {
+            Example::Pingpong | Example::Ring => 1,
+            // four neighbours each
+            Example::Halo => ranks.saturating_mul(4),
+            // every rank to every other
+            Example::Alltoall => ranks.saturating_mul(ranks.saturating_sub(1)),
+            // two partners each
+            Example::Wrf | Example::WrfPeriodic | Example::WrfAtOnce => ranks.saturating_mul(2),
+        }
+    }
 }

@@ -449,6 +449,25 @@ pub struct TiTrace {
 }
 
 impl TiTrace {
+    /// Messages the replay has in flight at once, at most (its memory estimate,
+    /// `footprint.rs`): each rank's widest step, all ranks together. A rank's widest step is
+    /// an alltoall's `size - 1` messages, an alltoallv's sends that are not empty, or else one.
+    pub fn messages_at_once(&self) -> u64 {
+        let n = self.size() as u64;
+        let step = |a: &Action| -> u64 {
+            match a {
+                Action::Alltoall { send_bytes, .. } if *send_bytes > 0 => n.saturating_sub(1),
+                Action::Alltoallv { send_bytes, .. } => {
+                    send_bytes.iter().filter(|&&b| b > 0).count() as u64
+                }
+                _ => 1,
+            }
+        };
+        (0..self.size())
+            .map(|r| self.actions(r).map(step).max().unwrap_or(0))
+            .fold(0u64, u64::saturating_add)
+    }
+
     /// Ranks in the trace (the MPI_COMM_WORLD size).
     pub fn size(&self) -> usize {
         self.ranks.len()
@@ -581,6 +600,16 @@ fn split_rank(line: &str) -> Result<(u32, &str), String> {
     }
 }
 
+/// The actions of `text` fit what the machine can give (`footprint.rs`): a record each line,
+/// counted before any is parsed.
+fn check_records(name: &str, text: &str) -> Result<(), String> {
+    let lines = text.bytes().filter(|&b| b == b'\n').count() as u64;
+    let each = std::mem::size_of::<(Action, Loc)>() + std::mem::size_of::<(usize, u32, &str)>();
+    let mut f = crate::footprint::Footprint::new();
+    f.add(format!("{lines} trace records"), lines, each as u64);
+    f.check(&format!("reading {name}"))
+}
+
 /// Parse one rank's file of an index: every line must be rank `rank`'s, in a world of `ranks`
 /// ranks. `name` heads every error, `name:line: problem`.
 pub fn parse_rank_file(
@@ -595,6 +624,7 @@ pub fn parse_rank_file(
         ));
     }
     check_complete(name, text)?;
+    check_records(name, text)?;
     let mut b = RankBuilder::new(name, rank);
     for (line, l) in content_lines(text) {
         let (r, rest) = split_rank(l).map_err(|e| format!("{name}:{line}: {e}"))?;
@@ -617,6 +647,7 @@ pub fn parse_one_file(
     ranks_hint: Option<usize>,
 ) -> Result<TiTrace, String> {
     check_complete(name, text)?;
+    check_records(name, text)?;
     let last = text.lines().count().max(1);
     let mut lines = Vec::new();
     let mut top: Option<(u32, usize)> = None;
