@@ -872,13 +872,16 @@ fn compile(v: &Verilator, root: &Path, out: &Path, tops: &[BuiltTop]) {
     runtime.sort();
     runtime.dedup();
     let mut rt = base.clone();
-    rt.opt_level_str(OPT_RUNTIME);
+    // our `vl_stop` (testbench/vl_user.cpp) replaces Verilator's, whose flush deadlocks
+    rt.opt_level_str(OPT_RUNTIME).define("VL_USER_STOP", None);
+    let mut rt_jobs: Vec<Job> = runtime
+        .iter()
+        .map(|f| Job::new(v.include.join(format!("{f}.cpp")), &rt))
+        .collect();
+    rt_jobs.push(Job::new(root.join("testbench/vl_user.cpp"), &rt));
     groups.push(Group {
         name: "runtime".into(),
-        jobs: runtime
-            .iter()
-            .map(|f| Job::new(v.include.join(format!("{f}.cpp")), &rt))
-            .collect(),
+        jobs: rt_jobs,
         extra_key: v.version.clone(),
     });
     for t in tops {
@@ -1291,7 +1294,7 @@ fn generate_rust(tops: &[TopSpec], statuses: &[Status]) -> String {
                         " -> c_int",
                     ),
                     ("trace_dump", "m: *mut c_void, time: u64", ""),
-                    ("trace_close", "m: *mut c_void", ""),
+                    ("trace_close", "m: *mut c_void", " -> c_int"),
                     ("final", "m: *mut c_void", ""),
                     ("got_error", "m: *mut c_void", " -> c_int"),
                 ] {

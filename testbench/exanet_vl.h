@@ -10,7 +10,7 @@
 //   const exanet_vl_signal* signals(void* m, uint32_t* count);  // pointers into m
 //   int    trace_open(void* m, const char* path);  // 0 = ok
 //   void   trace_dump(void* m, uint64_t time);     // time in the VCD timescale (1 ps)
-//   void   trace_close(void* m);
+//   int    trace_close(void* m);              // 0, or the errno of a write that failed
 //   void   final_(void* m);                 // SystemVerilog final blocks
 //   int    got_error(void* m);              // an assertion or $error/$stop fired
 #ifndef EXANET_VL_H_

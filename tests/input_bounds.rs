@@ -96,6 +96,106 @@ fn a_send_beyond_the_envelope_with_a_receive_pending_is_an_error_not_a_panic() {
 }
 
 #[test]
+fn a_collective_of_gigabytes_runs_in_the_memory_of_a_few_packets() {
+    // four ranks, an alltoall of 4 GiB a pair: 53 million packets a rank, which cut at once
+    // aborted on allocation (issue 29); cut as the NIC's writer takes them, the run goes on
+    // in megabytes to app.max_cycles, under a 1 GiB address-space limit
+    let d = scratch("alltoall");
+    let t = d.join("t.txt");
+    let mut lines: Vec<String> = (0..4).map(|r| format!("{r} init")).collect();
+    lines.extend((0..4).map(|r| format!("{r} alltoall 1073741823 1073741823 1 1")));
+    lines.extend((0..4).map(|r| format!("{r} finalize")));
+    std::fs::write(&t, lines.join("\n") + "\n").unwrap();
+    let o = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1048576 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_exanet"))
+        .args(["app", "replay", t.to_str().unwrap(), "--threads", "1"])
+        .args(["--set", "app.max_cycles=200000"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("had not finished after") && err.contains("app.max_cycles"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn runs_that_cannot_fit_are_refused_up_front_with_their_estimate() {
+    // each aborted on allocation (issue 29); under a 2 GiB address-space limit each is refused
+    // with exit 2 at once, naming what would take the memory
+    let d = scratch("footprint");
+    let t = d.join("a4096.txt");
+    let n = 4096;
+    let mut lines: Vec<String> = (0..n).map(|r| format!("{r} init")).collect();
+    lines.extend((0..n).map(|r| format!("{r} alltoall 10 10 1 1")));
+    lines.extend((0..n).map(|r| format!("{r} finalize")));
+    std::fs::write(&t, lines.join("\n") + "\n").unwrap();
+    let t = t.to_str().unwrap();
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &[
+                "app",
+                "dpsnn",
+                "--columns",
+                "2x2",
+                "--iterations",
+                "100000000",
+            ],
+            "a spike trace of 100000000 iterations would need at least 5.2 GB of memory (the \
+             spike counts of 1 processes over 100000000 iterations: 5.2 GB)",
+        ),
+        (
+            &["app", "run", "alltoall", "--ranks", "65536"],
+            "app run alltoall on 65536 ranks would need at least",
+        ),
+        (&["app", "replay", t], "16773120 messages in flight at once"),
+    ];
+    for (args, want) in cases {
+        let t0 = std::time::Instant::now();
+        let o = std::process::Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 2097152 && exec \"$0\" \"$@\"")
+            .arg(env!("CARGO_BIN_EXE_exanet"))
+            .args(args)
+            .args(["--threads", "1"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(
+            err.contains(
+                "this machine can give (the address space left under the process's \
+                          limit, ulimit -v); make the run smaller"
+            ),
+            "{args:?}: {err}"
+        );
+        assert!(t0.elapsed().as_secs() < 20, "{args:?}: {:?}", t0.elapsed());
+    }
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn waves_on_a_full_disk_are_an_error_naming_the_file() {
+    // `/dev/full` fails every write with ENOSPC: the demo's waves stopped there and the demo
+    // still exited 0 (issue 29)
+    use exanet::wave::WaveFormat;
+    let cfg = exanet::config::Config::default();
+    let full = std::path::Path::new("/dev/full");
+    for format in [WaveFormat::Vcd, WaveFormat::Fst] {
+        let e = exanet::link::demo::write_demo_wave(&cfg, full, format).unwrap_err();
+        assert!(
+            e.contains("/dev/full: No space left on device"),
+            "{format:?}: {e}"
+        );
+    }
+}
+
+#[test]
 fn a_plot_that_cannot_be_drawn_loses_nothing_else() {
     let d = scratch("plot");
     let svg = d.join("lat.svg");

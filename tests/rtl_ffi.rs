@@ -826,6 +826,35 @@ fn table_names_equal_the_names_in_verilators_vcd() {
     assert_table_matches_vcd(&b.rtl, &vcd2);
 }
 
+#[test]
+fn a_trace_on_a_full_disk_is_an_error_at_its_close_not_a_hang() {
+    // `/dev/full` fails every write with ENOSPC: Verilator 5.006's own file object answered
+    // that with a fatal error that deadlocks in its flush (issue 29); the shim's file remembers
+    // the error and trace_finish reports it, naming the file
+    let full = std::path::Path::new("/dev/full");
+    let mut b = Bench::new(selftest());
+    b.rtl.trace_open(full).expect("trace_open");
+    b.reset();
+    let mut rng = Mt64::new(3);
+    for _ in 0..50 {
+        let i = Inputs::random(&mut rng);
+        b.cycle(&i);
+    }
+    let e = b.rtl.trace_finish().unwrap_err().to_string();
+    assert!(
+        e.contains("/dev/full") && e.contains("not written whole: No space left on device"),
+        "{e}"
+    );
+    // the model goes on, and a later trace is written whole
+    let path = vcd_path("after_full");
+    b.rtl.trace_open(&path).expect("trace_open");
+    let i = Inputs::random(&mut rng);
+    b.cycle(&i);
+    b.rtl.trace_finish().expect("a trace on a disk with room");
+    let vcd = take_vcd(&path);
+    assert_table_matches_vcd(&b.rtl, &vcd);
+}
+
 /// The same name check on every top (the link, router, node and KARMA tops as they appear),
 /// driven with random inputs through reset and a few cycles. A top missing from the binary
 /// fails the test with its reason; none is passed over.
@@ -869,6 +898,77 @@ fn every_top_matches_its_vcd() {
         m.trace_close();
         assert_table_matches_vcd(&m, &take_vcd(&path));
     }
+}
+
+#[test]
+fn a_stop_in_one_model_while_another_opens_its_waves_never_deadlocks() {
+    // Verilator 5.006's `vl_stop` flushes every open wave file of the process under its
+    // callbacks' lock, while opening a wave file holds that file's lock and then takes the
+    // callbacks' lock: a model stopping on one thread while another opens its waves hung the
+    // suite (issue 29). The project's `vl_stop` (testbench/vl_user.cpp) does not flush.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let opener = {
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            let mut b = Bench::new(selftest());
+            b.reset();
+            let mut rng = Mt64::new(5);
+            for k in 0..200 {
+                let path = vcd_path(&format!("stop_race_{k}"));
+                b.rtl.trace_open(&path).expect("trace_open");
+                let i = Inputs::random(&mut rng);
+                b.cycle(&i);
+                b.rtl.trace_finish().expect("trace_finish");
+                let _ = std::fs::remove_file(&path);
+            }
+            tx.send("opener").unwrap();
+        })
+    };
+    let stopper = std::thread::spawn(move || {
+        // random inputs to the link make its FIFOs' assertions fail: a $stop a cycle or so
+        let link = built_tops()
+            .into_iter()
+            .map(|(t, _)| t)
+            .find(|t| t.name() == "link")
+            .expect("the link top is built");
+        let mut rng = Mt64::new(9);
+        let mut stops = 0;
+        for _ in 0..200 {
+            let mut m = RtlModel::new(link).unwrap_or_else(|e| panic!("{e}"));
+            let inputs: Vec<SignalId> = m
+                .signals()
+                .iter()
+                .filter(|s| s.is_input)
+                .map(|s| m.find(&s.name).expect("a listed signal"))
+                .collect();
+            for _ in 0..20 {
+                for &id in &inputs {
+                    let v = (u128::from(rng.next_u64()) << 64) | u128::from(rng.next_u64());
+                    m.set(id, v).expect("an input");
+                }
+                m.eval();
+            }
+            stops += m.got_error() as u32;
+        }
+        tx.send(if stops > 0 { "stopper" } else { "no stop" })
+            .unwrap();
+    });
+    let mut done = Vec::new();
+    for _ in 0..2 {
+        use std::sync::mpsc::RecvTimeoutError;
+        match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+            Ok(who) => done.push(who),
+            // a thread panicked: its join says why
+            Err(RecvTimeoutError::Disconnected) => break,
+            Err(RecvTimeoutError::Timeout) => {
+                panic!("deadlock: only {done:?} finished within 60 s")
+            }
+        }
+    }
+    opener.join().unwrap();
+    stopper.join().unwrap();
+    done.sort();
+    assert_eq!(done, ["opener", "stopper"], "the link never stopped");
 }
 
 #[test]

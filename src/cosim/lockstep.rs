@@ -368,16 +368,22 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
         }
         Ok(())
     })();
-    if let Some(w) = rtl_wave.take() {
-        w.finish()
-            .map_err(|e| run_err(format!("the RTL's wave: {e}")))?;
-    }
-    if let Some(w) = wave.take() {
-        let rtl_done = rtl.trace_finish().map_err(|e| run_err(e.to_string()));
-        w.finish().map_err(run_err)?;
-        rtl_done?;
-    }
+    let waves_done = (|| {
+        if let Some(w) = rtl_wave.take() {
+            w.finish()
+                .map_err(|e| run_err(format!("the RTL's wave: {e}")))?;
+        }
+        if let Some(w) = wave.take() {
+            let rtl_done = rtl.trace_finish().map_err(|e| run_err(e.to_string()));
+            w.finish().map_err(run_err)?;
+            rtl_done?;
+        }
+        Ok(())
+    })();
+    // the run's own error first: a wave that failed during the run (a full disk) names its
+    // cause there, and only "failed earlier" when finished
     result?;
+    waves_done?;
     Ok(CosimReport {
         rtl_top: d.top().name(),
         cycles: opts.cycles,

@@ -47,7 +47,7 @@ struct Backend {
     signals: unsafe extern "C" fn(*mut c_void, *mut u32) -> *const RawSignal,
     trace_open: unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int,
     trace_dump: unsafe extern "C" fn(*mut c_void, u64),
-    trace_close: unsafe extern "C" fn(*mut c_void),
+    trace_close: unsafe extern "C" fn(*mut c_void) -> c_int,
     final_: unsafe extern "C" fn(*mut c_void),
     got_error: unsafe extern "C" fn(*mut c_void) -> c_int,
 }
@@ -213,6 +213,8 @@ pub struct RtlModel {
     slots: Vec<Slot>,
     by_name: HashMap<String, SignalId>,
     tracing: bool,
+    /// The wave file open, for its errors.
+    trace_path: Option<PathBuf>,
     /// With an FST trace: the file and the thread converting Verilator's VCD stream into it.
     converter: Option<(PathBuf, JoinHandle<Result<(), WaveError>>)>,
 }
@@ -245,6 +247,7 @@ impl RtlModel {
             slots: Vec::new(),
             by_name: HashMap::new(),
             tracing: false,
+            trace_path: None,
             converter: None,
         };
         model.load_table();
@@ -457,6 +460,7 @@ impl RtlModel {
         }
         self.converter = converter;
         self.tracing = true;
+        self.trace_path = Some(path.to_path_buf());
         Ok(())
     }
 
@@ -477,15 +481,29 @@ impl RtlModel {
     /// Flushes and closes the wave file, if one is open, and reports whether an FST file was
     /// converted and written completely.
     pub fn trace_finish(&mut self) -> Result<(), RtlError> {
+        // the errno of a write of Verilator's tracer that failed (a full disk), 0 if none
+        let mut write_error = 0;
         if self.tracing {
             // SAFETY: `handle` is live.
-            unsafe { (self.backend.trace_close)(self.handle.as_ptr()) }
+            write_error = unsafe { (self.backend.trace_close)(self.handle.as_ptr()) };
             self.tracing = false;
         }
+        let path = self.trace_path.take();
+        let lost = |path: PathBuf| RtlError::Trace {
+            path,
+            message: format!(
+                "not written whole: {}",
+                std::io::Error::from_raw_os_error(write_error)
+            ),
+        };
         match self.converter.take() {
-            None => Ok(()),
+            None => match path {
+                Some(p) if write_error > 0 => Err(lost(p)),
+                _ => Ok(()),
+            },
             Some((path, thread)) => {
                 let message = match thread.join() {
+                    Ok(Ok(())) if write_error > 0 => return Err(lost(path)),
                     Ok(Ok(())) => return Ok(()),
                     Ok(Err(e)) => e.to_string(),
                     Err(_) => "the VCD-to-FST converter panicked".to_string(),

@@ -40,6 +40,8 @@ pub struct LinkBench {
     pub inj_ba: BitErrorInjector,
     pub cycle: u64,
     wave: Option<Wave>,
+    /// The first error writing the waves (they stop there; `close_wave` reports it).
+    wave_error: Option<String>,
     /// When set, the link's blocks step in place (each evaluated and committed in turn) in a
     /// fresh random order every cycle (the clock rule says the order cannot matter; a test
     /// checks it).
@@ -86,6 +88,7 @@ impl LinkBench {
             inj_ba: BitErrorInjector::new(ba),
             cycle: 0,
             wave: None,
+            wave_error: None,
             shuffle: None,
         }
     }
@@ -180,13 +183,16 @@ impl LinkBench {
         self.link.probe(tb, &mut w.sampler);
         let t = w.period_ps * self.cycle + if after_edge { w.period_ps / 2 } else { 0 };
         if let Err(e) = w.writer.sample(t, &w.sampler.values) {
-            eprintln!("error: writing waves: {e}");
+            self.wave_error = Some(e.to_string());
             self.wave = None;
         }
     }
 
-    /// Finish the wave file, if one is open.
+    /// Finish the wave file, if one is open; an error if writing it failed at any point.
     pub fn close_wave(&mut self) -> Result<(), String> {
+        if let Some(e) = self.wave_error.take() {
+            return Err(format!("writing waves: {e}"));
+        }
         if let Some(w) = self.wave.take() {
             w.writer.finish().map_err(|e| e.to_string())?;
         }

@@ -27,8 +27,7 @@ impl ProbedWave {
             .iter()
             .map(|(p, w)| SignalDecl::new(p.clone(), *w))
             .collect();
-        let writer = WaveSink::create(path, format, 1, &decls)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let writer = WaveSink::create(path, format, 1, &decls).map_err(|e| named(path, e))?;
         Ok(ProbedWave {
             path: path.to_path_buf(),
             writer,
@@ -48,14 +47,20 @@ impl ProbedWave {
         probe(&mut self.sampler);
         self.writer
             .sample(time_ps, &self.sampler.values)
-            .map_err(|e| format!("{}: {e}", self.path.display()))
+            .map_err(|e| named(&self.path, e))
     }
 
     /// Writes out and closes the file.
     pub fn finish(self) -> Result<(), String> {
         let path = self.path;
-        self.writer
-            .finish()
-            .map_err(|e| format!("{}: {e}", path.display()))
+        self.writer.finish().map_err(|e| named(&path, e))
+    }
+}
+
+/// A wave error in words, naming `path` once (an I/O error names its file already).
+fn named(path: &Path, e: super::WaveError) -> String {
+    match e {
+        super::WaveError::Io { .. } => e.to_string(),
+        e => format!("{}: {e}", path.display()),
     }
 }

@@ -60,7 +60,8 @@ impl WaveSink {
             WaveFormat::Vcd => {
                 let file = path.display().to_string();
                 let f = File::create(path).map_err(|e| WaveError::io(&file, e))?;
-                let writer = VcdWriter::new(BufWriter::new(f), timescale_ps, decls)?;
+                let writer = VcdWriter::new(BufWriter::new(f), timescale_ps, decls)
+                    .map_err(|e| named(&file, e))?;
                 Ok(WaveSink::Vcd { file, writer })
             }
             WaveFormat::Fst => Ok(WaveSink::Fst(Box::new(FstWaveWriter::create(
@@ -74,7 +75,9 @@ impl WaveSink {
     /// Records every signal's value (in declaration order) at `time`.
     pub fn sample(&mut self, time: u64, values: &[u128]) -> Result<(), WaveError> {
         match self {
-            WaveSink::Vcd { writer, .. } => writer.sample(time, values),
+            WaveSink::Vcd { file, writer } => {
+                writer.sample(time, values).map_err(|e| named(file, e))
+            }
             WaveSink::Fst(w) => w.sample(time, values),
         }
     }
@@ -83,10 +86,18 @@ impl WaveSink {
     pub fn finish(self) -> Result<(), WaveError> {
         match self {
             WaveSink::Vcd { file, writer } => {
-                let mut out = writer.finish()?;
+                let mut out = writer.finish().map_err(|e| named(&file, e))?;
                 out.flush().map_err(|e| WaveError::io(&file, e))
             }
             WaveSink::Fst(w) => w.finish(),
         }
+    }
+}
+
+/// A writer's error on its sink (`<output>`) as one on `file`.
+fn named(file: &str, e: WaveError) -> WaveError {
+    match e {
+        WaveError::Io { file: f, source } if f == "<output>" => WaveError::io(file, source),
+        e => e,
     }
 }
