@@ -61,10 +61,16 @@ impl Message {
         self.len.div_ceil(self.chunk as u64).max(1)
     }
 
+    /// Message bytes packet `k` carries.
+    fn bytes_of(&self, k: u64) -> u32 {
+        let off = k * self.chunk as u64;
+        (self.len - off.min(self.len)).min(self.chunk as u64) as u32
+    }
+
     /// Packet `k` of `n`.
     fn packet(&self, k: u64, n: u64) -> OutPkt {
         let off = k * self.chunk as u64;
-        let len = (self.len - off.min(self.len)).min(self.chunk as u64) as u32;
+        let len = self.bytes_of(k);
         let first = self.eager && k == 0;
         OutPkt {
             env: Envelope {
@@ -149,11 +155,7 @@ impl PktRun {
     pub fn sizes(&self) -> impl Iterator<Item = u32> + '_ {
         (self.next..self.end).map(move |k| match &self.form {
             Form::One(p) => p.size(),
-            Form::Message(m) => {
-                let off = k * m.chunk as u64;
-                super::envelope::ENVELOPE_BYTES
-                    + (m.len - off.min(m.len)).min(m.chunk as u64) as u32
-            }
+            Form::Message(m) => super::envelope::ENVELOPE_BYTES + m.bytes_of(k),
         })
     }
 }
