@@ -206,6 +206,30 @@ enum Cmd {
         /// --design network --app: message bytes, at most 1 MiB.
         #[arg(long, default_value_t = 1024, requires = "app", value_parser = clap::value_parser!(u64).range(0..=1 << 20))]
         app_bytes: u64,
+        /// Measure the RTL's toggle, FSM and register-map coverage of this run and write it
+        /// here (JSON, a .json name; merge runs with `exanet coverage`). Verilator only.
+        #[arg(long, value_name = "FILE")]
+        coverage: Option<PathBuf>,
+    },
+    /// Merge lockstep coverage files (cosim --coverage, the test command's) by Verilated top
+    /// and print toggle, FSM-arc and register-map coverage against testbench/coverage.toml.
+    Coverage {
+        /// Coverage files, of any tops.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Write the merged coverage of each top into DIR/<top>.json.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
+        /// Untoggled signals listed per top.
+        #[arg(long, default_value_t = 20)]
+        untoggled: usize,
+        /// Exit 1 when a top is below its floor (testbench/coverage.toml) or a floored top
+        /// has no run.
+        #[arg(long)]
+        check: bool,
+        /// Print the figures as JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Compare two wave files (VCD or FST, in any pairing) signal by signal, by name.
     WaveDiff {
@@ -840,6 +864,7 @@ fn common_of(cmd: &Cmd) -> Option<&Common> {
             | BenchCmd::Replay { common, .. } => common,
         },
         Cmd::WaveDiff { .. }
+        | Cmd::Coverage { .. }
         | Cmd::WaveFilter { .. }
         | Cmd::WaveTranslate { .. }
         | Cmd::Config { .. }
@@ -1238,6 +1263,7 @@ fn main() -> ExitCode {
             shape,
             app,
             app_bytes,
+            coverage,
         } => cli::cosim(
             common.config.as_deref(),
             common.json,
@@ -1251,7 +1277,15 @@ fn main() -> ExitCode {
             simulator,
             shape.as_deref(),
             app.map(|a| (a, app_bytes)),
+            coverage.as_deref(),
         ),
+        Cmd::Coverage {
+            files,
+            out_dir,
+            untoggled,
+            check,
+            json,
+        } => cli::coverage::coverage(&files, out_dir.as_deref(), untoggled, check, json),
         Cmd::WaveDiff {
             a,
             b,

@@ -109,6 +109,7 @@ impl From<crate::config::ConfigError> for CliError {
 }
 
 pub mod app;
+pub mod coverage;
 pub mod karma;
 pub mod model;
 pub mod netfaults;
@@ -403,6 +404,7 @@ pub fn cosim(
     simulator: Simulator,
     shape: Option<&str>,
     app: Option<(crate::app::programs::Example, u64)>,
+    coverage: Option<&Path>,
 ) -> R {
     let mut cfg = load_config(config)?;
     if app.is_some() && design != "network" {
@@ -474,6 +476,14 @@ pub fn cosim(
         ));
     }
     output::check_out_dir("--vcd-dir", vcd_dir)?;
+    if let Some(path) = coverage {
+        if simulator == Simulator::Icarus {
+            return Err(CliError::input(
+                "--coverage: measured on the Verilated RTL only (use --simulator verilator)",
+            ));
+        }
+        check_out("--coverage", Some(path), "json")?;
+    }
     let run_design = |opts: &cosim::lockstep::Options| match design {
         "network" => match app {
             None => cosim::net_design::run_network(&cfg, opts),
@@ -495,6 +505,7 @@ pub fn cosim(
                     fault_at: None,
                     period_ps: cfg.clock().period_ps(),
                     progress: crate::progress::Progress::hidden(),
+                    coverage: false,
                 };
                 let ok = run_design(&o).is_ok();
                 let bytes: u64 = ["model", "rtl"]
@@ -528,11 +539,15 @@ pub fn cosim(
         fault_at: None,
         period_ps: cfg.clock().period_ps(),
         progress: crate::progress::Progress::new(cycles, format!("cosim {design}")),
+        coverage: coverage.is_some(),
     };
     let result = run_design(&opts);
     opts.progress.finish();
     match result {
         Ok(rep) => {
+            if let (Some(path), Some(c)) = (coverage, &rep.coverage) {
+                c.write(path).map_err(CliError::failed)?;
+            }
             if json {
                 return json_out(&rep);
             }

@@ -11,6 +11,7 @@
 //! A design (the link, the router, the node) implements [`Design`]; this driver is the same for
 //! all of them.
 
+use crate::cosim::coverage::{self, CoverageData};
 use crate::cosim::rtl::{RtlModel, RtlTop, SignalId};
 use crate::probe::{Declarer, Sampler, Visitor};
 use crate::wave::{ProbedWave, WaveFormat};
@@ -53,6 +54,11 @@ pub trait Design {
     /// that the comparison does not cover (a network's Target Controllers).
     fn check_reset(&self, _rtl: &RtlModel) -> Result<(), String> {
         Ok(())
+    }
+    /// The top's register map for its coverage (`src/cosim/coverage.rs`): `(slots, links)` of a
+    /// top with a Target Controller on `TOP.reg_*`.
+    fn register_map(&self) -> Option<(u32, u32)> {
+        None
     }
 }
 
@@ -108,6 +114,9 @@ pub struct Options {
     pub period_ps: u64,
     /// Counts the cycles run (a line on a terminal; nothing otherwise, the default).
     pub progress: crate::progress::Progress,
+    /// Measure the RTL's coverage (in [`CosimReport::coverage`]); also measured, and written
+    /// into the directory, when [`coverage::DIR_ENV`] is set.
+    pub coverage: bool,
 }
 
 /// The most cycles `exanet cosim` runs (`--cycles`): 10^8, some hours for the node at the
@@ -168,6 +177,9 @@ pub struct CosimReport {
     pub stats: BTreeMap<String, u64>,
     /// The model's and the RTL's wave files (VCD or FST), when written.
     pub vcd: Option<(String, String)>,
+    /// The RTL's coverage, when measured ([`Options::coverage`]).
+    #[serde(skip)]
+    pub coverage: Option<Box<CoverageData>>,
 }
 
 impl CosimReport {
@@ -310,6 +322,14 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
     inputs.set(&mut rtl, &d.input_values()).map_err(run_err)?;
     inputs.reset(&mut rtl).map_err(run_err)?;
     d.check_reset(&rtl).map_err(setup)?;
+    let env_cov = coverage::env_file(d.top().name());
+    let mut cov = if opts.coverage || env_cov.is_some() {
+        let mut c = coverage::Collector::new(&rtl, d.register_map()).map_err(setup)?;
+        c.sample(&rtl);
+        Some(c)
+    } else {
+        None
+    };
     let rtl_values = |rtl: &RtlModel| ids.iter().map(|id| rtl.get(*id)).collect::<Vec<_>>();
     let rtl_sample = |w: &mut crate::wave::WaveSink, t: u64, rtl: &RtlModel| {
         w.sample(t, &rtl_values(rtl))
@@ -322,6 +342,9 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
             inputs.set(&mut rtl, &d.input_values()).map_err(run_err)?;
             inputs.clk(&mut rtl, false).map_err(run_err)?;
             rtl.eval();
+            if let Some(c) = cov.as_mut() {
+                c.sample(&rtl);
+            }
             if let Some(w) = wave.as_mut() {
                 rtl.trace_dump(period * c);
                 w.sample(period * c, false, |v| d.probe(false, v))
@@ -336,6 +359,9 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
             }
             inputs.clk(&mut rtl, true).map_err(run_err)?;
             rtl.eval();
+            if let Some(c) = cov.as_mut() {
+                c.after_edge(&rtl);
+            }
             if let Some(w) = wave.as_mut() {
                 rtl.trace_dump(period * c + period / 2);
                 w.sample(period * c + period / 2, true, |v| d.probe(true, v))
@@ -384,11 +410,16 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
     // cause there, and only "failed earlier" when finished
     result?;
     waves_done?;
+    let coverage = cov.map(|c| Box::new(c.data(&rtl)));
+    if let (Some(path), Some(c)) = (env_cov, &coverage) {
+        c.write(&path).map_err(run_err)?;
+    }
     Ok(CosimReport {
         rtl_top: d.top().name(),
         cycles: opts.cycles,
         signals_compared: ids.len(),
         stats: d.stats(),
         vcd,
+        coverage: if opts.coverage { coverage } else { None },
     })
 }

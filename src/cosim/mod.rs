@@ -6,6 +6,7 @@ pub mod rtl;
 pub use rtl::{built_tops, NotBuilt, RtlError, RtlModel, RtlSignal, RtlTop, SignalId};
 pub mod bench;
 pub mod bench_node;
+pub mod coverage;
 pub mod icarus;
 pub mod link_design;
 pub mod lockstep;

@@ -418,6 +418,11 @@ impl Design for NodeDesign {
         self.rtl_top
     }
 
+    fn register_map(&self) -> Option<(u32, u32)> {
+        let rp = &self.top.node.p.router;
+        Some((rp.slots(), rp.inter.len() as u32))
+    }
+
     fn input_names(&self) -> Vec<String> {
         node_input_names(&self.top)
     }

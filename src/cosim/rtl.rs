@@ -201,6 +201,48 @@ struct Slot {
     kind: Kind,
 }
 
+/// Reads every signal of one model in one pass, each storage once (Verilator keeps a port and
+/// the net it connects in one place): for coverage, which samples all of them twice a cycle.
+#[derive(Default)]
+pub struct AllSignals {
+    /// Distinct storage: where, its kind (0..=3: 8 to 64 bits; 4 + w: `w` `u32` words), the
+    /// width's mask.
+    reads: Vec<(NonNull<u8>, u8, u128)>,
+    /// Signal i's value is `values[of_signal[i]]`.
+    pub of_signal: Vec<usize>,
+    /// The model these pointers point into.
+    handle: usize,
+}
+
+impl AllSignals {
+    /// The distinct values, in the order [`AllSignals::of_signal`] indexes.
+    pub fn read(&self, rtl: &RtlModel, values: &mut Vec<u128>) {
+        assert_eq!(
+            rtl.handle.as_ptr() as usize,
+            self.handle,
+            "a reader of another model"
+        );
+        values.resize(self.reads.len(), 0);
+        for (v, &(p, code, m)) in values.iter_mut().zip(&self.reads) {
+            let p = p.as_ptr();
+            // SAFETY: `p` points to a live, aligned element of storage `code` inside `rtl`
+            // (checked to be the model this reader was made from), read while `rtl` is
+            // borrowed; a wide element is `code - 4` `u32` words.
+            *v = m & unsafe {
+                match code {
+                    0 => u128::from(p.read()),
+                    1 => u128::from(p.cast::<u16>().read()),
+                    2 => u128::from(p.cast::<u32>().read()),
+                    3 => u128::from(p.cast::<u64>().read()),
+                    _ => (0..usize::from(code - 4)).fold(0u128, |acc, w| {
+                        acc | u128::from(p.cast::<u32>().add(w).read()) << (32 * w)
+                    }),
+                }
+            };
+        }
+    }
+}
+
 /// One Verilated instance of one top. Freed on drop.
 pub struct RtlModel {
     top: RtlTop,
@@ -357,6 +399,32 @@ impl RtlModel {
             }
         };
         v & mask(width)
+    }
+
+    /// A reader of every signal at once ([`AllSignals`]).
+    pub fn all_signals(&self) -> AllSignals {
+        let mut at: HashMap<(usize, u8), usize> = HashMap::new();
+        let mut a = AllSignals {
+            of_signal: Vec::with_capacity(self.slots.len()),
+            ..AllSignals::default()
+        };
+        for (slot, sig) in self.slots.iter().zip(&self.signals) {
+            let code = match slot.kind {
+                Kind::U8 => 0u8,
+                Kind::U16 => 1,
+                Kind::U32 => 2,
+                Kind::U64 => 3,
+                Kind::Wide(w) => 4 + w as u8,
+            };
+            let key = (slot.ptr.as_ptr() as usize, code);
+            let k = *at.entry(key).or_insert_with(|| {
+                a.reads.push((slot.ptr, code, mask(sig.width)));
+                a.reads.len() - 1
+            });
+            a.of_signal.push(k);
+        }
+        a.handle = self.handle.as_ptr() as usize;
+        a
     }
 
     /// Writes a top-level input; `value` is masked to the signal's width. Takes effect at
