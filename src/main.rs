@@ -7,7 +7,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use exanet::cli;
 use exanet::config::CreditFlavour;
 use exanet::config_set::Assignment;
-use exanet::cosim::lockstep::Simulator;
+use exanet::cosim::lockstep::{Simulator, Stimulus};
 use exanet::karma::pingpong::Backend;
 use exanet::karma::software::Mode;
 use exanet::wave::WaveFormat;
@@ -210,6 +210,11 @@ enum Cmd {
         /// here (JSON, a .json name; merge runs with `exanet coverage`). Verilator only.
         #[arg(long, value_name = "FILE")]
         coverage: Option<PathBuf>,
+        /// The test bench's stimulus (--design link, router, node): plain, or constrained
+        /// random (every packet type and field corner, MAGIC and START in payloads, the
+        /// router moved and its ports disabled, the node's whole register map).
+        #[arg(long, value_enum, default_value_t = Stimulus::Plain)]
+        stimulus: Stimulus,
     },
     /// Merge lockstep coverage files (cosim --coverage, the test command's) by Verilated top
     /// and print toggle, FSM-arc and register-map coverage against testbench/coverage.toml.
@@ -1264,6 +1269,7 @@ fn main() -> ExitCode {
             app,
             app_bytes,
             coverage,
+            stimulus,
         } => cli::cosim(
             common.config.as_deref(),
             common.json,
@@ -1278,6 +1284,7 @@ fn main() -> ExitCode {
             shape.as_deref(),
             app.map(|a| (a, app_bytes)),
             coverage.as_deref(),
+            stimulus,
         ),
         Cmd::Coverage {
             files,

@@ -57,6 +57,8 @@ pub struct PacketGen {
     spec: TrafficSpec,
     rng: Mt64,
     seq: u64,
+    /// Constrained-random fields ([`PacketGen::with_corners`]).
+    corners: bool,
 }
 
 impl PacketGen {
@@ -65,6 +67,47 @@ impl PacketGen {
             spec,
             rng: Mt64::new(seed),
             seq: 0,
+            corners: false,
+        }
+    }
+
+    /// The lockstep's constrained-random packets (issue 30): besides RDMA from (0, 0, 0) with
+    /// zero fields, every packet type (ACK and RATE carry no payload whatever their `size`),
+    /// `size` at 0 and at its largest as often as in between, `pdid`, source coordinates and
+    /// `user` at 0, at all ones or random, and payload halves equal to the wire's MAGIC and
+    /// START (the TX's escape, the RX's framing) or all zeros and ones. `dst_addr` and
+    /// `chan_id` still carry the sequence number the scoreboards find packets by.
+    pub fn set_corners(&mut self, on: bool) {
+        self.corners = on;
+    }
+
+    /// 0, all ones, or random, in `width` bits.
+    fn corner(&mut self, width: u32) -> u64 {
+        let m = if width >= 64 {
+            u64::MAX
+        } else {
+            (1 << width) - 1
+        };
+        match self.rng.next_u64() % 4 {
+            0 => 0,
+            1 => m,
+            _ => self.rng.next_u64() & m,
+        }
+    }
+
+    /// A payload half: now and then a wire control word or a constant.
+    fn half(&mut self) -> u64 {
+        use crate::packet::wire::{MAGIC, START};
+        let r = self.rng.next_u64();
+        if !self.corners {
+            return r;
+        }
+        match r % 64 {
+            0..=2 => MAGIC,
+            3 => START,
+            4 => 0,
+            5 => u64::MAX,
+            _ => self.rng.next_u64(),
         }
     }
 
@@ -74,6 +117,7 @@ impl PacketGen {
             spec,
             rng: Mt64::new(seed),
             seq: base,
+            corners: false,
         }
     }
 
@@ -87,10 +131,35 @@ impl PacketGen {
 
     /// The next packet; `seq` numbers packets from 0.
     pub fn next_packet(&mut self) -> (u64, Packet) {
-        let size = match self.spec.sizes {
+        let mut size = match self.spec.sizes {
             SizeDist::Fixed(s) => s,
             SizeDist::Uniform { min, max } => min + self.below((max - min + 1) as u64) as u32,
         };
+        let mut kind = PacketType::Rdma;
+        let (mut pdid, mut src, mut user) = (0, [0u64; 3], 0);
+        if self.corners {
+            use crate::packet::layout::{FTR_SRC_X, FTR_SRC_Y, FTR_SRC_Z, FTR_USER, HDR_PDID};
+            if let SizeDist::Uniform { min, max } = self.spec.sizes {
+                size = match self.rng.next_u64() % 4 {
+                    0 => min,
+                    1 => max,
+                    _ => size,
+                };
+            }
+            kind = match self.rng.next_u64() % 8 {
+                0 => PacketType::Ack,
+                1 => PacketType::Rate,
+                2 => PacketType::Reserved,
+                _ => PacketType::Rdma,
+            };
+            pdid = self.corner(HDR_PDID.width);
+            src = [
+                self.corner(FTR_SRC_X.width),
+                self.corner(FTR_SRC_Y.width),
+                self.corner(FTR_SRC_Z.width),
+            ];
+            user = self.corner(FTR_USER.width);
+        }
         let vc = self.below(self.spec.num_vcs as u64);
         let (dst, port) = if self.spec.dests.is_empty() {
             ([1, 0, 0], 0)
@@ -98,24 +167,28 @@ impl PacketGen {
             let k = self.below(self.spec.dests.len() as u64) as usize;
             self.spec.dests[k]
         };
-        let words = if self.spec.size_in_words {
+        let words = if !kind.carries_payload() {
+            0
+        } else if self.spec.size_in_words {
             size
         } else {
             size.div_ceil(16)
         };
         let payload: Vec<u128> = (0..words)
-            .map(|_| ((self.rng.next_u64() as u128) << 64) | self.rng.next_u64() as u128)
+            .map(|_| ((self.half() as u128) << 64) | self.half() as u128)
             .collect();
         let seq = self.seq;
         self.seq += 1;
         let p = Packet::builder()
             .size_in_words(self.spec.size_in_words)
             .vc(vc)
-            .kind(PacketType::Rdma)
+            .kind(kind)
             .size(size as u64)
             .dst(dst[0] as u64, dst[1] as u64, dst[2] as u64)
             .dst_port(port as u64)
-            .src(0, 0, 0)
+            .src(src[0], src[1], src[2])
+            .pdid(pdid)
+            .user(user)
             .dst_addr(seq)
             .chan_id(seq & 0xffff)
             .payload(payload)

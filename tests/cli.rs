@@ -49,6 +49,7 @@ fn help_lists_the_subcommands() {
             "app",
             "model",
             "cosim",
+            "coverage",
             "wave-diff",
             "wave-filter",
             "wave-translate",

@@ -405,6 +405,7 @@ pub fn cosim(
     shape: Option<&str>,
     app: Option<(crate::app::programs::Example, u64)>,
     coverage: Option<&Path>,
+    stimulus: cosim::lockstep::Stimulus,
 ) -> R {
     let mut cfg = load_config(config)?;
     if app.is_some() && design != "network" {
@@ -476,6 +477,11 @@ pub fn cosim(
         ));
     }
     output::check_out_dir("--vcd-dir", vcd_dir)?;
+    if stimulus != cosim::lockstep::Stimulus::Plain && design == "network" {
+        return Err(CliError::input(
+            "--stimulus: the network co-simulation runs its configured traffic or --app",
+        ));
+    }
     if let Some(path) = coverage {
         if simulator == Simulator::Icarus {
             return Err(CliError::input(
@@ -505,6 +511,7 @@ pub fn cosim(
                     fault_at: None,
                     period_ps: cfg.clock().period_ps(),
                     progress: crate::progress::Progress::hidden(),
+                    stimulus,
                     coverage: false,
                 };
                 let ok = run_design(&o).is_ok();
@@ -539,6 +546,7 @@ pub fn cosim(
         fault_at: None,
         period_ps: cfg.clock().period_ps(),
         progress: crate::progress::Progress::new(cycles, format!("cosim {design}")),
+        stimulus,
         coverage: coverage.is_some(),
     };
     let result = run_design(&opts);

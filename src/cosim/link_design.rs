@@ -3,7 +3,9 @@
 //! directions, alternating back-pressure at both receivers, optional bit errors whose masks come
 //! from the model's injectors).
 
-use super::lockstep::{run_config_on, CosimError, CosimReport, Design, Options, Simulator};
+use super::lockstep::{
+    run_config_on, CosimError, CosimReport, Design, Options, Simulator, Stimulus,
+};
 use super::rtl::RtlTop;
 use crate::config::Config;
 use crate::link::bench::{EndStimulus, LinkBench};
@@ -294,5 +296,10 @@ pub fn link_input_values(p: &LinkParams, tb: &LinkTbIn, v: &mut Vec<u128>) {
 /// Run the link against its RTL on `sim`: in lockstep under Verilator.
 pub fn run_link(cfg: &Config, opts: &Options, sim: Simulator) -> Result<CosimReport, CosimError> {
     check_structural(cfg).map_err(CosimError::Setup)?;
-    run_config_on(&mut LinkDesign::new(cfg), cfg, opts, sim)
+    let mut d = LinkDesign::new(cfg);
+    if opts.stimulus == Stimulus::Constrained {
+        d.bench.a.src.gen.set_corners(true);
+        d.bench.b.src.gen.set_corners(true);
+    }
+    run_config_on(&mut d, cfg, opts, sim)
 }

@@ -100,6 +100,19 @@ pub fn run_config_on<D: Design>(
     run_on(d, &opts, sim)
 }
 
+/// The test bench's stimulus (issue 30, decision 0042).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Stimulus {
+    /// RDMA packets with plain fields; the node's software writes a few registers; the
+    /// router's place fixed at the configuration's.
+    #[default]
+    Plain,
+    /// Constrained-random: every packet type, header and footer fields at their corners,
+    /// payload halves equal to MAGIC and START; the router moved, its lattice and torus
+    /// changed, ports disabled; the node's whole register map written and read.
+    Constrained,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     pub cycles: u64,
@@ -114,6 +127,8 @@ pub struct Options {
     pub period_ps: u64,
     /// Counts the cycles run (a line on a terminal; nothing otherwise, the default).
     pub progress: crate::progress::Progress,
+    /// The test bench's stimulus.
+    pub stimulus: Stimulus,
     /// Measure the RTL's coverage (in [`CosimReport::coverage`]); also measured, and written
     /// into the directory, when [`coverage::DIR_ENV`] is set.
     pub coverage: bool,

@@ -10,7 +10,9 @@
 //! consumer of that port). Every packet of the processing system and the neighbours is accounted
 //! for by one scoreboard.
 
-use super::lockstep::{run_config_on, CosimError, CosimReport, Design, Options, Simulator};
+use super::lockstep::{
+    run_config_on, CosimError, CosimReport, Design, Options, Simulator, Stimulus,
+};
 use super::rtl::RtlTop;
 use crate::config::Config;
 use crate::link::account::LinkAccount;
@@ -27,6 +29,9 @@ use crate::stimulus::{
 };
 use rand_mt::Mt64;
 use std::collections::{BTreeMap, VecDeque};
+
+/// One software action in this many is a sweep of the whole register map.
+const SWEEP_ONE_IN: u64 = 24;
 
 /// The intra-tile port the self-test uses (the processing system leaves it alone).
 const ST_PORT: u32 = 2;
@@ -49,6 +54,7 @@ pub struct NodeDesign {
     cycle: u64,
     last: NodeTopIn,
     stats: BTreeMap<String, u64>,
+    stimulus: Stimulus,
 }
 
 /// The structure `exanet_node_top` is built with: the configuration's defaults. The reset values
@@ -112,6 +118,10 @@ pub fn check_structural(cfg: &Config) -> Result<RtlTop, String> {
 
 impl NodeDesign {
     pub fn new(cfg: &Config) -> NodeDesign {
+        NodeDesign::with_stimulus(cfg, Stimulus::Plain)
+    }
+
+    pub fn with_stimulus(cfg: &Config, stimulus: Stimulus) -> NodeDesign {
         let top = NodeTop::new(cfg);
         let rp = top.node.p.router.clone();
         let seed = cfg.sim.seed;
@@ -137,11 +147,12 @@ impl NodeDesign {
         .to(dests);
         let siw = rp.size_in_words;
         let mk_src = |k: u64, active: bool, per_vc: bool| {
-            let gen = PacketGen::with_base(
+            let mut gen = PacketGen::with_base(
                 traffic.clone(),
                 seed.wrapping_mul(0x9E37_79B9).wrapping_add(k),
                 (k + 1) << 24,
             );
+            gen.set_corners(stimulus == Stimulus::Constrained);
             let mode = if active {
                 SourceMode::Saturate
             } else {
@@ -190,6 +201,7 @@ impl NodeDesign {
             stats: BTreeMap::new(),
             rtl_top: check_structural(cfg).unwrap_or(RtlTop::Node),
             top,
+            stimulus,
         }
     }
 
@@ -238,6 +250,34 @@ impl NodeDesign {
             return;
         }
         self.wait = 20 + self.rng.next_u64() % 200;
+        let constrained = self.stimulus == Stimulus::Constrained;
+        if constrained && self.rng.next_u64().is_multiple_of(SWEEP_ONE_IN) {
+            // a sweep of the whole map: every register read, then written (a read-only one
+            // answers with an error), then read back
+            self.count("map_sweeps");
+            let x = self.rng.next_u64();
+            let map = self.map();
+            let reads = map.iter().map(|&(a, _)| RegReq {
+                rd: true,
+                addr: a,
+                ..Default::default()
+            });
+            let mut seq: Vec<RegReq> = reads.clone().collect();
+            for (k, &(a, name)) in map.iter().enumerate() {
+                if name != "ST_CTRL" {
+                    let v = self.value_for(name, x.rotate_left(k as u32) ^ k as u64);
+                    seq.push(RegReq {
+                        wr: true,
+                        addr: a,
+                        wdata: v,
+                        ..Default::default()
+                    });
+                }
+            }
+            seq.extend(reads);
+            self.pending.extend(seq);
+            return;
+        }
         let w = |addr, wdata| RegReq {
             wr: true,
             addr,
@@ -276,9 +316,18 @@ impl NodeDesign {
                 self.count("unknown_address_reads");
                 rd(0x7F0)
             }
-            3 => {
+            3 if !constrained => {
                 self.count("read_only_writes");
                 w(ID, 0)
+            }
+            3 => {
+                // any register of the map, read-only and write-only ones included (a read-only
+                // one answers with an error), with a value from the register's corners
+                self.count("map_writes");
+                let map = self.map();
+                let (addr, name) = map[(x >> 8) as usize % map.len()];
+                let v = self.value_for(name, x >> 20);
+                w(addr, v)
             }
             4 if self.top.node.p.router.n_intra > ST_PORT => {
                 self.count("selftest_runs");
@@ -286,6 +335,13 @@ impl NodeDesign {
                 let size = (x >> 8) as u32 % 4097;
                 let n = 1 + (x >> 24) as u32 % 8;
                 let bit = 1 << ST_PORT;
+                // every packet type and VC; the consumer's port, or a port that does not exist
+                let size = if constrained {
+                    let (kind, vc) = ((x >> 40) as u32 % 4, (x >> 42) as u32 % 8);
+                    size | kind << 13 | vc << 15
+                } else {
+                    size
+                };
                 self.pending.extend([
                     w(ST_PKT, size),
                     w(ST_DEST, coord & 0xff_ffff | ST_PORT << 24),
@@ -325,9 +381,112 @@ impl NodeDesign {
                     link_reg((x >> 40) as u32 % links.max(1), off2(48)),
                     link_reg((x >> 40) as u32 % (links + 1), off2(56)),
                 ];
-                rd(choices[(x >> 16) as usize % choices.len()])
+                if constrained && (x >> 60).is_multiple_of(2) {
+                    // any register of the map
+                    let map = self.map();
+                    rd(map[(x >> 16) as usize % map.len()].0)
+                } else {
+                    rd(choices[(x >> 16) as usize % choices.len()])
+                }
             }
         };
+    }
+
+    /// Every register address of this node's map, with the register's name.
+    fn map(&self) -> Vec<(u16, &'static str)> {
+        let rp = &self.top.node.p.router;
+        let (slots, links) = (rp.slots(), rp.inter.len() as u32);
+        let mut v: Vec<(u16, &'static str)> = REGS[..FIRST_SLOT_REG]
+            .iter()
+            .map(|r| (r.addr, r.name))
+            .collect();
+        for sl in 0..slots {
+            v.extend(
+                REGS[FIRST_SLOT_REG..FIRST_LINK_REG]
+                    .iter()
+                    .map(|r| (slot_reg(sl, r.addr), r.name)),
+            );
+        }
+        for q in 0..links {
+            v.extend(
+                REGS[FIRST_LINK_REG..]
+                    .iter()
+                    .map(|r| (link_reg(q, r.addr), r.name)),
+            );
+        }
+        v
+    }
+
+    /// A value to write into register `name`: mostly one it accepts that keeps the node
+    /// passing traffic (its place and lattice, the links' credit and PHY settings, which the
+    /// hardware lets software change at run time), sometimes a corner it refuses.
+    fn value_for(&self, name: &str, x: u64) -> u32 {
+        let tc = &self.top.node.tc;
+        let rp = &self.top.node.p.router;
+        let dims = rp.dims as usize;
+        let r = x >> 4;
+        if x.is_multiple_of(16)
+            && !matches!(
+                name,
+                "TRED" | "CREDIT_MODE" | "PHY_CTRL" | "CREDIT_PERIOD" | "CREDIT_MAX_INTERVAL"
+            )
+        {
+            // a corner: all zeros, all ones, one bit
+            return match r % 3 {
+                0 => 0,
+                1 => u32::MAX,
+                _ => 1 << ((r >> 2) % 32),
+            };
+        }
+        match name {
+            "COORD" => {
+                let mut c = 0;
+                for d in 0..dims {
+                    let side = (tc.lattice >> (8 * d)) & 0xff;
+                    c |= ((r >> (8 * d)) as u32 % side.max(1)) << (8 * d);
+                }
+                c
+            }
+            "LATTICE" => {
+                let mut l = 0;
+                for d in 0..3 {
+                    let c = (tc.coord >> (8 * d)) & 0xff;
+                    let side = if d < dims {
+                        c + 1 + (r >> (4 * d)) as u32 % 3
+                    } else {
+                        1
+                    };
+                    l |= side << (8 * d);
+                }
+                l
+            }
+            "TORUS" => r as u32 & ((1 << dims) - 1),
+            "PORT_EN" => {
+                // mostly everything on; now and then one port off
+                let all = ((1u32 << rp.n_intra) - 1) | ((1u32 << rp.inter.len()) - 1) << 8;
+                if r.is_multiple_of(4) {
+                    all & !(1 << ((r >> 2) % 16))
+                } else {
+                    all
+                }
+            }
+            "ARB_MODE" => r as u32 & 1,
+            "CREDIT_PERIOD" => tc.credit_period,
+            "CREDIT_MAX_INTERVAL" => tc.max_interval,
+            // the links' credit and PHY settings stay (written back as they are): changed under
+            // traffic, a router's inter-tile input FIFO overflowed (decision 0042, open)
+            "TRED" => tc.tred,
+            "CREDIT_MODE" => tc.credit_mode,
+            "PHY_CTRL" => tc.phy_ctrl,
+            "ERR_STATUS" => r as u32 & 7,
+            "ST_GEN_EN" | "ST_CONS_EN" => 0,
+            "ST_COUNT" | "ST_EXPECT" => r as u32 % 6,
+            "ST_DEST" => tc.coord & 0xff_ffff | ST_PORT << 24,
+            "ST_PKT" => {
+                (r as u32 % 4097) | (((r >> 13) as u32 % 4) << 13) | (((r >> 15) as u32 % 8) << 15)
+            }
+            _ => r as u32,
+        }
     }
 }
 
@@ -573,5 +732,10 @@ impl NodeDesign {
 pub fn run_node(cfg: &Config, opts: &Options, sim: Simulator) -> Result<CosimReport, CosimError> {
     check_structural(cfg).map_err(CosimError::Setup)?;
     super::router_design::check_simulator(cfg, sim).map_err(CosimError::Setup)?;
-    run_config_on(&mut NodeDesign::new(cfg), cfg, opts, sim)
+    run_config_on(
+        &mut NodeDesign::with_stimulus(cfg, opts.stimulus),
+        cfg,
+        opts,
+        sim,
+    )
 }

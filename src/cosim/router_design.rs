@@ -5,7 +5,9 @@
 //! state presented for the links changes at random, and the arbiter mode and dimension order are
 //! rewritten at run time.
 
-use super::lockstep::{run_config_on, CosimError, CosimReport, Design, Options, Simulator};
+use super::lockstep::{
+    run_config_on, CosimError, CosimReport, Design, Options, Simulator, Stimulus,
+};
 use super::rtl::RtlTop;
 use crate::block::Block;
 use crate::config::Config;
@@ -17,8 +19,14 @@ use crate::stimulus::{BackPressure, SizeDist, SourceMode, TrafficSpec};
 use rand_mt::Mt64;
 use std::collections::BTreeMap;
 
-/// Cycles between run-time register changes and credit-state changes.
+/// Cycles between run-time register changes and credit-state changes (the constrained
+/// stimulus: [`CHANGE_PERIOD_CONSTRAINED`]).
 const CHANGE_PERIOD: u64 = 5000;
+const CHANGE_PERIOD_CONSTRAINED: u64 = 1500;
+
+/// The largest lattice side the test bench configures (and sends to): other lattice sizes
+/// than KARMA's 2x2, destinations beyond the lattice when it is smaller.
+const MAX_SIDE: u8 = 4;
 
 pub struct RouterDesign {
     pub bench: RouterBench,
@@ -28,6 +36,9 @@ pub struct RouterDesign {
     rng: Mt64,
     order_changes: u64,
     arb_changes: u64,
+    place_changes: u64,
+    port_changes: u64,
+    stimulus: Stimulus,
 }
 
 /// The structure `exanet_router_top` is built with: KARMA's (the defaults) or one of the
@@ -50,13 +61,20 @@ pub fn check_simulator(cfg: &Config, sim: Simulator) -> Result<(), String> {
     }
 }
 
-/// Every destination of the lattice (all intra-tile ports), plus one outside the lattice and
-/// one to a port that does not exist.
-fn destinations(p: &RouterParams, c: &RouterCfg) -> Vec<([u8; 3], u8)> {
+/// Every destination of the largest lattice the bench configures (all intra-tile ports), plus
+/// one outside the lattice and one to a port that does not exist.
+fn destinations(p: &RouterParams, c: &RouterCfg, stimulus: Stimulus) -> Vec<([u8; 3], u8)> {
+    let side = |d: usize| {
+        if d < p.dims as usize && stimulus == Stimulus::Constrained {
+            MAX_SIDE.max(c.size[d])
+        } else {
+            c.size[d]
+        }
+    };
     let mut d = Vec::new();
-    for z in 0..c.size[2] {
-        for y in 0..c.size[1] {
-            for x in 0..c.size[0] {
+    for z in 0..side(2) {
+        for y in 0..side(1) {
+            for x in 0..side(0) {
                 for port in 0..p.n_intra as u8 {
                     d.push(([x, y, z], port));
                 }
@@ -70,10 +88,14 @@ fn destinations(p: &RouterParams, c: &RouterCfg) -> Vec<([u8; 3], u8)> {
 
 impl RouterDesign {
     pub fn new(cfg: &Config) -> RouterDesign {
+        RouterDesign::with_stimulus(cfg, Stimulus::Plain)
+    }
+
+    pub fn with_stimulus(cfg: &Config, stimulus: Stimulus) -> RouterDesign {
         let p = RouterParams::from_config(cfg);
         let c = RouterCfg::from_config(cfg);
         let seed = cfg.sim.seed;
-        let dests = destinations(&p, &c);
+        let dests = destinations(&p, &c, stimulus);
         let port = |k: u64| PortStimulus {
             traffic: TrafficSpec::new(
                 SizeDist::Uniform { min: 0, max: 4096 },
@@ -91,7 +113,10 @@ impl RouterDesign {
         };
         let intra = (0..p.n_intra as u64).map(port).collect();
         let inter = (0..p.inter.len() as u64).map(|q| port(100 + q)).collect();
-        let bench = RouterBench::new(p, c, intra, inter);
+        let mut bench = RouterBench::new(p, c, intra, inter);
+        for s in bench.intra_src.iter_mut().chain(bench.inter_src.iter_mut()) {
+            s.gen.set_corners(stimulus == Stimulus::Constrained);
+        }
         let last = bench.inputs();
         RouterDesign {
             top: check_structural(cfg).unwrap_or(RtlTop::Router),
@@ -100,6 +125,9 @@ impl RouterDesign {
             rng: Mt64::new(seed ^ 0x5eed),
             order_changes: 0,
             arb_changes: 0,
+            place_changes: 0,
+            port_changes: 0,
+            stimulus,
         }
     }
 
@@ -115,6 +143,30 @@ impl RouterDesign {
         if r & 2 == 2 && dims > 1 {
             b.cfg.order[..dims].rotate_left(1);
             self.order_changes += 1;
+        }
+        // the router's place and its lattice (KARMA's node is (0, 0, 0) of a 2x2 mesh; a network
+        // node sits anywhere, in a torus): every output's VCs carry traffic
+        let constrained = self.stimulus == Stimulus::Constrained;
+        if constrained && r & 0xc == 0xc {
+            for d in 0..dims {
+                let x = self.rng.next_u64();
+                b.cfg.size[d] = 1 + (x % MAX_SIDE as u64) as u8;
+                b.cfg.coord[d] = ((x >> 8) % u64::from(b.cfg.size[d])) as u8;
+            }
+            b.cfg.torus = (self.rng.next_u64() & ((1 << dims) - 1)) as u8;
+            self.place_changes += 1;
+        }
+        // now and then a port disabled: its gate stops, packets routed to it are dropped
+        if constrained && r & 0x30 == 0x30 {
+            let (ni, nq) = (b.router.p.n_intra, b.router.p.inter.len());
+            let x = self.rng.next_u64();
+            b.cfg.intra_en = ((1u32 << ni) - 1) as u8 & !(1 << (x % u64::from(ni))) as u8;
+            b.cfg.inter_en =
+                ((1u32 << nq) - 1) as u16 & !(1 << ((x >> 8) % nq.max(1) as u64)) as u16;
+            self.port_changes += 1;
+        } else if constrained && r & 0x30 != 0 {
+            b.cfg.intra_en = ((1u32 << b.router.p.n_intra) - 1) as u8;
+            b.cfg.inter_en = ((1u32 << b.router.p.inter.len()) - 1) as u16;
         }
         let depth = b.router.p.inter_rx_fifo.pay_depth;
         for q in 0..b.credit_cnt.len() {
@@ -234,7 +286,11 @@ impl Design for RouterDesign {
 
     fn step(&mut self) {
         self.last = self.bench.step();
-        if self.bench.cycle.is_multiple_of(CHANGE_PERIOD) {
+        let period = match self.stimulus {
+            Stimulus::Plain => CHANGE_PERIOD,
+            Stimulus::Constrained => CHANGE_PERIOD_CONSTRAINED,
+        };
+        if self.bench.cycle.is_multiple_of(period) {
             self.change();
         }
     }
@@ -276,6 +332,8 @@ impl Design for RouterDesign {
             ("packets_dropped".into(), drops),
             ("arbiter_mode_changes".into(), self.arb_changes),
             ("dimension_order_changes".into(), self.order_changes),
+            ("place_changes".into(), self.place_changes),
+            ("port_enable_changes".into(), self.port_changes),
         ])
     }
 
@@ -292,5 +350,10 @@ impl Design for RouterDesign {
 pub fn run_router(cfg: &Config, opts: &Options, sim: Simulator) -> Result<CosimReport, CosimError> {
     check_structural(cfg).map_err(CosimError::Setup)?;
     check_simulator(cfg, sim).map_err(CosimError::Setup)?;
-    run_config_on(&mut RouterDesign::new(cfg), cfg, opts, sim)
+    run_config_on(
+        &mut RouterDesign::with_stimulus(cfg, opts.stimulus),
+        cfg,
+        opts,
+        sim,
+    )
 }

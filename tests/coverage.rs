@@ -1,0 +1,168 @@
+//! Coverage of the RTL by the lockstep (issue 30, decision 0042): the constrained-random
+//! stimulus of the link, the router and the node, measured on the Verilated RTL, holds the
+//! floors of `testbench/coverage.toml`; the figures are printed (run with `--nocapture`, as the
+//! test command does). These tests need the RTL: a binary built without Verilator fails them.
+
+mod common;
+use exanet::config::Config;
+use exanet::cosim::coverage::{definitions, merge_all, CoverageData, Summary};
+use exanet::cosim::link_design::run_link;
+use exanet::cosim::lockstep::{CosimReport, Options, Simulator, Stimulus};
+use exanet::cosim::node_design::run_node;
+use exanet::cosim::router_design::run_router;
+
+/// Cycles of each constrained run (docs/validation.md: what each top needs).
+const CYCLES: u64 = 30_000;
+
+fn opts(stimulus: Stimulus) -> Options {
+    Options {
+        cycles: CYCLES,
+        stimulus,
+        coverage: true,
+        ..Default::default()
+    }
+}
+
+fn data(rep: CosimReport) -> CoverageData {
+    *rep.coverage.expect("coverage was asked for")
+}
+
+#[test]
+fn the_constrained_stimulus_holds_every_top_at_its_floor() {
+    let mut runs = Vec::new();
+    let c = Config::default();
+    runs.push(data(
+        run_link(&c, &opts(Stimulus::Constrained), Simulator::Verilator).unwrap(),
+    ));
+    // uncorrectable headers and the RX's discard: bit errors
+    let mut ber = Config::default();
+    ber.link.phy.ber = 1e-3;
+    runs.push(data(
+        run_link(&ber, &opts(Stimulus::Plain), Simulator::Verilator).unwrap(),
+    ));
+    runs.push(data(
+        run_router(&c, &opts(Stimulus::Constrained), Simulator::Verilator).unwrap(),
+    ));
+    runs.push(data(
+        run_node(&c, &opts(Stimulus::Constrained), Simulator::Verilator).unwrap(),
+    ));
+    let defs = definitions().unwrap();
+    let merged = merge_all(runs).unwrap();
+    let mut below = Vec::new();
+    for m in &merged {
+        let s = Summary::of(m, &defs).unwrap();
+        println!("{}", s.text(10));
+        for f in &s.fsms {
+            assert!(
+                f.illegal.is_empty(),
+                "{}: fsm {} took arcs not in testbench/coverage.toml: {:?}",
+                s.top,
+                f.fsm,
+                f.illegal
+            );
+        }
+        below.extend(s.below_floor(&defs));
+    }
+    for f in &defs.floor {
+        assert!(
+            merged.iter().any(|m| m.top == f.top),
+            "a floor for {} but no run of it",
+            f.top
+        );
+    }
+    assert!(below.is_empty(), "below the floor: {below:?}");
+}
+
+#[test]
+fn the_constrained_stimulus_covers_more_than_the_plain_one() {
+    let c = Config::default();
+    let defs = definitions().unwrap();
+    let pct = |s: Stimulus| {
+        let d = data(
+            run_router(
+                &c,
+                &Options {
+                    cycles: 10_000,
+                    ..opts(s)
+                },
+                Simulator::Verilator,
+            )
+            .unwrap(),
+        );
+        Summary::of(&d, &defs).unwrap().toggle_pct
+    };
+    let (plain, constrained) = (pct(Stimulus::Plain), pct(Stimulus::Constrained));
+    assert!(
+        constrained > plain + 5.0,
+        "router toggle coverage: plain {plain:.1} %, constrained {constrained:.1} %"
+    );
+}
+
+#[test]
+fn cosim_writes_coverage_and_the_summary_merges_and_checks_it() {
+    let dir = std::env::temp_dir().join(format!("exanet-coverage-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = |n: &str| dir.join(n).display().to_string();
+    for (seed, name) in [("1", "a.json"), ("2", "b.json")] {
+        let out = common::exanet(&[
+            "cosim",
+            "--design",
+            "router",
+            "--cycles",
+            "3000",
+            "--stimulus",
+            "constrained",
+            "--seed",
+            seed,
+            "--coverage",
+            &f(name),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let out = common::exanet(&["coverage", &f("a.json"), &f("b.json"), "--out-dir", &f("m")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("router: 2 run(s), 6000 cycles; toggle "),
+        "{text}"
+    );
+    let merged = CoverageData::read(&dir.join("m/router.json")).unwrap();
+    let one = CoverageData::read(&dir.join("a.json")).unwrap();
+    let defs = definitions().unwrap();
+    assert!(
+        Summary::of(&merged, &defs).unwrap().bits_toggled
+            >= Summary::of(&one, &defs).unwrap().bits_toggled
+    );
+    // a 3,000-cycle router run is below the router's floor: --check says so, exit 1
+    let out = common::exanet(&["coverage", "--check", &f("a.json")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("below the floor: router: toggle coverage")
+    );
+    // bad input: exit 2 naming the file
+    std::fs::write(dir.join("bad.json"), "{}").unwrap();
+    let out = common::exanet(&["coverage", &f("bad.json")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.json: not a coverage file"));
+    let out = common::exanet(&[
+        "cosim",
+        "--design",
+        "link",
+        "--cycles",
+        "10",
+        "--simulator",
+        "icarus",
+        "--coverage",
+        &f("x.json"),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
