@@ -210,10 +210,11 @@ enum Cmd {
         /// here (JSON, a .json name; merge runs with `exanet coverage`). Verilator only.
         #[arg(long, value_name = "FILE")]
         coverage: Option<PathBuf>,
-        /// The test bench's stimulus (--design link, router, node): plain, or constrained
-        /// random (every packet type and field corner, MAGIC and START in payloads, the
-        /// router moved and its ports disabled, the node's whole register map).
-        #[arg(long, value_enum, default_value_t = Stimulus::Plain)]
+        /// The test bench's stimulus (--design link, router, node): constrained random
+        /// (every packet type and field corner, MAGIC and START in payloads, link settings
+        /// changed, the router moved and its ports disabled, the node's whole register map),
+        /// or the narrower plain one.
+        #[arg(long, value_enum, default_value_t = Stimulus::Constrained)]
         stimulus: Stimulus,
     },
     /// Merge lockstep coverage files (cosim --coverage, the test command's) by Verilated top

@@ -75,10 +75,22 @@ impl PacketGen {
     /// zero fields, every packet type (ACK and RATE carry no payload whatever their `size`),
     /// `size` at 0 and at its largest as often as in between, `pdid`, source coordinates and
     /// `user` at 0, at all ones or random, and payload halves equal to the wire's MAGIC and
-    /// START (the TX's escape, the RX's framing) or all zeros and ones. `dst_addr` and
-    /// `chan_id` still carry the sequence number the scoreboards find packets by.
+    /// START (the TX's escape, the RX's framing) or all zeros and ones. `dst_addr` carries the
+    /// sequence number the scoreboards find packets by, under random high bits; `chan_id` its
+    /// low 16 bits.
     pub fn set_corners(&mut self, on: bool) {
         self.corners = on;
+    }
+
+    /// Send to these destinations from now on (a test bench that moved its router).
+    pub fn set_dests(&mut self, dests: Vec<([u8; 3], u8)>) {
+        self.spec.dests = dests;
+    }
+
+    /// Under corners, now and then (one cycle in 8) a source writes nothing although it could:
+    /// the FIFO it writes runs dry mid-packet and its reader waits.
+    pub fn pause(&mut self) -> bool {
+        self.corners && self.rng.next_u64().is_multiple_of(8)
     }
 
     /// 0, all ones, or random, in `width` bits.
@@ -129,7 +141,8 @@ impl PacketGen {
         }
     }
 
-    /// The next packet; `seq` numbers packets from 0.
+    /// The next packet and its id (the `dst_addr` the scoreboards find it by: its sequence
+    /// number, numbering packets from the base, with random high bits under corners).
     pub fn next_packet(&mut self) -> (u64, Packet) {
         let mut size = match self.spec.sizes {
             SizeDist::Fixed(s) => s,
@@ -161,12 +174,18 @@ impl PacketGen {
             user = self.corner(FTR_USER.width);
         }
         let vc = self.below(self.spec.num_vcs as u64);
-        let (dst, port) = if self.spec.dests.is_empty() {
+        let (mut dst, mut port) = if self.spec.dests.is_empty() {
             ([1, 0, 0], 0)
         } else {
             let k = self.below(self.spec.dests.len() as u64) as usize;
             self.spec.dests[k]
         };
+        if self.corners && self.rng.next_u64().is_multiple_of(16) {
+            // anywhere: coordinates and port at any value their fields hold (mostly dropped)
+            let x = self.rng.next_u64();
+            dst = [x as u8, (x >> 8) as u8, (x >> 16) as u8];
+            port = (x >> 24) as u8 & 7;
+        }
         let words = if !kind.carries_payload() {
             0
         } else if self.spec.size_in_words {
@@ -179,6 +198,13 @@ impl PacketGen {
             .collect();
         let seq = self.seq;
         self.seq += 1;
+        // the packet's id, which the scoreboards find it by: the sequence number, with random
+        // high bits of `dst_addr` above every base a bench gives (below 2^34) under corners
+        let id = if self.corners {
+            seq | (self.rng.next_u64() & 0x3fff) << 34
+        } else {
+            seq
+        };
         let p = Packet::builder()
             .size_in_words(self.spec.size_in_words)
             .vc(vc)
@@ -189,12 +215,12 @@ impl PacketGen {
             .src(src[0], src[1], src[2])
             .pdid(pdid)
             .user(user)
-            .dst_addr(seq)
+            .dst_addr(id)
             .chan_id(seq & 0xffff)
             .payload(payload)
             .build()
             .expect("generator parameters are validated by the caller");
-        (seq, p)
+        (id, p)
     }
 }
 
@@ -327,6 +353,9 @@ impl Source {
         self.wr_pay = 0;
         self.wdata = 0;
         self.wr_header_seq = None;
+        if self.gen.pause() {
+            return;
+        }
         if let Some(next) = self.pending.front().copied() {
             let f = fifos[next.fifo];
             let (fifo, prev) = if next.hf {

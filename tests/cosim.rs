@@ -5,7 +5,7 @@
 mod common;
 use exanet::config::{Config, CreditFlavour};
 use exanet::cosim::link_design::run_link;
-use exanet::cosim::lockstep::{CosimError, CosimReport, Options, Simulator};
+use exanet::cosim::lockstep::{CosimError, CosimReport, Options, Simulator, Stimulus};
 use exanet::cosim::node_design::run_node;
 use exanet::cosim::router_design::run_router;
 use exanet::wave::{diff_files, DiffOptions, WaveFormat};
@@ -153,7 +153,8 @@ fn high_bit_error_rates_are_identical_and_every_packet_is_accounted_for() {
         }
     }
     // the node: every link both ways (seed 2 at 1e-3 overruns a neighbour's RX FIFO after
-    // lost credits, a known fault outside this accounting: decision 0017)
+    // lost credits, a known fault outside this accounting: decision 0017; the constrained
+    // stimulus at 1e-3 over-counts losses, decision 0042, so the plain one here)
     for (ber, seed, cycles) in [(1e-3, 1, 60_000), (0.1, 1, 30_000)] {
         let mut cfg = Config::default();
         cfg.link.phy.ber = ber;
@@ -162,6 +163,7 @@ fn high_bit_error_rates_are_identical_and_every_packet_is_accounted_for() {
             &cfg,
             &Options {
                 cycles,
+                stimulus: Stimulus::Plain,
                 ..Default::default()
             },
         )
@@ -210,10 +212,13 @@ fn whole_packet_credits_are_identical_and_never_stop_inside_a_packet() {
             exanet::link::tred::safe_tred_units(&cfg.link, 4096, 4096, true);
         cfg.link.phy.ber = 1e-5;
         cfg.sim.seed = 2027;
+        // (the plain stimulus: the constrained one changes the credit settings under traffic,
+        // and a whole-packet link gets a larger TRED than a word-by-word one)
         let rep = run(
             &cfg,
             &Options {
                 cycles: 200_000,
+                stimulus: Stimulus::Plain,
                 ..Default::default()
             },
         )

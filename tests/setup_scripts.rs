@@ -490,6 +490,7 @@ fn the_scripts_call_the_installers_they_need() {
         "bash scripts/lint-rtl.sh",
         "cargo clippy --release --all-targets --features otf2,mpi -- -D warnings",
         "cargo test --release --all-targets --features otf2,mpi",
+        "cargo test --release --features otf2,mpi --test coverage -- --nocapture",
         "cargo test --release --doc --features otf2,mpi",
     ] {
         assert!(all.contains(step), "test-all.sh does not run '{step}'");
@@ -502,7 +503,7 @@ fn the_scripts_call_the_installers_they_need() {
         .map(str::trim)
         .filter(|l| l.starts_with("cargo clippy") || l.starts_with("cargo test"))
         .collect();
-    assert_eq!(cargo_runs.len(), 3, "{cargo_runs:?}");
+    assert_eq!(cargo_runs.len(), 4, "{cargo_runs:?}");
     for l in cargo_runs {
         assert!(
             l.contains("--features otf2,mpi"),

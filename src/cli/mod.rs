@@ -477,11 +477,6 @@ pub fn cosim(
         ));
     }
     output::check_out_dir("--vcd-dir", vcd_dir)?;
-    if stimulus != cosim::lockstep::Stimulus::Plain && design == "network" {
-        return Err(CliError::input(
-            "--stimulus: the network co-simulation runs its configured traffic or --app",
-        ));
-    }
     if let Some(path) = coverage {
         if simulator == Simulator::Icarus {
             return Err(CliError::input(

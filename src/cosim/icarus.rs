@@ -356,6 +356,7 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
             writeln!(fmodel, "{line}").map_err(|e| io("model.hex", e))?;
             d.check()
                 .map_err(|e| run_err(format!("cycle {c}: the test bench's check failed: {e}")))?;
+            d.between_cycles();
             opts.progress.every(c, PROGRESS_BATCH);
         }
         fin.flush().map_err(|e| io("inputs.hex", e))?;

@@ -7,12 +7,15 @@ use super::lockstep::{
     run_config_on, CosimError, CosimReport, Design, Options, Simulator, Stimulus,
 };
 use super::rtl::RtlTop;
-use crate::config::Config;
+use crate::config::{Config, CreditFlavour, LinkConfig, MAX_PAYLOAD_BYTES};
 use crate::link::bench::{EndStimulus, LinkBench};
 use crate::link::errors::ErrorPlan;
+use crate::link::phy::PhyCfg;
+use crate::link::tcl_tx::TclCfg;
 use crate::link::{LinkParams, LinkTbIn};
 use crate::probe::Visitor;
 use crate::stimulus::{BackPressure, SizeDist, SourceMode, TrafficSpec};
+use rand_mt::Mt64;
 use std::collections::BTreeMap;
 
 /// The structural parameters `exanet_link_top` is built with: its SystemVerilog defaults, which
@@ -127,14 +130,78 @@ pub fn cosim_bench(cfg: &Config) -> LinkBench {
 pub struct LinkDesign {
     pub bench: LinkBench,
     last: LinkTbIn,
+    stimulus: Stimulus,
+    /// The constrained stimulus's setting changes.
+    rng: Mt64,
+    setting_changes: u64,
+    /// The configuration's link, for the settings the stimulus may give the running link.
+    link: LinkConfig,
 }
+
+/// Cycles between two changes of the link's credit and PHY settings (constrained stimulus).
+const SETTING_PERIOD: u64 = 2000;
 
 impl LinkDesign {
     pub fn new(cfg: &Config) -> LinkDesign {
-        let bench = cosim_bench(cfg);
-        let last = bench.tb_inputs();
-        LinkDesign { bench, last }
+        LinkDesign::with_stimulus(cfg, Stimulus::Plain)
     }
+
+    pub fn with_stimulus(cfg: &Config, stimulus: Stimulus) -> LinkDesign {
+        let mut bench = cosim_bench(cfg);
+        let corners = stimulus == Stimulus::Constrained;
+        bench.a.src.gen.set_corners(corners);
+        bench.b.src.gen.set_corners(corners);
+        let last = bench.tb_inputs();
+        LinkDesign {
+            bench,
+            last,
+            stimulus,
+            rng: Mt64::new(cfg.sim.seed ^ 0x11e5),
+            setting_changes: 0,
+            link: cfg.link.clone(),
+        }
+    }
+}
+
+/// The longest credit interval the constrained stimulus gives a link, cycles.
+const MAX_INTERVAL: u32 = 127;
+
+/// Credit and PHY settings a running link with configuration `l` and settings `now` may be
+/// given without a receive FIFO overflowing: a credit interval up to 127 cycles and a TRED at
+/// least the smallest safe one for it (`link::tred::safe_tred_units`, decision 0012: the words
+/// the sender may send between the receiver's snapshot and its acting on the stop, for the
+/// shortest and longest packets of the stimulus). The credit flavour and whole-packet checks stay
+/// as they are: credits of the old flavour still on the wire would be read in the new one (a
+/// usedword credit's beats taken for packet words). Decision 0042.
+pub fn safe_settings(x: u64, l: &LinkConfig, now: &TclCfg) -> (TclCfg, PhyCfg) {
+    let period = 8 + (x % 53) as u32;
+    let max_interval = period.max(8 + ((x >> 8) % (MAX_INTERVAL - 7) as u64) as u32);
+    // safe at the longest interval: each register is written on its own, so any interval
+    // the stimulus writes may meet any TRED it wrote
+    let mut at = l.clone();
+    at.credit.max_interval_cycles = MAX_INTERVAL;
+    at.credit.flavour = if now.usedword {
+        CreditFlavour::Usedword
+    } else {
+        CreditFlavour::StartStop
+    };
+    let capacity = l.rx_fifo_depth_words;
+    let safe = crate::link::tred::safe_tred_units(&at, 0, MAX_PAYLOAD_BYTES, now.whole_pkt);
+    let tred = (safe + ((x >> 20) % 256) as u32).min(capacity - 1);
+    (
+        TclCfg {
+            credit_period: period,
+            max_interval,
+            tred,
+            usedword: now.usedword,
+            after_pkt: (x >> 31) & 1 == 1,
+            whole_pkt: now.whole_pkt,
+        },
+        PhyCfg {
+            gearbox_en: (x >> 32) & 1 == 1,
+            cc_en: (x >> 33) & 1 == 1,
+        },
+    )
 }
 
 const END_INPUTS: [&str; 5] = [
@@ -183,6 +250,17 @@ impl Design for LinkDesign {
     fn step(&mut self) {
         let (_, tb) = self.bench.step();
         self.last = tb;
+    }
+
+    fn between_cycles(&mut self) {
+        if self.stimulus == Stimulus::Constrained && self.bench.cycle.is_multiple_of(SETTING_PERIOD)
+        {
+            let now = self.bench.link.p.cfg;
+            let (cfg, phy) = safe_settings(self.rng.next_u64(), &self.link, &now);
+            self.bench.link.p.cfg = cfg;
+            self.bench.link.p.phy_cfg = phy;
+            self.setting_changes += 1;
+        }
     }
 
     fn probe(&self, after_edge: bool, v: &mut dyn Visitor) {
@@ -255,6 +333,9 @@ impl Design for LinkDesign {
             ),
         ]);
         s.extend(l.account_ab().add(&l.account_ba()).fields("link_"));
+        if self.stimulus == Stimulus::Constrained {
+            s.insert("setting_changes".into(), self.setting_changes);
+        }
         s
     }
 
@@ -296,10 +377,10 @@ pub fn link_input_values(p: &LinkParams, tb: &LinkTbIn, v: &mut Vec<u128>) {
 /// Run the link against its RTL on `sim`: in lockstep under Verilator.
 pub fn run_link(cfg: &Config, opts: &Options, sim: Simulator) -> Result<CosimReport, CosimError> {
     check_structural(cfg).map_err(CosimError::Setup)?;
-    let mut d = LinkDesign::new(cfg);
-    if opts.stimulus == Stimulus::Constrained {
-        d.bench.a.src.gen.set_corners(true);
-        d.bench.b.src.gen.set_corners(true);
-    }
-    run_config_on(&mut d, cfg, opts, sim)
+    run_config_on(
+        &mut LinkDesign::with_stimulus(cfg, opts.stimulus),
+        cfg,
+        opts,
+        sim,
+    )
 }

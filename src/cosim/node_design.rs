@@ -55,6 +55,8 @@ pub struct NodeDesign {
     last: NodeTopIn,
     stats: BTreeMap<String, u64>,
     stimulus: Stimulus,
+    /// The configuration's link, for the settings software may give a running link.
+    link: crate::config::LinkConfig,
 }
 
 /// The structure `exanet_node_top` is built with: the configuration's defaults. The reset values
@@ -132,7 +134,13 @@ impl NodeDesign {
         for z in 0..lat[2] {
             for y in 0..lat[1] {
                 for x in 0..lat[0] {
-                    for port in 0..rp.n_intra.min(2) as u8 {
+                    // (the constrained stimulus also to the self-test consumer's port: packets
+                    // it drains from a link, words arriving with gaps)
+                    let ports = match stimulus {
+                        Stimulus::Plain => rp.n_intra.min(2),
+                        Stimulus::Constrained => rp.n_intra,
+                    };
+                    for port in 0..ports as u8 {
                         dests.push(([x, y, z], port));
                     }
                 }
@@ -202,6 +210,7 @@ impl NodeDesign {
             rtl_top: check_structural(cfg).unwrap_or(RtlTop::Node),
             top,
             stimulus,
+            link: cfg.link.clone(),
         }
     }
 
@@ -209,6 +218,7 @@ impl NodeDesign {
     pub fn inputs(&self) -> NodeTopIn {
         let mut i = NodeTopIn::default();
         i.node.reg = self.req;
+
         for (p, (s, c)) in self.ps_src.iter().zip(&self.ps_con).enumerate() {
             i.node.ps[p] = IntraIn {
                 wr_hf: s.wr_hf != 0,
@@ -265,6 +275,9 @@ impl NodeDesign {
             let mut seq: Vec<RegReq> = reads.clone().collect();
             for (k, &(a, name)) in map.iter().enumerate() {
                 if name != "ST_CTRL" {
+                    if read_only(name) {
+                        self.count("read_only_writes");
+                    }
                     let v = self.value_for(name, x.rotate_left(k as u32) ^ k as u64);
                     seq.push(RegReq {
                         wr: true,
@@ -326,6 +339,9 @@ impl NodeDesign {
                 self.count("map_writes");
                 let map = self.map();
                 let (addr, name) = map[(x >> 8) as usize % map.len()];
+                if read_only(name) {
+                    self.count("read_only_writes");
+                }
                 let v = self.value_for(name, x >> 20);
                 w(addr, v)
             }
@@ -337,7 +353,9 @@ impl NodeDesign {
                 let bit = 1 << ST_PORT;
                 // every packet type and VC; the consumer's port, or a port that does not exist
                 let size = if constrained {
-                    let (kind, vc) = ((x >> 40) as u32 % 4, (x >> 42) as u32 % 8);
+                    // (a VC beyond the node's now and then: refused)
+                    let nv = self.top.node.p.router.num_vcs;
+                    let (kind, vc) = ((x >> 40) as u32 % 4, (x >> 42) as u32 % (nv + 1));
                     size | kind << 13 | vc << 15
                 } else {
                     size
@@ -425,15 +443,23 @@ impl NodeDesign {
         let rp = &self.top.node.p.router;
         let dims = rp.dims as usize;
         let r = x >> 4;
-        if x.is_multiple_of(16)
-            && !matches!(
-                name,
-                "TRED" | "CREDIT_MODE" | "PHY_CTRL" | "CREDIT_PERIOD" | "CREDIT_MAX_INTERVAL"
-            )
-        {
-            // a corner: all zeros, all ones, one bit
+        // (the links' settings, and the self-test IPs, which must stay on the self-test port:
+        // a generator on a port the processing system writes interleaves their words)
+        let link_setting = matches!(
+            name,
+            "TRED"
+                | "CREDIT_MODE"
+                | "PHY_CTRL"
+                | "CREDIT_PERIOD"
+                | "CREDIT_MAX_INTERVAL"
+                | "ST_GEN_EN"
+                | "ST_CONS_EN"
+        );
+        if x.is_multiple_of(16) {
+            // a corner: all zeros, all ones, one bit (a link setting's only where refused)
             return match r % 3 {
                 0 => 0,
+                _ if link_setting => u32::MAX,
                 1 => u32::MAX,
                 _ => 1 << ((r >> 2) % 32),
             };
@@ -471,13 +497,19 @@ impl NodeDesign {
                 }
             }
             "ARB_MODE" => r as u32 & 1,
-            "CREDIT_PERIOD" => tc.credit_period,
-            "CREDIT_MAX_INTERVAL" => tc.max_interval,
-            // the links' credit and PHY settings stay (written back as they are): changed under
-            // traffic, a router's inter-tile input FIFO overflowed (decision 0042, open)
-            "TRED" => tc.tred,
-            "CREDIT_MODE" => tc.credit_mode,
-            "PHY_CTRL" => tc.phy_ctrl,
+            // the links' credit and PHY settings, within the envelope that keeps every receive
+            // FIFO from overflowing (`link_design::safe_settings`, decision 0042)
+            "CREDIT_PERIOD" | "CREDIT_MAX_INTERVAL" | "TRED" | "CREDIT_MODE" | "PHY_CTRL" => {
+                let now = self.top.node.tcl_cfg();
+                let (c, phy) = super::link_design::safe_settings(r, &self.link, &now);
+                match name {
+                    "CREDIT_PERIOD" => c.credit_period,
+                    "CREDIT_MAX_INTERVAL" => c.max_interval.max(tc.credit_period),
+                    "TRED" => c.tred,
+                    "CREDIT_MODE" => c.usedword as u32 | (c.after_pkt as u32) << 1,
+                    _ => phy.gearbox_en as u32 | (phy.cc_en as u32) << 1,
+                }
+            }
             "ERR_STATUS" => r as u32 & 7,
             "ST_GEN_EN" | "ST_CONS_EN" => 0,
             "ST_COUNT" | "ST_EXPECT" => r as u32 % 6,
@@ -488,6 +520,28 @@ impl NodeDesign {
             _ => r as u32,
         }
     }
+}
+
+/// Is register `name` read-only (a write answers with an error)?
+fn read_only(name: &str) -> bool {
+    REGS.iter()
+        .any(|r| r.name == name && r.access == Access::Ro)
+}
+
+/// A packet of the self-test generator on the self-test port (`src/node/selftest.rs`: its
+/// `dst_addr` names the port and the packet, every payload word follows the generator's
+/// pattern), delivered to a test-bench consumer: the constrained stimulus changed its
+/// destination or the consumer under it. Counted apart, not as a corruption.
+fn is_selftest_packet(words: &[u128]) -> bool {
+    use crate::packet::layout::HDR_DST_ADDR;
+    let addr = HDR_DST_ADDR.get(words[0]);
+    let (port, n) = ((addr >> 32) as u32, addr as u32);
+    port == ST_PORT
+        && words.len() >= 2
+        && words[1..words.len() - 1]
+            .iter()
+            .enumerate()
+            .all(|(k, &w)| w == crate::node::selftest::GenCfg::payload(port, n, k as u32))
 }
 
 fn names(prefix: &str, n: usize) -> impl Iterator<Item = String> + '_ {
@@ -577,6 +631,16 @@ impl Design for NodeDesign {
         self.rtl_top
     }
 
+    /// The neighbours' software keeps each link's two ends alike: a credit or PHY setting
+    /// written into the node's Target Controller holds at the neighbours' ends from the cycle
+    /// it holds in the node (decision 0042).
+    fn between_cycles(&mut self) {
+        if self.stimulus == Stimulus::Constrained {
+            self.top.nb_p.cfg = self.top.node.tcl_cfg();
+            self.top.nb_p.phy_cfg = self.top.node.phy_cfg();
+        }
+    }
+
     fn register_map(&self) -> Option<(u32, u32)> {
         let rp = &self.top.node.p.router;
         Some((rp.slots(), rp.inter.len() as u32))
@@ -634,6 +698,7 @@ impl Design for NodeDesign {
             .iter_mut()
             .chain(self.nb_src.iter_mut())
             .collect();
+        let mut selftest_elsewhere = 0;
         for (which, k) in self
             .ps_con
             .iter_mut()
@@ -641,6 +706,11 @@ impl Design for NodeDesign {
             .enumerate()
         {
             while let Some(r) = k.done.pop_front() {
+                if is_selftest_packet(&r.words) {
+                    // a self-test packet whose destination or consumer changed under it
+                    selftest_elsewhere += 1;
+                    continue;
+                }
                 let before = self.board.errors.len();
                 self.board.check(&mut srcs, r);
                 if self.board.errors.len() > before {
@@ -648,6 +718,12 @@ impl Design for NodeDesign {
                     self.board.errors.push(format!("consumer {which}: {e}"));
                 }
             }
+        }
+        if selftest_elsewhere > 0 {
+            *self
+                .stats
+                .entry("selftest_packets_elsewhere".into())
+                .or_insert(0) += selftest_elsewhere;
         }
         self.last = i;
         self.cycle += 1;

@@ -24,8 +24,8 @@ use std::collections::BTreeMap;
 const CHANGE_PERIOD: u64 = 5000;
 const CHANGE_PERIOD_CONSTRAINED: u64 = 1500;
 
-/// The largest lattice side the test bench configures (and sends to): other lattice sizes
-/// than KARMA's 2x2, destinations beyond the lattice when it is smaller.
+/// The largest lattice side the constrained stimulus configures: other lattice sizes than
+/// KARMA's 2x2.
 const MAX_SIDE: u8 = 4;
 
 pub struct RouterDesign {
@@ -61,20 +61,13 @@ pub fn check_simulator(cfg: &Config, sim: Simulator) -> Result<(), String> {
     }
 }
 
-/// Every destination of the largest lattice the bench configures (all intra-tile ports), plus
-/// one outside the lattice and one to a port that does not exist.
-fn destinations(p: &RouterParams, c: &RouterCfg, stimulus: Stimulus) -> Vec<([u8; 3], u8)> {
-    let side = |d: usize| {
-        if d < p.dims as usize && stimulus == Stimulus::Constrained {
-            MAX_SIDE.max(c.size[d])
-        } else {
-            c.size[d]
-        }
-    };
+/// Every destination of the lattice (all intra-tile ports), plus one outside the lattice and
+/// one to a port that does not exist.
+fn destinations(p: &RouterParams, c: &RouterCfg) -> Vec<([u8; 3], u8)> {
     let mut d = Vec::new();
-    for z in 0..side(2) {
-        for y in 0..side(1) {
-            for x in 0..side(0) {
+    for z in 0..c.size[2] {
+        for y in 0..c.size[1] {
+            for x in 0..c.size[0] {
                 for port in 0..p.n_intra as u8 {
                     d.push(([x, y, z], port));
                 }
@@ -95,7 +88,7 @@ impl RouterDesign {
         let p = RouterParams::from_config(cfg);
         let c = RouterCfg::from_config(cfg);
         let seed = cfg.sim.seed;
-        let dests = destinations(&p, &c, stimulus);
+        let dests = destinations(&p, &c);
         let port = |k: u64| PortStimulus {
             traffic: TrafficSpec::new(
                 SizeDist::Uniform { min: 0, max: 4096 },
@@ -155,6 +148,11 @@ impl RouterDesign {
             }
             b.cfg.torus = (self.rng.next_u64() & ((1 << dims) - 1)) as u8;
             self.place_changes += 1;
+            // the sources send into the new lattice (and, now and then, anywhere)
+            let dests = destinations(&b.router.p, &b.cfg);
+            for s in b.intra_src.iter_mut().chain(b.inter_src.iter_mut()) {
+                s.gen.set_dests(dests.clone());
+            }
         }
         // now and then a port disabled: its gate stops, packets routed to it are dropped
         if constrained && r & 0x30 == 0x30 {
