@@ -57,7 +57,7 @@ pub struct PacketGen {
     spec: TrafficSpec,
     rng: Mt64,
     seq: u64,
-    /// Constrained-random fields ([`PacketGen::with_corners`]).
+    /// Constrained-random fields ([`PacketGen::set_corners`]).
     corners: bool,
 }
 

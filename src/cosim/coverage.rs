@@ -269,41 +269,21 @@ pub struct Collector {
 
 /// The register addresses of a top with `slots` crossbar slots and `links` links.
 pub fn register_map(slots: u32, links: u32) -> Vec<RegCov> {
-    use crate::node::regs::{self, FIRST_LINK_REG, FIRST_SLOT_REG, REGS};
-    let mut v = Vec::new();
-    let mut push = |name: String, addr: u16, access: regs::Access| {
-        v.push(RegCov {
-            name,
+    crate::node::regs::all_addresses(slots, links)
+        .into_iter()
+        .map(|(r, addr, block)| RegCov {
+            name: match block {
+                None => r.name.to_string(),
+                Some(k) => format!("{}[{k}]", r.name),
+            },
             addr,
-            access: access.name().to_string(),
+            access: r.access.name().to_string(),
             writes: 0,
             reads: 0,
             wrote0: 0,
             wrote1: 0,
         })
-    };
-    for r in &REGS[..FIRST_SLOT_REG] {
-        push(r.name.to_string(), r.addr, r.access);
-    }
-    for s in 0..slots {
-        for r in &REGS[FIRST_SLOT_REG..FIRST_LINK_REG] {
-            push(
-                format!("{}[{s}]", r.name),
-                regs::slot_reg(s, r.addr),
-                r.access,
-            );
-        }
-    }
-    for q in 0..links {
-        for r in &REGS[FIRST_LINK_REG..] {
-            push(
-                format!("{}[{q}]", r.name),
-                regs::link_reg(q, r.addr),
-                r.access,
-            );
-        }
-    }
-    v
+        .collect()
 }
 
 impl Collector {

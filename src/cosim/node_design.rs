@@ -17,7 +17,9 @@ use super::rtl::RtlTop;
 use crate::config::Config;
 use crate::link::account::LinkAccount;
 use crate::link::errors::{BitErrorInjector, ErrorPlan};
+use crate::link::phy::PhyCfg;
 use crate::link::system::EndTbIn;
+use crate::link::tcl_tx::TclCfg;
 use crate::node::regs::*;
 use crate::node::target::RegReq;
 use crate::node::top::{NodeTop, NodeTopIn};
@@ -57,6 +59,8 @@ pub struct NodeDesign {
     stimulus: Stimulus,
     /// The configuration's link, for the settings software may give a running link.
     link: crate::config::LinkConfig,
+    /// The node's link settings the neighbours last followed.
+    node_link: (TclCfg, PhyCfg),
 }
 
 /// The structure `exanet_node_top` is built with: the configuration's defaults. The reset values
@@ -182,6 +186,7 @@ impl NodeDesign {
                 ErrorPlan::None
             }
         };
+        let node_link = (top.node.tcl_cfg(), top.node.phy_cfg());
         NodeDesign {
             ps_src: (0..rp.n_intra)
                 .map(|p| mk_src(p as u64, p != ST_PORT, false))
@@ -211,6 +216,7 @@ impl NodeDesign {
             top,
             stimulus,
             link: cfg.link.clone(),
+            node_link,
         }
     }
 
@@ -413,26 +419,10 @@ impl NodeDesign {
     /// Every register address of this node's map, with the register's name.
     fn map(&self) -> Vec<(u16, &'static str)> {
         let rp = &self.top.node.p.router;
-        let (slots, links) = (rp.slots(), rp.inter.len() as u32);
-        let mut v: Vec<(u16, &'static str)> = REGS[..FIRST_SLOT_REG]
-            .iter()
-            .map(|r| (r.addr, r.name))
-            .collect();
-        for sl in 0..slots {
-            v.extend(
-                REGS[FIRST_SLOT_REG..FIRST_LINK_REG]
-                    .iter()
-                    .map(|r| (slot_reg(sl, r.addr), r.name)),
-            );
-        }
-        for q in 0..links {
-            v.extend(
-                REGS[FIRST_LINK_REG..]
-                    .iter()
-                    .map(|r| (link_reg(q, r.addr), r.name)),
-            );
-        }
-        v
+        all_addresses(rp.slots(), rp.inter.len() as u32)
+            .into_iter()
+            .map(|(r, addr, _)| (addr, r.name))
+            .collect()
     }
 
     /// A value to write into register `name`: mostly one it accepts that keeps the node
@@ -634,10 +624,13 @@ impl Design for NodeDesign {
     /// The neighbours' software keeps each link's two ends alike: a credit or PHY setting
     /// written into the node's Target Controller holds at the neighbours' ends from the cycle
     /// it holds in the node (decision 0042).
+    /// (Only a change: until software changes them, the neighbours keep the configuration's
+    /// settings, which may differ from the node's reset values.)
     fn between_cycles(&mut self) {
-        if self.stimulus == Stimulus::Constrained {
-            self.top.nb_p.cfg = self.top.node.tcl_cfg();
-            self.top.nb_p.phy_cfg = self.top.node.phy_cfg();
+        let now = (self.top.node.tcl_cfg(), self.top.node.phy_cfg());
+        if self.stimulus == Stimulus::Constrained && now != self.node_link {
+            (self.top.nb_p.cfg, self.top.nb_p.phy_cfg) = now;
+            self.node_link = now;
         }
     }
 

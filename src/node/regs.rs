@@ -183,6 +183,31 @@ pub fn slot_reg(s: u32, offset: u16) -> u16 {
     SLOT_BASE + SLOT_STRIDE * s as u16 + offset
 }
 
+/// Every register of a node with `slots` crossbar slots and `links` links, at every address it
+/// has (the slot and link blocks repeated), in address order: the register, its address, and the
+/// block it is in (`None` for a global register, else the slot's or link's index).
+pub fn all_addresses(slots: u32, links: u32) -> Vec<(&'static Reg, u16, Option<u32>)> {
+    let mut v: Vec<(&'static Reg, u16, Option<u32>)> = REGS[..FIRST_SLOT_REG]
+        .iter()
+        .map(|r| (r, r.addr, None))
+        .collect();
+    for s in 0..slots {
+        v.extend(
+            REGS[FIRST_SLOT_REG..FIRST_LINK_REG]
+                .iter()
+                .map(|r| (r, slot_reg(s, r.addr), Some(s))),
+        );
+    }
+    for q in 0..links {
+        v.extend(
+            REGS[FIRST_LINK_REG..]
+                .iter()
+                .map(|r| (r, link_reg(q, r.addr), Some(q))),
+        );
+    }
+    v
+}
+
 /// Address of register `offset` of link `q`'s block.
 pub fn link_reg(q: u32, offset: u16) -> u16 {
     LINK_BASE + LINK_STRIDE * q as u16 + offset
