@@ -174,3 +174,32 @@ fn cosim_writes_coverage_and_the_summary_merges_and_checks_it() {
     assert_eq!(out.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn with_the_coverage_dir_set_every_lockstep_run_writes_its_coverage_there() {
+    let dir = std::env::temp_dir().join(format!("exanet-coverage-env-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_exanet"))
+        .args(["cosim", "--design", "link", "--cycles", "500"])
+        .env(exanet::cosim::coverage::DIR_ENV, &dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let name = files[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        name.starts_with("link-") && name.ends_with(".json"),
+        "{name}"
+    );
+    let d = CoverageData::read(&files[0]).unwrap();
+    assert_eq!((d.top.as_str(), d.runs, d.cycles), ("link", 1, 500));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

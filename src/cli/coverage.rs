@@ -1,5 +1,6 @@
-//! `exanet coverage`: merges the coverage files of lockstep runs (`cosim --coverage`, the test
-//! command's `EXANET_COVERAGE_DIR`) by Verilated top and prints their figures (decision 0042).
+//! `exanet coverage`: merges the coverage files of lockstep runs (`cosim --coverage`, or every
+//! run of a process with `EXANET_COVERAGE_DIR` set) by Verilated top and prints their figures
+//! (decision 0042).
 
 use super::{json_out, CliError, R};
 use crate::cosim::coverage::{definitions, merge_all, CoverageData, Summary};
