@@ -221,8 +221,12 @@ enum Cmd {
     /// and print toggle, FSM-arc and register-map coverage against testbench/coverage.toml.
     Coverage {
         /// Coverage files, of any tops.
-        #[arg(required = true)]
+        #[arg(required_unless_present = "campaign")]
         files: Vec<PathBuf>,
+        /// Also run the campaign of testbench/coverage.toml (the test command's lockstep runs
+        /// on the Verilated RTL) and merge its coverage with the files.
+        #[arg(long)]
+        campaign: bool,
         /// Write the merged coverage of each top into DIR/<top>.json.
         #[arg(long, value_name = "DIR")]
         out_dir: Option<PathBuf>,
@@ -1289,11 +1293,12 @@ fn main() -> ExitCode {
         ),
         Cmd::Coverage {
             files,
+            campaign,
             out_dir,
             untoggled,
             check,
             json,
-        } => cli::coverage::coverage(&files, out_dir.as_deref(), untoggled, check, json),
+        } => cli::coverage::coverage(&files, campaign, out_dir.as_deref(), untoggled, check, json),
         Cmd::WaveDiff {
             a,
             b,

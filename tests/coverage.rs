@@ -6,13 +6,11 @@
 mod common;
 use exanet::config::Config;
 use exanet::cosim::coverage::{definitions, merge_all, CoverageData, Summary};
-use exanet::cosim::link_design::run_link;
 use exanet::cosim::lockstep::{CosimReport, Options, Simulator, Stimulus};
-use exanet::cosim::node_design::run_node;
 use exanet::cosim::router_design::run_router;
 
-/// Cycles of each constrained run (docs/validation.md: what each top needs).
-const CYCLES: u64 = 30_000;
+/// Cycles of a router run below (the campaign's runs have their own).
+const CYCLES: u64 = 10_000;
 
 fn opts(stimulus: Stimulus) -> Options {
     Options {
@@ -28,33 +26,16 @@ fn data(rep: CosimReport) -> CoverageData {
 }
 
 #[test]
-fn the_constrained_stimulus_holds_every_top_at_its_floor() {
-    let mut runs = Vec::new();
-    let c = Config::default();
-    runs.push(data(
-        run_link(&c, &opts(Stimulus::Constrained), Simulator::Verilator).unwrap(),
-    ));
-    // uncorrectable headers and the RX's discard: bit errors
-    let mut ber = Config::default();
-    ber.link.phy.ber = 1e-3;
-    runs.push(data(
-        run_link(&ber, &opts(Stimulus::Plain), Simulator::Verilator).unwrap(),
-    ));
-    runs.push(data(
-        run_router(&c, &opts(Stimulus::Constrained), Simulator::Verilator).unwrap(),
-    ));
-    runs.push(data(
-        run_node(&c, &opts(Stimulus::Constrained), Simulator::Verilator).unwrap(),
-    ));
-    // the node's RX discarding after an uncorrectable header (the plain stimulus: the
-    // constrained one at this rate over-counts losses, decision 0042 finding 3)
-    let mut ber_node = Config::default();
-    ber_node.link.phy.ber = 1e-3;
-    ber_node.sim.seed = 1;
-    runs.push(data(
-        run_node(&ber_node, &opts(Stimulus::Plain), Simulator::Verilator).unwrap(),
-    ));
+fn the_campaign_holds_every_top_at_its_floor() {
+    // the runs of testbench/coverage.toml's campaign, each identical between model and RTL
     let defs = definitions().unwrap();
+    assert!(!defs.run.is_empty(), "testbench/coverage.toml lists no run");
+    let mut runs = Vec::new();
+    for r in &defs.run {
+        let t = std::time::Instant::now();
+        runs.push(r.run().unwrap_or_else(|e| panic!("{e}")));
+        println!("ran {} ({:.1} s)", r.label(), t.elapsed().as_secs_f64());
+    }
     let merged = merge_all(runs).unwrap();
     let mut below = Vec::new();
     for m in &merged {
@@ -86,17 +67,7 @@ fn the_constrained_stimulus_covers_more_than_the_plain_one() {
     let c = Config::default();
     let defs = definitions().unwrap();
     let pct = |s: Stimulus| {
-        let d = data(
-            run_router(
-                &c,
-                &Options {
-                    cycles: 10_000,
-                    ..opts(s)
-                },
-                Simulator::Verilator,
-            )
-            .unwrap(),
-        );
+        let d = data(run_router(&c, &opts(s), Simulator::Verilator).unwrap());
         Summary::of(&d, &defs).unwrap().toggle_pct
     };
     let (plain, constrained) = (pct(Stimulus::Plain), pct(Stimulus::Constrained));
@@ -155,6 +126,9 @@ fn cosim_writes_coverage_and_the_summary_merges_and_checks_it() {
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("below the floor: router: toggle coverage")
     );
+    // neither files nor --campaign: refused, exit 2
+    let out = common::exanet(&["coverage"]);
+    assert_eq!(out.status.code(), Some(2));
     // bad input: exit 2 naming the file
     std::fs::write(dir.join("bad.json"), "{}").unwrap();
     let out = common::exanet(&["coverage", &f("bad.json")]);

@@ -504,6 +504,19 @@ fn the_scripts_call_the_installers_they_need() {
         .filter(|l| l.starts_with("cargo clippy") || l.starts_with("cargo test"))
         .collect();
     assert_eq!(cargo_runs.len(), 4, "{cargo_runs:?}");
+    // a test the whole run skips is the one the coverage step runs, never dropped
+    let words: Vec<&str> = all.split_whitespace().collect();
+    for w in words.windows(2).filter(|w| w[0] == "--skip") {
+        let coverage_step = all
+            .split("--test coverage")
+            .nth(1)
+            .expect("the coverage step");
+        assert!(
+            coverage_step.contains(w[1]),
+            "test-all.sh skips {} and never runs it",
+            w[1]
+        );
+    }
     for l in cargo_runs {
         assert!(
             l.contains("--features otf2,mpi"),

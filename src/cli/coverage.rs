@@ -7,10 +7,12 @@ use crate::cosim::coverage::{definitions, merge_all, CoverageData, Summary};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Merge `files`, print the figures of every top; `out_dir`: write `<top>.json` there;
-/// `check`: exit 1 when a top is below its floor in `testbench/coverage.toml`.
+/// Merge `files` (and, with `campaign`, the coverage of the campaign's runs), print the figures
+/// of every top; `out_dir`: write `<top>.json` there; `check`: exit 1 when a top is below its
+/// floor in `testbench/coverage.toml`.
 pub fn coverage(
     files: &[PathBuf],
+    campaign: bool,
     out_dir: Option<&Path>,
     untoggled: usize,
     check: bool,
@@ -28,6 +30,20 @@ pub fn coverage(
         runs.push(CoverageData::read(f).map_err(CliError::input)?);
     }
     super::output::check_out_dir("--out-dir", out_dir)?;
+    if campaign {
+        for r in &defs.run {
+            let t = std::time::Instant::now();
+            let data = r.run().map_err(CliError::failed)?;
+            if !json {
+                eprintln!(
+                    "ran {} (identical, {:.1} s)",
+                    r.label(),
+                    t.elapsed().as_secs_f64()
+                );
+            }
+            runs.push(data);
+        }
+    }
     let merged = merge_all(runs).map_err(CliError::input)?;
     let mut sums = Vec::new();
     for m in &merged {

@@ -43,6 +43,88 @@ pub struct Definitions {
     pub waiver: Vec<Waiver>,
     #[serde(default)]
     pub floor: Vec<Floor>,
+    /// The campaign: the lockstep runs the test command measures (`exanet coverage --campaign`).
+    #[serde(default)]
+    pub run: Vec<CampaignRun>,
+}
+
+/// One lockstep run of the coverage campaign: a design, a stimulus, cycles and the
+/// configuration changes (`--set` syntax) that reach what the default configuration cannot (a
+/// credit flavour, bit errors, small packets).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CampaignRun {
+    /// `link`, `router` or `node`.
+    pub design: String,
+    /// `constrained` (default) or `plain`.
+    #[serde(default = "constrained")]
+    pub stimulus: String,
+    pub cycles: u64,
+    /// Configuration changes, `section.key=value` as `--set` takes them.
+    #[serde(default)]
+    pub set: Vec<String>,
+    /// What this run reaches that the others do not.
+    pub why: String,
+}
+
+fn constrained() -> String {
+    "constrained".into()
+}
+
+impl CampaignRun {
+    /// The run's configuration (the default one with `set` applied), validated.
+    pub fn config(&self) -> Result<crate::config::Config, String> {
+        let sets = self
+            .set
+            .iter()
+            .map(|a| a.parse())
+            .collect::<Result<Vec<crate::config_set::Assignment>, String>>()?;
+        let cfg = crate::config_set::apply(&crate::config::Config::default(), &sets)
+            .map_err(|e| e.to_string())?;
+        cfg.validate().map_err(|e| e.to_string())?;
+        Ok(cfg)
+    }
+
+    /// The stimulus named.
+    pub fn stimulus(&self) -> Result<crate::cosim::lockstep::Stimulus, String> {
+        use clap::ValueEnum;
+        crate::cosim::lockstep::Stimulus::from_str(&self.stimulus, false)
+            .map_err(|_| format!("stimulus '{}': constrained or plain", self.stimulus))
+    }
+
+    /// One line naming the run (`link constrained 30000 cycles link.phy.ber=1e-3`).
+    pub fn label(&self) -> String {
+        let mut l = format!("{} {} {} cycles", self.design, self.stimulus, self.cycles);
+        for a in &self.set {
+            l.push(' ');
+            l.push_str(a);
+        }
+        l
+    }
+
+    /// Run it on the Verilated RTL and return its coverage (the lockstep must stay identical:
+    /// a mismatch is an error naming the run).
+    pub fn run(&self) -> Result<CoverageData, String> {
+        use crate::cosim::lockstep::{Options, Simulator};
+        let cfg = self.config()?;
+        let opts = Options {
+            cycles: self.cycles,
+            stimulus: self.stimulus()?,
+            coverage: true,
+            ..Default::default()
+        };
+        let sim = Simulator::Verilator;
+        let rep = match self.design.as_str() {
+            "link" => crate::cosim::link_design::run_link(&cfg, &opts, sim),
+            "router" => crate::cosim::router_design::run_router(&cfg, &opts, sim),
+            "node" => crate::cosim::node_design::run_node(&cfg, &opts, sim),
+            d => return Err(format!("design '{d}': link, router or node")),
+        }
+        .map_err(|e| format!("{}: {e}", self.label()))?;
+        rep.coverage
+            .map(|c| *c)
+            .ok_or_else(|| format!("{}: no coverage (a build without Verilator?)", self.label()))
+    }
 }
 
 /// One enumerated state register (every instance whose full name matches `signal`).
@@ -90,8 +172,13 @@ pub struct Floor {
 
 /// The definitions, parsed and checked.
 pub fn definitions() -> Result<Definitions, String> {
+    parse_definitions(DEFINITIONS)
+}
+
+/// Definitions from `text` (the syntax of `testbench/coverage.toml`), parsed and checked.
+pub fn parse_definitions(text: &str) -> Result<Definitions, String> {
     let d: Definitions =
-        toml::from_str(DEFINITIONS).map_err(|e| format!("testbench/coverage.toml: {e}"))?;
+        toml::from_str(text).map_err(|e| format!("testbench/coverage.toml: {e}"))?;
     for f in &d.fsm {
         for a in &f.arcs {
             let (from, to) = parse_arc(a).ok_or_else(|| {
@@ -109,6 +196,17 @@ pub fn definitions() -> Result<Definitions, String> {
                 }
             }
         }
+    }
+    for r in &d.run {
+        let what = format!("testbench/coverage.toml: run {}", r.label());
+        if !matches!(r.design.as_str(), "link" | "router" | "node") {
+            return Err(format!("{what}: design: link, router or node"));
+        }
+        if r.cycles == 0 || r.why.trim().is_empty() {
+            return Err(format!("{what}: needs cycles above 0 and a why"));
+        }
+        r.stimulus().map_err(|e| format!("{what}: {e}"))?;
+        r.config().map_err(|e| format!("{what}: {e}"))?;
     }
     for w in &d.waiver {
         if w.reason.trim().is_empty() {
@@ -608,6 +706,8 @@ pub struct Summary {
     pub toggle_pct: f64,
     /// Waived bits that toggled anyway (a waiver to revisit).
     pub waived_toggled: u64,
+    /// Signals with waived bits that toggled anyway: `name [bits]`.
+    pub waived_but_toggled: Vec<String>,
     /// Signals with untoggled bits: `name [bits] (never rose|never fell|neither)`.
     pub untoggled: Vec<String>,
     pub fsms: Vec<FsmSummary>,
@@ -660,6 +760,7 @@ impl Summary {
             .collect();
         let (mut bits, mut waived, mut toggled, mut waived_toggled) = (0u64, 0u64, 0u64, 0u64);
         let mut untoggled = Vec::new();
+        let mut waived_but_toggled = Vec::new();
         for s in &d.signals {
             let m = mask(s.width);
             let wv = waivers
@@ -674,6 +775,9 @@ impl Summary {
             waived += u64::from(wv.count_ones());
             toggled += u64::from((both & !wv).count_ones());
             waived_toggled += u64::from((both & wv).count_ones());
+            if both & wv != 0 {
+                waived_but_toggled.push(format!("{} [{}]", s.name, ranges(both & wv, s.width)));
+            }
             let missing = m & !wv & !both;
             if missing != 0 {
                 let neither = missing & !rose & !fell;
@@ -748,6 +852,7 @@ impl Summary {
                 100.0 * toggled as f64 / bits as f64
             },
             waived_toggled,
+            waived_but_toggled,
             untoggled,
             arcs: fsms.iter().map(|f| f.arcs).sum(),
             arcs_taken: fsms.iter().map(|f| f.arcs_taken).sum(),
@@ -837,6 +942,16 @@ impl Summary {
                 let _ = writeln!(s, "    ... {} more", self.untoggled.len() - untoggled);
             }
         }
+        if untoggled > 0 && !self.waived_but_toggled.is_empty() {
+            let n = self.waived_but_toggled.len();
+            let _ = writeln!(s, "  waived but toggled ({n} signals: waivers to revisit):");
+            for u in self.waived_but_toggled.iter().take(untoggled) {
+                let _ = writeln!(s, "    {u}");
+            }
+            if n > untoggled {
+                let _ = writeln!(s, "    ... {} more", n - untoggled);
+            }
+        }
         s
     }
 
@@ -894,6 +1009,22 @@ mod tests {
         let d = definitions().unwrap();
         assert!(!d.fsm.is_empty());
         assert!(d.waiver.iter().all(|w| !w.reason.is_empty()));
+        assert!(d.run.iter().any(|r| r.design == "link"));
+        assert!(d.run.iter().all(|r| r.config().is_ok()));
+    }
+
+    #[test]
+    fn a_bad_campaign_run_is_refused_naming_it() {
+        let bad = |run: &str| parse_definitions(&format!("[[run]]\n{run}")).unwrap_err();
+        let e = bad("design = \"nic\"\ncycles = 10\nwhy = \"x\"");
+        assert!(e.contains("run nic constrained 10 cycles: design"), "{e}");
+        let e = bad("design = \"link\"\ncycles = 10\nwhy = \"x\"\nset = [\"link.num_vcs=9\"]");
+        assert!(e.contains("link.num_vcs"), "{e}");
+        let e = bad("design = \"link\"\ncycles = 10\nwhy = \"x\"\nstimulus = \"loud\"");
+        assert!(e.contains("stimulus 'loud'"), "{e}");
+        let e = bad("design = \"link\"\ncycles = 0\nwhy = \"x\"");
+        assert!(e.contains("cycles above 0"), "{e}");
+        assert!(bad("design = \"link\"\ncycles = 10").contains("why"));
     }
 
     #[test]
@@ -935,6 +1066,7 @@ mod tests {
             fsm: vec![],
             waiver: vec![],
             floor: vec![],
+            run: vec![],
         };
         let s = Summary::of(&a, &d).unwrap();
         assert_eq!((s.bits, s.bits_toggled), (4, 3));
@@ -966,6 +1098,7 @@ mod tests {
                 arcs: 0,
                 registers: 0,
             }],
+            run: vec![],
         };
         let s = Summary::of(&a, &d).unwrap();
         assert_eq!((s.bits, s.bits_waived, s.bits_toggled), (3, 1, 3));

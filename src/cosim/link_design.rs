@@ -138,6 +138,10 @@ pub struct LinkDesign {
     link: LinkConfig,
 }
 
+/// The constrained stimulus's targeted errors, at a configured bit-error rate of 0: one beat in
+/// this many is hit (`ErrorPlan::Targeted`).
+const TARGETED_ONE_IN: u64 = 256;
+
 /// Cycles between two changes of the link's credit and PHY settings (constrained stimulus).
 const SETTING_PERIOD: u64 = 2000;
 
@@ -151,6 +155,20 @@ impl LinkDesign {
         let corners = stimulus == Stimulus::Constrained;
         bench.a.src.gen.set_corners(corners);
         bench.b.src.gen.set_corners(corners);
+        if corners && cfg.link.phy.ber == 0.0 {
+            // targeted errors: two-bit flips, single bits and bursts on one beat in
+            // TARGETED_ONE_IN of each direction (headers beyond correction, credits, MAGIC)
+            let seed = cfg.sim.seed.wrapping_mul(0x9E37_79B9);
+            for (k, inj) in [&mut bench.inj_ab, &mut bench.inj_ba]
+                .into_iter()
+                .enumerate()
+            {
+                *inj = crate::link::errors::BitErrorInjector::new(ErrorPlan::Targeted {
+                    one_in: TARGETED_ONE_IN,
+                    seed: seed.wrapping_add(30 + k as u64),
+                });
+            }
+        }
         let last = bench.tb_inputs();
         LinkDesign {
             bench,

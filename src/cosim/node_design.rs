@@ -61,7 +61,42 @@ pub struct NodeDesign {
     link: crate::config::LinkConfig,
     /// The node's link settings the neighbours last followed.
     node_link: (TclCfg, PhyCfg),
+    /// Writes at boot, one a cycle from cycle 0, before anything else the software does.
+    boot: VecDeque<RegReq>,
+    /// A self-test on a port the test bench writes and reads (constrained stimulus).
+    port_test: Option<PortTest>,
+    /// The ports self-tests have run on (a bit per port).
+    tested_ports: u8,
 }
+
+/// A self-test on port `port`: the test bench's source and consumer on the port hand the
+/// port's FIFOs over at packet boundaries (the node's multiplexers give them to the self-test
+/// IPs while enabled: rtl/exanet_node.sv), the generator sends, then is disabled, the consumer
+/// drains and is disabled at a packet boundary, and the bench takes the port back.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct PortTest {
+    port: u32,
+    phase: PortPhase,
+    /// Cycle the phase began.
+    since: u64,
+    x: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum PortPhase {
+    /// The bench's source and consumer finish their packets.
+    Quiesce,
+    /// The generator sends.
+    Running,
+    /// The generator disabled; the consumer drains.
+    Draining,
+    /// The consumer disabled; the bench waits for the write to take effect.
+    Handback,
+}
+
+/// Cycles a port self-test phase waits at most before going on (a source writing a 4 KB packet
+/// into a router input that shares a starved link with six others can take this long).
+const PORT_TEST_PHASE_MAX: u64 = 20_000;
 
 /// The structure `exanet_node_top` is built with: the configuration's defaults. The reset values
 /// of the node's Target Controller (coordinates, lattice, torus, dimension order, arbiter, credit
@@ -187,9 +222,28 @@ impl NodeDesign {
             }
         };
         let node_link = (top.node.tcl_cfg(), top.node.phy_cfg());
+        // The constrained software's first write, before any packet: a TRED within decision
+        // 0012's bound. The reset TRED (128 units, the thesis's) is below it for traffic of
+        // small packets, whose header/footer words cost SCALE units each, into a consumer that
+        // starves: the receive FIFOs' header/footer side would overflow (decision 0042).
+        let mut boot = VecDeque::new();
+        if stimulus == Stimulus::Constrained {
+            let (c, _) = super::link_design::safe_settings(seed, &cfg.link, &node_link.0);
+            boot.push_back(RegReq {
+                wr: true,
+                addr: TRED,
+                wdata: c.tred,
+                ..Default::default()
+            });
+        }
         NodeDesign {
             ps_src: (0..rp.n_intra)
-                .map(|p| mk_src(p as u64, p != ST_PORT, false))
+                // (the constrained stimulus writes the self-test port too, and hands it to the
+                // self-test IPs for a test: `PortTest`)
+                .map(|p| {
+                    let active = p != ST_PORT || stimulus == Stimulus::Constrained;
+                    mk_src(p as u64, active, false)
+                })
                 .collect(),
             ps_con: (0..rp.n_intra)
                 .map(|p| Consumer::new(1, siw, bp(p as u64)))
@@ -207,6 +261,7 @@ impl NodeDesign {
             board: RouteBoard::default(),
             rng: Mt64::new(seed ^ 0x7e9),
             req: RegReq::default(),
+            boot,
             pending: VecDeque::new(),
             wait: 600,
             cycle: 0,
@@ -217,6 +272,8 @@ impl NodeDesign {
             stimulus,
             link: cfg.link.clone(),
             node_link,
+            port_test: None,
+            tested_ports: 1 << ST_PORT,
         }
     }
 
@@ -256,6 +313,23 @@ impl NodeDesign {
     /// The software: the next register access, now and then.
     fn software(&mut self) {
         self.req = RegReq::default();
+        if let Some(r) = self.boot.pop_front() {
+            self.req = r;
+            return;
+        }
+        let in_test = self.port_test.is_some();
+        if in_test {
+            // the test's writes first; meanwhile the software goes on with what leaves the
+            // port's hand-over alone (no map writes, sweeps or other self-tests)
+            if let Some(r) = self.pending.pop_front() {
+                self.req = r;
+                return;
+            }
+            self.port_test_step();
+            if self.port_test.is_none() || !self.pending.is_empty() {
+                return;
+            }
+        }
         if self.wait > 0 {
             self.wait -= 1;
             return;
@@ -265,9 +339,14 @@ impl NodeDesign {
             self.wait = 1;
             return;
         }
-        self.wait = 20 + self.rng.next_u64() % 200;
         let constrained = self.stimulus == Stimulus::Constrained;
-        if constrained && self.rng.next_u64().is_multiple_of(SWEEP_ONE_IN) {
+        // (the constrained software is busier: an access every 10 to 109 cycles)
+        self.wait = if constrained {
+            10 + self.rng.next_u64() % 100
+        } else {
+            20 + self.rng.next_u64() % 200
+        };
+        if constrained && !in_test && self.rng.next_u64().is_multiple_of(SWEEP_ONE_IN) {
             // a sweep of the whole map: every register read, then written (a read-only one
             // answers with an error), then read back
             self.count("map_sweeps");
@@ -335,7 +414,7 @@ impl NodeDesign {
                 self.count("unknown_address_reads");
                 rd(0x7F0)
             }
-            3 if !constrained => {
+            3 if !constrained || in_test => {
                 self.count("read_only_writes");
                 w(ID, 0)
             }
@@ -350,6 +429,36 @@ impl NodeDesign {
                 }
                 let v = self.value_for(name, x >> 20);
                 w(addr, v)
+            }
+            4 if constrained && in_test => self.status_read(x, constrained),
+            4 if constrained => {
+                // a self-test on any port, the ports the test bench uses included
+                // (a port whose source and consumer are between packets, if one is)
+                let ni = self.top.node.p.router.n_intra;
+                let first = (x >> 8) as u32 % ni;
+                let port = (0..ni)
+                    .map(|k| (first + k) % ni)
+                    .find(|&p| {
+                        self.ps_src[p as usize].at_boundary()
+                            && self.ps_con[p as usize].at_boundary()
+                    })
+                    .unwrap_or(first);
+                self.count("selftest_runs");
+                self.tested_ports |= 1 << port;
+                self.ps_src[port as usize].hold = true;
+                self.ps_con[port as usize].paused = true;
+                // every port on first (a disabled gate would keep the port's packets from
+                // draining)
+                let rp = &self.top.node.p.router;
+                let all = ((1u32 << rp.n_intra) - 1) | ((1u32 << rp.inter.len()) - 1) << 8;
+                self.pending.push_back(w(PORT_EN, all));
+                self.port_test = Some(PortTest {
+                    port,
+                    phase: PortPhase::Quiesce,
+                    since: self.cycle,
+                    x: x >> 16,
+                });
+                RegReq::default()
             }
             4 if self.top.node.p.router.n_intra > ST_PORT => {
                 self.count("selftest_runs");
@@ -376,44 +485,136 @@ impl NodeDesign {
                 ]);
                 RegReq::default()
             }
-            _ => {
-                self.count("status_reads");
-                let slots = self.top.node.p.router.slots();
-                let links = self.top.node.p.router.inter.len() as u32;
-                // any register of a slot or link block, now and then unaligned (an error)
-                let off = |k: u32| {
-                    ((x >> k) as u16 % 8) * 4 + u16::from((x >> (k + 3)).is_multiple_of(16))
-                };
-                // the link block is twice a slot block: its offsets from two draws
-                let off2 = |k: u32| off(k) + 0x20 * ((x >> (k + 7)) & 1) as u16;
-                let choices = [
-                    DROPS,
-                    PERF_CYCLES,
-                    PERF_STATUS,
-                    ST_CONS_PKTS,
-                    ST_CONS_WORDS,
-                    ST_GEN_PKTS,
-                    IRQ_STATUS,
-                    CYCLE_LO,
-                    NUM_PORTS,
-                    ERR_STATUS,
-                    ERR_ADDR,
-                    ERR_COUNT,
-                    slot_reg((x >> 8) as u32 % slots, off(24)),
-                    // one slot or link beyond the node's (an error)
-                    slot_reg((x >> 8) as u32 % (slots + 1), off(32)),
-                    link_reg((x >> 40) as u32 % links.max(1), off2(48)),
-                    link_reg((x >> 40) as u32 % (links + 1), off2(56)),
-                ];
-                if constrained && (x >> 60).is_multiple_of(2) {
-                    // any register of the map
-                    let map = self.map();
-                    rd(map[(x >> 16) as usize % map.len()].0)
-                } else {
-                    rd(choices[(x >> 16) as usize % choices.len()])
+            _ => self.status_read(x, constrained),
+        };
+    }
+
+    /// A read of a status register, a slot's or link's block (now and then one that does not
+    /// exist, or unaligned: an error) or, under the constrained stimulus, any register of the map.
+    fn status_read(&mut self, x: u64, constrained: bool) -> RegReq {
+        let rd = |addr| RegReq {
+            rd: true,
+            addr,
+            ..Default::default()
+        };
+        self.count("status_reads");
+        let slots = self.top.node.p.router.slots();
+        let links = self.top.node.p.router.inter.len() as u32;
+        // any register of a slot or link block, now and then unaligned (an error)
+        let off = |k: u32| ((x >> k) as u16 % 8) * 4 + u16::from((x >> (k + 3)).is_multiple_of(16));
+        // the link block is twice a slot block: its offsets from two draws
+        let off2 = |k: u32| off(k) + 0x20 * ((x >> (k + 7)) & 1) as u16;
+        let choices = [
+            DROPS,
+            PERF_CYCLES,
+            PERF_STATUS,
+            ST_CONS_PKTS,
+            ST_CONS_WORDS,
+            ST_GEN_PKTS,
+            IRQ_STATUS,
+            CYCLE_LO,
+            NUM_PORTS,
+            ERR_STATUS,
+            ERR_ADDR,
+            ERR_COUNT,
+            slot_reg((x >> 8) as u32 % slots, off(24)),
+            // one slot or link beyond the node's (an error)
+            slot_reg((x >> 8) as u32 % (slots + 1), off(32)),
+            link_reg((x >> 40) as u32 % links.max(1), off2(48)),
+            link_reg((x >> 40) as u32 % (links + 1), off2(56)),
+        ];
+        if constrained && (x >> 60).is_multiple_of(2) {
+            // any register of the map
+            let map = self.map();
+            rd(map[(x >> 16) as usize % map.len()].0)
+        } else {
+            rd(choices[(x >> 16) as usize % choices.len()])
+        }
+    }
+
+    /// One cycle of a port self-test ([`PortTest`]); the register writes go through `pending`.
+    fn port_test_step(&mut self) {
+        let Some(mut t) = self.port_test else { return };
+        let (p, now) = (t.port as usize, self.cycle);
+        let late = now - t.since > PORT_TEST_PHASE_MAX;
+        let w = |addr, wdata| RegReq {
+            wr: true,
+            addr,
+            wdata,
+            ..Default::default()
+        };
+        let node = &self.top.node;
+        // no header readable or on its way into the port's RX header/footer FIFO
+        let hf_empty = node
+            .dp
+            .router
+            .intra_rx(t.port)
+            .is_none_or(|f| f.hf.usedw() == 0);
+        match t.phase {
+            PortPhase::Quiesce => {
+                if self.ps_src[p].at_boundary() && self.ps_con[p].at_boundary() {
+                    let x = t.x;
+                    let coord = node.tc.coord & 0xff_ffff;
+                    // to the port itself, to another port, or to a neighbour one step along x
+                    let (dest, port) = match x % 8 {
+                        0 => (coord, (x >> 3) as u32 % 8),
+                        1 => ((coord & !0xff) | ((coord + 1) & 0xff), t.port),
+                        _ => (coord, t.port),
+                    };
+                    let nv = node.p.router.num_vcs;
+                    // (zero-length packets one in four: the consumer's header-to-footer arc)
+                    let size = if (x >> 18) % 4 == 0 {
+                        0
+                    } else {
+                        (x >> 8) as u32 % 1025
+                    };
+                    let (kind, vc) = ((x >> 20) as u32 % 4, (x >> 22) as u32 % nv);
+                    let bit = 1u32 << t.port;
+                    self.pending.extend([
+                        w(ST_PKT, size | kind << 13 | vc << 15),
+                        w(ST_DEST, dest | port << 24),
+                        w(ST_COUNT, 1 + (x >> 30) as u32 % 4),
+                        w(ST_CONS_EN, bit),
+                        w(ST_GEN_EN, bit),
+                        w(ST_CTRL, 1),
+                    ]);
+                    t.phase = PortPhase::Running;
+                    t.since = now;
+                } else if late {
+                    // the port never came free: give up
+                    self.count("selftest_runs_abandoned");
+                    t.phase = PortPhase::Handback;
+                    t.since = now;
                 }
             }
-        };
+            PortPhase::Running => {
+                if (now - t.since > 16 && !node.gens[p].active) || late {
+                    self.pending.push_back(w(ST_GEN_EN, 0));
+                    t.phase = PortPhase::Draining;
+                    t.since = now;
+                }
+            }
+            PortPhase::Draining => {
+                // the consumer between packets and no header in the port's RX header/footer
+                // FIFO (one written now is readable after the FIFO's latency, later than the
+                // write disabling the consumer takes effect): the bench's consumer takes over
+                // at a packet boundary
+                if (now - t.since > 64 && node.cons[p].plan == 0 && hf_empty) || late {
+                    self.pending.push_back(w(ST_CONS_EN, 0));
+                    t.phase = PortPhase::Handback;
+                    t.since = now;
+                }
+            }
+            PortPhase::Handback => {
+                if now - t.since > 4 {
+                    self.ps_src[p].hold = false;
+                    self.ps_con[p].paused = false;
+                    self.port_test = None;
+                    return;
+                }
+            }
+        }
+        self.port_test = Some(t);
     }
 
     /// Every register address of this node's map, with the register's name.
@@ -467,21 +668,27 @@ impl NodeDesign {
                 let mut l = 0;
                 for d in 0..3 {
                     let c = (tc.coord >> (8 * d)) & 0xff;
-                    let side = if d < dims {
+                    // a lattice just holding the node, or (one write in four) up to 255
+                    // places a side: every lattice and coordinate bit
+                    let side = if d < dims && r.is_multiple_of(4) {
+                        c + 1 + (r >> (2 + 8 * d)) as u32 % (255 - c).max(1)
+                    } else if d < dims {
                         c + 1 + (r >> (4 * d)) as u32 % 3
                     } else {
                         1
                     };
-                    l |= side << (8 * d);
+                    l |= side.min(255) << (8 * d);
                 }
                 l
             }
             "TORUS" => r as u32 & ((1 << dims) - 1),
             "PORT_EN" => {
-                // mostly everything on; now and then one port off
+                // everything on, or (one write in two) one port off
+                // (one of the ports that exist, so that a write off is a change)
                 let all = ((1u32 << rp.n_intra) - 1) | ((1u32 << rp.inter.len()) - 1) << 8;
-                if r.is_multiple_of(4) {
-                    all & !(1 << ((r >> 2) % 16))
+                if r.is_multiple_of(2) {
+                    let ports: Vec<u32> = (0..16).filter(|b| all >> b & 1 == 1).collect();
+                    all & !(1 << ports[(r >> 1) as usize % ports.len()])
                 } else {
                     all
                 }
@@ -518,15 +725,17 @@ fn read_only(name: &str) -> bool {
         .any(|r| r.name == name && r.access == Access::Ro)
 }
 
-/// A packet of the self-test generator on the self-test port (`src/node/selftest.rs`: its
-/// `dst_addr` names the port and the packet, every payload word follows the generator's
-/// pattern), delivered to a test-bench consumer: the constrained stimulus changed its
-/// destination or the consumer under it. Counted apart, not as a corruption.
-fn is_selftest_packet(words: &[u128]) -> bool {
+/// A packet of a self-test generator on one of `ports` (a bit per port: the ports self-tests
+/// ran on; `src/node/selftest.rs`: its `dst_addr` names the port and the packet, every payload
+/// word follows the generator's pattern), delivered to a test-bench consumer: the test sent it
+/// to another port or node, or the constrained stimulus changed its destination or the
+/// consumer under it. Counted apart, not as a corruption.
+fn is_selftest_packet(words: &[u128], ports: u8) -> bool {
     use crate::packet::layout::HDR_DST_ADDR;
     let addr = HDR_DST_ADDR.get(words[0]);
     let (port, n) = ((addr >> 32) as u32, addr as u32);
-    port == ST_PORT
+    port < 8
+        && (ports >> port) & 1 == 1
         && words.len() >= 2
         && words[1..words.len() - 1]
             .iter()
@@ -660,7 +869,7 @@ impl Design for NodeDesign {
             }
             for (p, k) in self.ps_con.iter_mut().enumerate() {
                 if let Some(f) = r.intra_rx(p as u32) {
-                    if p as u32 != ST_PORT {
+                    if p as u32 != ST_PORT || self.stimulus == Stimulus::Constrained {
                         k.step(c, &[f]);
                     }
                 }
@@ -699,7 +908,7 @@ impl Design for NodeDesign {
             .enumerate()
         {
             while let Some(r) = k.done.pop_front() {
-                if is_selftest_packet(&r.words) {
+                if is_selftest_packet(&r.words, self.tested_ports) {
                     // a self-test packet whose destination or consumer changed under it
                     selftest_elsewhere += 1;
                     continue;

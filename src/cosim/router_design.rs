@@ -28,6 +28,9 @@ const CHANGE_PERIOD_CONSTRAINED: u64 = 1500;
 /// KARMA's 2x2.
 const MAX_SIDE: u8 = 4;
 
+/// Lattices of more places than this get a sample of destinations, not the whole list.
+const MAX_LISTED: u64 = 64;
+
 pub struct RouterDesign {
     pub bench: RouterBench,
     /// The Verilated top of the configuration's shape.
@@ -61,17 +64,46 @@ pub fn check_simulator(cfg: &Config, sim: Simulator) -> Result<(), String> {
     }
 }
 
-/// Every destination of the lattice (all intra-tile ports), plus one outside the lattice and
-/// one to a port that does not exist.
+/// Every destination of the lattice (all intra-tile ports; in a lattice of more than
+/// [`MAX_LISTED`] places, a sample of them), plus one outside the lattice and one to a port that
+/// does not exist.
 fn destinations(p: &RouterParams, c: &RouterCfg) -> Vec<([u8; 3], u8)> {
     let mut d = Vec::new();
-    for z in 0..c.size[2] {
-        for y in 0..c.size[1] {
-            for x in 0..c.size[0] {
-                for port in 0..p.n_intra as u8 {
-                    d.push(([x, y, z], port));
+    let nodes: u64 = c.size.iter().map(|&s| u64::from(s.max(1))).product();
+    if nodes <= MAX_LISTED {
+        for z in 0..c.size[2] {
+            for y in 0..c.size[1] {
+                for x in 0..c.size[0] {
+                    for port in 0..p.n_intra as u8 {
+                        d.push(([x, y, z], port));
+                    }
                 }
             }
+        }
+    } else {
+        // a large lattice: the router's own place (every port), its neighbours one step away
+        // in each direction (wrapped) and a spread of places from a grid over the lattice
+        let own = c.coord;
+        for port in 0..p.n_intra as u8 {
+            d.push((own, port));
+        }
+        for dim in 0..3 {
+            let side = c.size[dim].max(1);
+            for step in [1, side - 1] {
+                let mut n = own;
+                n[dim] = ((u16::from(own[dim]) + u16::from(step)) % u16::from(side)) as u8;
+                d.push((n, 0));
+            }
+        }
+        for k in 0..MAX_LISTED as u16 {
+            let at = |dim: usize, salt: u16| {
+                let side = u16::from(c.size[dim].max(1));
+                ((k.wrapping_mul(salt) + k / 7) % side) as u8
+            };
+            d.push((
+                [at(0, 37), at(1, 101), at(2, 173)],
+                (k % 8) as u8 % p.n_intra as u8,
+            ));
         }
     }
     d.push(([c.size[0], 0, 0], 0));
@@ -141,9 +173,13 @@ impl RouterDesign {
         // node sits anywhere, in a torus): every output's VCs carry traffic
         let constrained = self.stimulus == Stimulus::Constrained;
         if constrained && r & 0xc == 0xc {
+            // mostly small lattices, one move in four a large one (sides up to 255: every
+            // coordinate and size bit)
+            let large = self.rng.next_u64().is_multiple_of(4);
             for d in 0..dims {
                 let x = self.rng.next_u64();
-                b.cfg.size[d] = 1 + (x % MAX_SIDE as u64) as u8;
+                let side = if large { 255 } else { MAX_SIDE as u64 };
+                b.cfg.size[d] = 1 + (x % side) as u8;
                 b.cfg.coord[d] = ((x >> 8) % u64::from(b.cfg.size[d])) as u8;
             }
             b.cfg.torus = (self.rng.next_u64() & ((1 << dims) - 1)) as u8;

@@ -19,6 +19,11 @@ pub enum ErrorPlan {
     Random { ber: f64, seed: u64 },
     /// Explicit masks on accepted beats, by beat index (0 = first accepted beat), sorted.
     Beats(Vec<(u64, u64)>),
+    /// The lockstep's targeted errors (issue 30): one accepted beat in `one_in` (on average) is
+    /// hit by two bits anywhere (beyond a header's correction), one bit, or a burst of 2 to 16
+    /// adjacent bits, a third of the time each, whatever the beat carries (header, payload,
+    /// footer, credit, MAGIC, START).
+    Targeted { one_in: u64, seed: u64 },
 }
 
 impl ErrorPlan {
@@ -71,12 +76,14 @@ impl BitErrorInjector {
             bits_flipped: 0,
             plan: ErrorPlan::None,
         };
-        if let ErrorPlan::Random { ber, seed } = plan {
-            if ber > 0.0 {
+        match plan {
+            ErrorPlan::Random { ber, seed } if ber > 0.0 => {
                 let mut rng = Mt64::new(seed);
                 inj.gap = draw_gap(&mut rng, ber);
                 inj.rng = Some(rng);
             }
+            ErrorPlan::Targeted { seed, .. } => inj.rng = Some(Mt64::new(seed)),
+            _ => {}
         }
         inj.plan = plan;
         inj.next_mask = inj.make_mask();
@@ -118,6 +125,32 @@ impl BitErrorInjector {
                     self.plan_pos += 1;
                 }
                 m
+            }
+            ErrorPlan::Targeted { one_in, .. } => {
+                let one_in = (*one_in).max(1);
+                let Some(rng) = self.rng.as_mut() else {
+                    return 0;
+                };
+                let r = rng.next_u64();
+                if !r.is_multiple_of(one_in) {
+                    return 0;
+                }
+                let x = rng.next_u64();
+                let at = |k: u32| 1u64 << ((x >> k) % 64);
+                match (x >> 32) % 3 {
+                    0 => {
+                        // two distinct bits
+                        let a = (x % 64) as u32;
+                        let b = (a + 1 + ((x >> 8) % 63) as u32) % 64;
+                        (1 << a) | (1 << b)
+                    }
+                    1 => at(0),
+                    _ => {
+                        let len = 2 + (x >> 16) % 15;
+                        let burst = (1u64 << len) - 1;
+                        burst.rotate_left((x % 64) as u32)
+                    }
+                }
             }
             ErrorPlan::Random { ber, .. } => {
                 let ber = *ber;
@@ -186,6 +219,25 @@ mod tests {
             (bits as f64 - expected).abs() < 5.0 * expected.sqrt(),
             "{bits} vs {expected}"
         );
+    }
+
+    #[test]
+    fn targeted_errors_hit_one_beat_in_n_with_one_two_or_a_burst_of_bits() {
+        let mut inj = BitErrorInjector::new(ErrorPlan::Targeted {
+            one_in: 16,
+            seed: 3,
+        });
+        let mut widths = [0u64; 65];
+        let n = 160_000;
+        for _ in 0..n {
+            widths[inj.mask().count_ones() as usize] += 1;
+            inj.commit(true);
+        }
+        let hit = n - widths[0];
+        assert!((hit as f64 - 10_000.0).abs() < 500.0, "{hit} beats hit");
+        assert!(widths[1] > hit / 4 && widths[2] > hit / 4, "{widths:?}");
+        assert!(widths[3..=16].iter().sum::<u64>() > hit / 5, "{widths:?}");
+        assert_eq!(widths[17..].iter().sum::<u64>(), 0, "{widths:?}");
     }
 
     #[test]
