@@ -449,9 +449,7 @@ impl NodeDesign {
                 self.ps_con[port as usize].paused = true;
                 // every port on first (a disabled gate would keep the port's packets from
                 // draining)
-                let rp = &self.top.node.p.router;
-                let all = ((1u32 << rp.n_intra) - 1) | ((1u32 << rp.inter.len()) - 1) << 8;
-                self.pending.push_back(w(PORT_EN, all));
+                self.pending.push_back(w(PORT_EN, self.all_ports()));
                 self.port_test = Some(PortTest {
                     port,
                     phase: PortPhase::Quiesce,
@@ -530,6 +528,13 @@ impl NodeDesign {
         } else {
             rd(choices[(x >> 16) as usize % choices.len()])
         }
+    }
+
+    /// PORT_EN with every port of the node on (its reset value: intra-tile ports from bit 0,
+    /// links from bit 8).
+    fn all_ports(&self) -> u32 {
+        let rp = &self.top.node.p.router;
+        ((1u32 << rp.n_intra) - 1) | ((1u32 << rp.inter.len()) - 1) << 8
     }
 
     /// One cycle of a port self-test ([`PortTest`]); the register writes go through `pending`.
@@ -685,7 +690,7 @@ impl NodeDesign {
             "PORT_EN" => {
                 // everything on, or (one write in two) one port off
                 // (one of the ports that exist, so that a write off is a change)
-                let all = ((1u32 << rp.n_intra) - 1) | ((1u32 << rp.inter.len()) - 1) << 8;
+                let all = self.all_ports();
                 if r.is_multiple_of(2) {
                     let ports: Vec<u32> = (0..16).filter(|b| all >> b & 1 == 1).collect();
                     all & !(1 << ports[(r >> 1) as usize % ports.len()])
