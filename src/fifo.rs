@@ -127,6 +127,10 @@ pub struct Fifo {
     ptr_mask: u32,
     r: FifoRegs,
     mem: FifoMem,
+    /// `rdata` may differ from the word at the read pointer: the pointers were reset under it
+    /// ([`Fifo::async_reset`]); the next edge loads it, as the block RAM's read port does at
+    /// every edge.
+    reload_rdata: bool,
 }
 
 impl Fifo {
@@ -182,6 +186,17 @@ impl Fifo {
         self.mem = FifoMem::live();
     }
 
+    /// The asynchronous reset (`rst_ni` low between two edges): every register to its reset
+    /// value except the block RAM's, which, as in `rtl/exanet_fifo.sv`, has no reset: the
+    /// memory and its read register `rdata` keep their contents, so the head word shows again
+    /// once the pointers have moved past it.
+    pub fn async_reset(&mut self) {
+        let rdata = self.r.rdata;
+        self.r = FifoRegs::reset_regs(&self.p);
+        self.r.rdata = rdata;
+        self.reload_rdata = true;
+    }
+
     /// Words of memory held now (pages, or the live ring's capacity).
     pub fn words_held(&self) -> usize {
         self.mem.words_held()
@@ -196,9 +211,10 @@ impl Fifo {
     /// nothing (the engine may skip it).
     pub fn settled(&self) -> bool {
         let stages = self.p.latency as usize - 1;
-        self.r.wr_ptr_vis[..stages]
-            .iter()
-            .all(|&v| v == self.r.wr_ptr)
+        !self.reload_rdata
+            && self.r.wr_ptr_vis[..stages]
+                .iter()
+                .all(|&v| v == self.r.wr_ptr)
     }
 }
 
@@ -218,6 +234,7 @@ impl Block for Fifo {
             ptr_mask: 2 * p.depth - 1,
             r: FifoRegs::reset_regs(p),
             mem: FifoMem::paged(p.depth),
+            reload_rdata: false,
         }
     }
 
@@ -264,8 +281,9 @@ impl Block for Fifo {
         r.wr_ptr_vis[0] = n.vis_in;
         r.wr_ptr = n.wr_ptr;
         r.rd_ptr = n.rd_ptr;
-        if head_moved {
+        if head_moved || self.reload_rdata {
             r.rdata = self.mem.word(rd_a, 0);
+            self.reload_rdata = false;
         }
         r.overflow_cnt = n.overflow_cnt;
         r.underflow_cnt = n.underflow_cnt;
@@ -294,6 +312,43 @@ mod tests {
     fn step(f: &mut Fifo, i: FifoIn) {
         let n = f.eval(&i);
         f.commit(n);
+    }
+
+    #[test]
+    fn an_asynchronous_reset_empties_the_fifo_and_keeps_its_block_ram() {
+        let mut f = Fifo::reset(&FifoParams {
+            depth: 8,
+            latency: 3,
+        });
+        let wr = |w| FifoIn {
+            wr: true,
+            wdata: w,
+            rd: false,
+        };
+        let idle = FifoIn::default();
+        for w in [0x11, 0x22, 0x33] {
+            step(&mut f, wr(w));
+        }
+        for _ in 0..4 {
+            step(&mut f, idle);
+        }
+        // pop 0x11: 0x22 shows
+        step(&mut f, FifoIn { rd: true, ..idle });
+        assert_eq!(f.rdata(), 0x22);
+        f.async_reset();
+        // empty at once; the read register keeps its word until the next edge, which loads
+        // the word at the reset read pointer (0x11, still in the block RAM), as the RTL does
+        assert!(f.empty() && f.usedw() == 0 && f.rdusedw() == 0);
+        assert_eq!(f.rdata(), 0x22);
+        assert!(!f.quiet(&idle), "the next edge loads the read register");
+        step(&mut f, idle);
+        assert_eq!(f.rdata(), 0x11);
+        assert!(f.quiet(&idle));
+        // a write at the reset read pointer passes through at the first edge
+        let mut g = f.clone();
+        g.async_reset();
+        step(&mut g, wr(0x44));
+        assert_eq!(g.rdata(), 0x44);
     }
 
     #[test]

@@ -117,6 +117,12 @@ impl PktFifo {
         self.hf.settled() && self.pay.settled()
     }
 
+    /// The asynchronous reset of both halves ([`Fifo::async_reset`]).
+    pub fn async_reset(&mut self) {
+        self.hf.async_reset();
+        self.pay.async_reset();
+    }
+
     /// Writes while full plus reads while empty, both halves (zero in a correct design).
     pub fn errors(&self) -> u32 {
         self.hf.overflow_cnt()

@@ -376,6 +376,30 @@ impl Source {
         !self.writing() && self.pending.front().is_none_or(|n| n.header_of.is_some())
     }
 
+    /// The reset of the FIFOs it writes (`rst_ni` low, the test bench's registers with it): the
+    /// word being written is not written, and the rest of a packet begun is dropped (its header
+    /// is in the FIFO no more); the next packet starts at its header. Packets whose header was
+    /// written are the scoreboard's to count ([`Scoreboard::reset`]).
+    pub fn reset(&mut self) {
+        self.wr_hf = 0;
+        self.wr_pay = 0;
+        self.wdata = 0;
+        self.wr_header_seq = None;
+        while self.pending.front().is_some_and(|n| n.header_of.is_none()) {
+            self.pending.pop_front();
+        }
+    }
+
+    /// Forget every packet sent (its header written) and not yet accounted for; how many
+    /// (after a reset, for a test bench without a [`Scoreboard`]).
+    pub fn forget_sent(&mut self) -> u64 {
+        let packets = &mut self.packets;
+        self.sent
+            .iter()
+            .filter(|(seq, _)| packets.remove(seq).is_some())
+            .count() as u64
+    }
+
     /// Next state, from the FIFOs' occupancies in this cycle.
     pub fn step(&mut self, cycle: u64, fifos: &[&PktFifo]) {
         if self.writing() {
@@ -534,6 +558,15 @@ impl Consumer {
         }
     }
 
+    /// The reset of the FIFOs it reads: no word is popped, and the packets begun are dropped
+    /// (the rest of them is in the FIFOs no more); each FIFO is read from a header again.
+    pub fn reset(&mut self) {
+        self.rd_hf = 0;
+        self.rd_pay = 0;
+        self.plan.iter_mut().for_each(|p| *p = Plan::Header);
+        self.partial.iter_mut().for_each(|p| p.0.clear());
+    }
+
     /// Next state, from the FIFOs of this cycle: take the words popped now, schedule the next.
     pub fn step(&mut self, cycle: u64, fifos: &[&PktFifo]) {
         for (v, f) in fifos.iter().enumerate() {
@@ -628,6 +661,8 @@ pub struct Scoreboard {
     pub crc_bad: u64,
     pub lost: u64,
     pub silent: u64,
+    /// In flight when the path was reset ([`Scoreboard::reset`]).
+    pub reset_lost: u64,
     /// Of `crc_bad`: delivered intact but flagged, the `crc_bad` bit itself hit on the wire
     /// (it is outside the CRC; a false alarm, on the safe side). The link counts these as
     /// delivered with a good CRC.
@@ -659,15 +694,19 @@ impl Scoreboard {
 
     /// Take what the source has sent and the consumer has received so far.
     pub fn update(&mut self, src: &mut Source, con: &mut Consumer) {
+        self.update_sent(src);
+        while let Some(r) = con.done.pop_front() {
+            self.check(src, r);
+        }
+    }
+
+    fn update_sent(&mut self, src: &Source) {
         while self.next_sent < src.sent.len() {
             let (seq, vc) = src.sent[self.next_sent];
             self.next_sent += 1;
             if let Some(q) = self.outstanding.get_mut(vc as usize) {
                 q.push_back(seq);
             }
-        }
-        while let Some(r) = con.done.pop_front() {
-            self.check(src, r);
         }
     }
 
@@ -754,6 +793,20 @@ impl Scoreboard {
         } else {
             self.delivered += 1;
         }
+    }
+
+    /// The reset of the path between `src` and its consumer (every FIFO, TCL and lane on it):
+    /// the packets in flight are gone, counted in `reset_lost`; the sequence checks start
+    /// afresh with the packets sent from now on.
+    pub fn reset(&mut self, src: &mut Source) {
+        self.update_sent(src);
+        self.reset_lost += self.in_flight();
+        for q in &mut self.outstanding {
+            for seq in q.drain(..) {
+                src.forget(seq);
+            }
+        }
+        self.unmatched = 0;
     }
 
     /// Packets sent and neither delivered nor declared lost yet.

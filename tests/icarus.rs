@@ -95,12 +95,16 @@ fn the_link_runs_identically_under_icarus_with_bit_errors() {
     let mut cfg = Config::default();
     cfg.link.phy.ber = 1e-5;
     cfg.sim.seed = 7;
-    let rep = run_link(&cfg, &opts(8000), Simulator::Icarus).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(rep.cycles, 8000);
+    let rep = run_link(&cfg, &opts(11_000), Simulator::Icarus).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(rep.cycles, 11_000);
     assert_eq!(rep.signals_compared, 966);
     // the run carried traffic and bit errors, and the RTL under Icarus delivered the same
     assert!(rep.stat("link_delivered") > 10, "{rep:?}");
     assert!(rep.stat("bits_flipped") > 0, "{rep:?}");
+    // and a reset during traffic (seed 7's first, between cycles 10,000 and 11,000), the
+    // replayed inputs' reset flag pulsing rst_ni in the Icarus bench
+    assert_eq!(rep.stat("resets"), 1, "{rep:?}");
+    assert!(rep.stat("packets_reset_lost") > 0, "{rep:?}");
 }
 
 #[test]

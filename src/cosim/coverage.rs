@@ -462,6 +462,14 @@ impl Collector {
         }
     }
 
+    /// After an asynchronous reset between two edges: a state register's next value is not an
+    /// arc from the one before the reset.
+    pub fn after_reset(&mut self) {
+        for f in &mut self.fsms {
+            f.prev = None;
+        }
+    }
+
     /// After a rising edge, the inputs still those of the cycle that ended: the state
     /// registers' arcs and the register bus's request of that cycle.
     pub fn after_edge(&mut self, rtl: &RtlModel) {

@@ -9,8 +9,9 @@
 //!    registers, by their RTL names) to `model.hex`, one line per cycle;
 //! 2. a generated bench, `replay_tb.sv`, instantiates the design's top, applies the asynchronous
 //!    reset as the Verilator lockstep does (rst_ni high, low, high, the clock low), then per
-//!    cycle sets the inputs of `inputs.hex` with the clock low, raises the clock, and writes the
-//!    same signals, by hierarchical name, to `icarus.hex`;
+//!    cycle sets the inputs of `inputs.hex` with the clock low, pulses `rst_ni` when the line's
+//!    first value (the design's `reset_now` before that cycle) says so, raises the clock, and
+//!    writes the same signals, by hierarchical name, to `icarus.hex`;
 //! 3. the two files are compared line by line; the first difference names the cycle, the
 //!    signal and both values (an X or Z from Icarus is a difference).
 //!
@@ -168,7 +169,10 @@ fn bench_source(
             let _ = writeln!(s, "  {kind} [{}:0] tb_{port}{dims};", w - 1);
         }
     }
-    let _ = writeln!(s, "  integer fin, fout, got, cycle;\n");
+    let _ = writeln!(
+        s,
+        "  integer fin, fout, got, cycle;\n  logic reset_before;\n"
+    );
     let _ = write!(
         s,
         "  {top} dut (\n    .clk_i  (clk_i),\n    .rst_ni (rst_ni)"
@@ -177,21 +181,22 @@ fn bench_source(
         let _ = write!(s, ",\n    .{port} (tb_{port})");
     }
     let _ = writeln!(s, "\n  );\n");
-    let fmt_in = vec!["%h"; inputs.len()].join(" ");
-    let args_in: Vec<String> = inputs
-        .iter()
-        .map(|i| match i.idx {
+    // each line: whether the reset is pulsed before the cycle (`Design::reset_now`), then the
+    // inputs
+    let fmt_in = vec!["%h"; inputs.len() + 1].join(" ");
+    let args_in: Vec<String> = std::iter::once("reset_before".to_string())
+        .chain(inputs.iter().map(|i| match i.idx {
             Some(x) => format!("tb_{}[{x}]", i.port),
             None => format!("tb_{}", i.port),
-        })
+        }))
         .collect();
     let read = format!(
         "    got = $fscanf(fin, \"{fmt_in}\\n\", {});\n    if (got != {}) begin\n      \
          $display(\"FAIL inputs.hex: cycle %0d: %0d of {} values\", cycle, got);\n      \
          $finish;\n    end",
         args_in.join(", "),
-        inputs.len(),
-        inputs.len()
+        inputs.len() + 1,
+        inputs.len() + 1
     );
     let _ = writeln!(s, "  task automatic read_inputs;\n{read}\n  endtask\n");
     let _ = writeln!(s, "  task automatic write_signals;");
@@ -214,7 +219,8 @@ fn bench_source(
          cycle = 0;\n    read_inputs();\n    // the asynchronous reset, as the Verilator lockstep \
          applies it\n    #1 rst_ni = 1'b0;\n    #1 rst_ni = 1'b1;\n    #1;\n    \
          for (cycle = 0; cycle < {cycles}; cycle = cycle + 1) begin\n      \
-         if (cycle > 0) read_inputs();\n      clk_i = 1'b0;\n      #{HALF_PERIOD_NS};\n      \
+         if (cycle > 0) read_inputs();\n      clk_i = 1'b0;\n      if (cycle > 0 && reset_before) begin\n        \
+         #1 rst_ni = 1'b0;\n        #1 rst_ni = 1'b1;\n      end\n      #{HALF_PERIOD_NS};\n      \
          clk_i = 1'b1;\n      #1 write_signals();\n      #{};\n    end\n    $fclose(fout);\n    \
          $display(\"DONE %0d\", cycle);\n    $finish;\n  end\nendmodule",
         HALF_PERIOD_NS - 1
@@ -333,11 +339,12 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
         let (mut fin, mut fmodel) = (create("inputs.hex")?, create("model.hex")?);
         let mut sampler = Sampler::default();
         let mut line = String::new();
+        let mut reset_before = false;
         for c in 0..opts.cycles {
             line.clear();
-            for (k, (v, i)) in d.input_values().iter().zip(&inputs).enumerate() {
-                let sep = if k == 0 { "" } else { " " };
-                let _ = write!(line, "{sep}{v:0n$x}", n = digits(i.width));
+            line.push(if reset_before { '1' } else { '0' });
+            for (v, i) in d.input_values().iter().zip(&inputs) {
+                let _ = write!(line, " {v:0n$x}", n = digits(i.width));
             }
             writeln!(fin, "{line}").map_err(|e| io("inputs.hex", e))?;
             d.step();
@@ -357,6 +364,7 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
             d.check()
                 .map_err(|e| run_err(format!("cycle {c}: the test bench's check failed: {e}")))?;
             d.between_cycles();
+            reset_before = d.reset_now();
             opts.progress.every(c, PROGRESS_BATCH);
         }
         fin.flush().map_err(|e| io("inputs.hex", e))?;

@@ -136,6 +136,14 @@ pub struct LinkDesign {
     setting_changes: u64,
     /// The configuration's link, for the settings the stimulus may give the running link.
     link: LinkConfig,
+    /// The constrained stimulus's resets during traffic: the cycle of the next, the draws.
+    next_reset: u64,
+    reset_rng: Mt64,
+    resets: u64,
+    /// The link's counters before its last reset (they restart at zero), but for the packets
+    /// then in flight, in `in_flight_at_resets`.
+    counters_before: BTreeMap<String, u64>,
+    in_flight_at_resets: u64,
 }
 
 /// The constrained stimulus's targeted errors, at a configured bit-error rate of 0: one beat in
@@ -144,6 +152,15 @@ const TARGETED_ONE_IN: u64 = 256;
 
 /// Cycles between two changes of the link's credit and PHY settings (constrained stimulus).
 const SETTING_PERIOD: u64 = 2000;
+
+/// Cycles from one reset during traffic to the next (constrained stimulus): at least this, at
+/// most twice this, drawn.
+pub const RESET_GAP: u64 = 8000;
+
+/// The cycle of the next reset during traffic, `after` the last one.
+pub fn next_reset(after: u64, rng: &mut Mt64) -> u64 {
+    after + RESET_GAP + rng.next_u64() % RESET_GAP
+}
 
 impl LinkDesign {
     pub fn new(cfg: &Config) -> LinkDesign {
@@ -170,6 +187,7 @@ impl LinkDesign {
             }
         }
         let last = bench.tb_inputs();
+        let mut reset_rng = Mt64::new(cfg.sim.seed ^ 0x7e5e7);
         LinkDesign {
             bench,
             last,
@@ -177,6 +195,11 @@ impl LinkDesign {
             rng: Mt64::new(cfg.sim.seed ^ 0x11e5),
             setting_changes: 0,
             link: cfg.link.clone(),
+            next_reset: next_reset(0, &mut reset_rng),
+            reset_rng,
+            resets: 0,
+            counters_before: BTreeMap::new(),
+            in_flight_at_resets: 0,
         }
     }
 }
@@ -281,6 +304,27 @@ impl Design for LinkDesign {
         }
     }
 
+    /// The constrained stimulus resets the link during traffic every [`RESET_GAP`] to twice
+    /// that cycles: its settings stay, the packets in flight are counted
+    /// (`packets_reset_lost`, `link_in_flight_at_resets`).
+    fn reset_now(&mut self) -> bool {
+        if self.stimulus != Stimulus::Constrained || self.bench.cycle != self.next_reset {
+            return false;
+        }
+        for (k, v) in link_counters(&self.bench.link) {
+            if k == "link_in_flight" {
+                self.in_flight_at_resets += v;
+            } else {
+                *self.counters_before.entry(k).or_insert(0) += v;
+            }
+        }
+        self.bench.reset();
+        self.last = self.bench.tb_inputs();
+        self.resets += 1;
+        self.next_reset = next_reset(self.bench.cycle, &mut self.reset_rng);
+        true
+    }
+
     fn probe(&self, after_edge: bool, v: &mut dyn Visitor) {
         let tb = if after_edge {
             self.last
@@ -309,7 +353,6 @@ impl Design for LinkDesign {
 
     fn stats(&self) -> BTreeMap<String, u64> {
         let b = &self.bench;
-        let l = &b.link;
         let boards = [&b.a.board, &b.b.board];
         let mut s = BTreeMap::from([
             (
@@ -330,29 +373,23 @@ impl Design for LinkDesign {
                 boards.iter().map(|x| x.in_flight()).sum(),
             ),
             (
-                "ecc_corrected".into(),
-                (l.a.rx.stat_ecc_corr + l.b.rx.stat_ecc_corr) as u64,
-            ),
-            (
-                "ecc_uncorrectable".into(),
-                (l.a.rx.stat_ecc_uncorr + l.b.rx.stat_ecc_uncorr) as u64,
-            ),
-            (
-                "crc_errors".into(),
-                (l.a.rx.stat_crc_err + l.b.rx.stat_crc_err) as u64,
-            ),
-            (
-                "credit_stall_cycles".into(),
-                (l.a.tx.stat_stall + l.b.tx.stat_stall) as u64,
-            ),
-            (
                 "bits_flipped".into(),
                 b.inj_ab.bits_flipped + b.inj_ba.bits_flipped,
             ),
         ]);
-        s.extend(l.account_ab().add(&l.account_ba()).fields("link_"));
+        // the link's own counters, with those of before its resets
+        for (k, v) in link_counters(&b.link) {
+            let before = self.counters_before.get(&k).copied().unwrap_or(0);
+            s.insert(k, before + v);
+        }
         if self.stimulus == Stimulus::Constrained {
             s.insert("setting_changes".into(), self.setting_changes);
+            s.insert("resets".into(), self.resets);
+            s.insert(
+                "packets_reset_lost".into(),
+                boards.iter().map(|x| x.reset_lost).sum(),
+            );
+            s.insert("link_in_flight_at_resets".into(), self.in_flight_at_resets);
         }
         s
     }
@@ -364,6 +401,31 @@ impl Design for LinkDesign {
     fn fault_signal(&self) -> String {
         "TOP.exanet_link_top.u_a.u_tcl.u_tx.credit_age_q".into()
     }
+}
+
+/// The link's counters of both directions (its TCLs' statistics and packet accounting), which
+/// its reset clears.
+fn link_counters(l: &crate::link::Link) -> BTreeMap<String, u64> {
+    let mut s = BTreeMap::from([
+        (
+            "ecc_corrected".into(),
+            (l.a.rx.stat_ecc_corr + l.b.rx.stat_ecc_corr) as u64,
+        ),
+        (
+            "ecc_uncorrectable".into(),
+            (l.a.rx.stat_ecc_uncorr + l.b.rx.stat_ecc_uncorr) as u64,
+        ),
+        (
+            "crc_errors".into(),
+            (l.a.rx.stat_crc_err + l.b.rx.stat_crc_err) as u64,
+        ),
+        (
+            "credit_stall_cycles".into(),
+            (l.a.tx.stat_stall + l.b.tx.stat_stall) as u64,
+        ),
+    ]);
+    s.extend(l.account_ab().add(&l.account_ba()).fields("link_"));
+    s
 }
 
 /// The values of the link top's inputs (in the order of `LinkDesign::input_names`) for `tb`.

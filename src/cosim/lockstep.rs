@@ -59,6 +59,16 @@ pub trait Design {
     /// bench changes a setting that is an input of the top but a parameter of the model's
     /// blocks (the link's credit and PHY settings), so both sides see it from the same cycle.
     fn between_cycles(&mut self) {}
+    /// After [`Design::between_cycles`]: `true` asserts the top's asynchronous reset before the
+    /// next cycle (the constrained stimulus's reset during traffic). The design has then
+    /// already reset its model as the RTL's reset does (every register to its reset value, the
+    /// FIFOs' block RAMs keeping their contents) and its test bench (packets cut short are
+    /// counted, never silently lost); the driver pulses `rst_ni` on the RTL with the clock low.
+    /// The pulse falls between two samples of the waves: both show the reset values from the
+    /// next sample on.
+    fn reset_now(&mut self) -> bool {
+        false
+    }
     /// The top's register map for its coverage (`src/cosim/coverage.rs`): `(slots, links)` of a
     /// top with a Target Controller on `TOP.reg_*`.
     fn register_map(&self) -> Option<(u32, u32)> {
@@ -110,7 +120,8 @@ pub enum Stimulus {
     /// Constrained-random (the default): every packet type, header and footer fields at their
     /// corners, payload halves equal to MAGIC and START, sources pausing mid-packet; the
     /// link's credit and PHY settings changed under traffic; the router moved through other
-    /// lattices in torus mode, ports disabled; the node's whole register map written and read.
+    /// lattices in torus mode, ports disabled; the node's whole register map written and read;
+    /// every design reset during traffic now and then (`Design::reset_now`).
     #[default]
     Constrained,
     /// The narrower stimulus of earlier versions: RDMA packets with plain fields, fixed
@@ -253,11 +264,22 @@ impl TopInputs {
     /// register), high again, with the clock low. Verilator starts every signal at zero, so
     /// driving `rst_ni` low at the first evaluation would not be an edge.
     pub fn reset(&self, rtl: &mut RtlModel) -> Result<(), String> {
+        self.reset_seen(rtl, |_| {})
+    }
+
+    /// [`TopInputs::reset`], with `seen` called after each evaluation (the coverage collector
+    /// sees `rst_ni` low).
+    pub fn reset_seen(
+        &self,
+        rtl: &mut RtlModel,
+        mut seen: impl FnMut(&RtlModel),
+    ) -> Result<(), String> {
         self.clk(rtl, false)?;
         for level in [true, false, true] {
             rtl.set(self.rst_n, level as u128)
                 .map_err(|e| e.to_string())?;
             rtl.eval();
+            seen(rtl);
         }
         Ok(())
     }
@@ -411,6 +433,19 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
             d.check()
                 .map_err(|e| run_err(format!("cycle {c}: the test bench's check failed: {e}")))?;
             d.between_cycles();
+            if d.reset_now() {
+                inputs.set(&mut rtl, &d.input_values()).map_err(run_err)?;
+                inputs
+                    .reset_seen(&mut rtl, |r| {
+                        if let Some(c) = cov.as_mut() {
+                            c.sample(r);
+                        }
+                    })
+                    .map_err(run_err)?;
+                if let Some(c) = cov.as_mut() {
+                    c.after_reset();
+                }
+            }
             opts.progress.every(c, PROGRESS_BATCH);
         }
         Ok(())

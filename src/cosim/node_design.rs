@@ -67,6 +67,13 @@ pub struct NodeDesign {
     port_test: Option<PortTest>,
     /// The ports self-tests have run on (a bit per port).
     tested_ports: u8,
+    /// The configuration the node was built from (its reset values).
+    cfg: Config,
+    /// The constrained stimulus's resets during traffic (`link_design::next_reset`).
+    next_reset: u64,
+    reset_rng: Mt64,
+    /// The node's counters (links' accounting, drops) before its last reset.
+    counters_before: BTreeMap<String, u64>,
 }
 
 /// A self-test on port `port`: the test bench's source and consumer on the port hand the
@@ -222,20 +229,13 @@ impl NodeDesign {
             }
         };
         let node_link = (top.node.tcl_cfg(), top.node.phy_cfg());
-        // The constrained software's first write, before any packet: a TRED within decision
-        // 0012's bound. The reset TRED (128 units, the thesis's) is below it for traffic of
-        // small packets, whose header/footer words cost SCALE units each, into a consumer that
-        // starves: the receive FIFOs' header/footer side would overflow (decision 0042).
-        let mut boot = VecDeque::new();
-        if stimulus == Stimulus::Constrained {
-            let (c, _) = super::link_design::safe_settings(seed, &cfg.link, &node_link.0);
-            boot.push_back(RegReq {
-                wr: true,
-                addr: TRED,
-                wdata: c.tred,
-                ..Default::default()
-            });
-        }
+        // the constrained software's first write, before any packet
+        let boot = if stimulus == Stimulus::Constrained {
+            Self::boot_writes(cfg, &node_link.0)
+        } else {
+            VecDeque::new()
+        };
+        let mut reset_rng = Mt64::new(seed ^ 0x7e5e7);
         NodeDesign {
             ps_src: (0..rp.n_intra)
                 // (the constrained stimulus writes the self-test port too, and hands it to the
@@ -274,7 +274,55 @@ impl NodeDesign {
             node_link,
             port_test: None,
             tested_ports: 1 << ST_PORT,
+            cfg: cfg.clone(),
+            next_reset: super::link_design::next_reset(0, &mut reset_rng),
+            reset_rng,
+            counters_before: BTreeMap::new(),
         }
+    }
+
+    /// The writes the constrained software makes at boot, from cycle 0 and after every reset,
+    /// while the lanes are still coming up (`link.phy.lane_up_cycles`, no credit on any wire
+    /// yet): the links' credit flavour and whole-packet check, drawn from the seed (the
+    /// software never changes them under traffic: decision 0042, finding 3), then a TRED
+    /// within decision 0012's bound for them. The reset TRED (128 units, the thesis's) is
+    /// below that bound for traffic of small packets, whose header/footer words cost SCALE
+    /// units each, into a consumer that starves: the receive FIFOs' header/footer side would
+    /// overflow (finding 5).
+    fn boot_writes(cfg: &Config, node_tcl: &TclCfg) -> VecDeque<RegReq> {
+        let x = Mt64::new(cfg.sim.seed ^ 0xb007).next_u64();
+        let mut now = *node_tcl;
+        now.usedword = x & 1 == 1;
+        now.whole_pkt = x & 2 == 2;
+        let (c, _) = super::link_design::safe_settings(cfg.sim.seed, &cfg.link, &now);
+        let w = |addr, wdata| RegReq {
+            wr: true,
+            addr,
+            wdata,
+            ..Default::default()
+        };
+        VecDeque::from([
+            w(
+                CREDIT_MODE,
+                c.usedword as u32 | (c.after_pkt as u32) << 1 | (c.whole_pkt as u32) << 2,
+            ),
+            w(TRED, c.tred),
+        ])
+    }
+
+    /// The node's counters that its reset clears: every link's packet accounting (both
+    /// directions) and the packets it dropped.
+    fn counters(&self) -> BTreeMap<String, u64> {
+        let links = self
+            .link_accounts()
+            .iter()
+            .fold(LinkAccount::default(), |a, (o, i)| a.add(o).add(i));
+        let mut s: BTreeMap<String, u64> = links.fields("link_").into_iter().collect();
+        s.insert(
+            "packets_dropped".into(),
+            self.top.node.status(DROPS).unwrap_or(0) as u64,
+        );
+        s
     }
 
     /// The test bench's registers as the top's inputs.
@@ -652,8 +700,10 @@ impl NodeDesign {
                 | "ST_CONS_EN"
         );
         if x.is_multiple_of(16) {
-            // a corner: all zeros, all ones, one bit (a link setting's only where refused)
+            // a corner: all zeros, all ones, one bit (a link setting's only where refused; the
+            // credit mode's flavour and whole-packet bits stay: finding 3 of decision 0042)
             return match r % 3 {
+                0 if name == "CREDIT_MODE" => tc.credit_mode & 0b101,
                 0 => 0,
                 _ if link_setting => u32::MAX,
                 1 => u32::MAX,
@@ -848,6 +898,55 @@ impl Design for NodeDesign {
         }
     }
 
+    /// The constrained stimulus resets the node and its neighbours during traffic (as the
+    /// link's, every `link_design::RESET_GAP` to twice that cycles). The neighbours' settings
+    /// go back to the configuration's, as the node's go back to their reset values; the
+    /// software's accesses in progress and a port self-test are cut short (counted:
+    /// `register_accesses_cut_by_reset`, `selftest_runs_cut_by_reset`), and it boots again;
+    /// the packets sent and not delivered are counted (`packets_outstanding_at_resets`: in
+    /// flight, or dropped or discarded before the reset).
+    fn reset_now(&mut self) -> bool {
+        if self.stimulus != Stimulus::Constrained || self.cycle != self.next_reset {
+            return false;
+        }
+        for (k, v) in self.counters() {
+            *self.counters_before.entry(k).or_insert(0) += v;
+        }
+        self.top.async_reset(&self.cfg);
+        let nb = crate::link::LinkParams::from_config(&self.cfg.link);
+        (self.top.nb_p.cfg, self.top.nb_p.phy_cfg) = (nb.cfg, nb.phy_cfg);
+        self.node_link = (self.top.node.tcl_cfg(), self.top.node.phy_cfg());
+        let mut outstanding = 0;
+        for s in self.ps_src.iter_mut().chain(self.nb_src.iter_mut()) {
+            s.reset();
+            s.hold = false;
+            outstanding += s.forget_sent();
+        }
+        for c in self.ps_con.iter_mut().chain(self.nb_con.iter_mut()) {
+            c.reset();
+            c.paused = false;
+        }
+        *self
+            .stats
+            .entry("packets_outstanding_at_resets".into())
+            .or_insert(0) += outstanding;
+        if self.port_test.take().is_some() {
+            self.count("selftest_runs_cut_by_reset");
+        }
+        let cut = self.pending.len() as u64 + u64::from(self.req != RegReq::default());
+        *self
+            .stats
+            .entry("register_accesses_cut_by_reset".into())
+            .or_insert(0) += cut;
+        self.pending.clear();
+        self.req = RegReq::default();
+        self.boot = Self::boot_writes(&self.cfg, &self.node_link.0);
+        self.count("resets");
+        self.last = self.inputs();
+        self.next_reset = super::link_design::next_reset(self.cycle, &mut self.reset_rng);
+        true
+    }
+
     fn register_map(&self) -> Option<(u32, u32)> {
         let rp = &self.top.node.p.router;
         Some((rp.slots(), rp.inter.len() as u32))
@@ -963,15 +1062,13 @@ impl Design for NodeDesign {
         s.insert("packets_delivered".into(), self.board.delivered);
         s.insert("packets_crc_bad".into(), self.board.crc_bad);
         s.insert("packets_silent".into(), self.board.silent);
-        let links = self
-            .link_accounts()
-            .iter()
-            .fold(LinkAccount::default(), |a, (o, i)| a.add(o).add(i));
-        s.extend(links.fields("link_"));
-        s.insert(
-            "packets_dropped".into(),
-            n.status(DROPS).unwrap_or(0) as u64,
-        );
+        // the counters the node's resets clear, with those of before them
+        for (k, v) in self.counters() {
+            s.insert(
+                k.clone(),
+                v + self.counters_before.get(&k).copied().unwrap_or(0),
+            );
+        }
         s.insert(
             "selftest_packets_last_run".into(),
             n.cons.iter().map(|c| c.pkts as u64).sum(),

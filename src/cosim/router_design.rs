@@ -42,6 +42,14 @@ pub struct RouterDesign {
     place_changes: u64,
     port_changes: u64,
     stimulus: Stimulus,
+    /// The constrained stimulus's resets during traffic (`link_design::next_reset`).
+    next_reset: u64,
+    reset_rng: Mt64,
+    resets: u64,
+    /// Packets in flight (sent, neither delivered nor dropped) at the resets.
+    reset_lost: u64,
+    /// The router's drop counters before its last reset.
+    drops_before: u64,
 }
 
 /// The structure `exanet_router_top` is built with: KARMA's (the defaults) or one of the
@@ -143,7 +151,13 @@ impl RouterDesign {
             s.gen.set_corners(stimulus == Stimulus::Constrained);
         }
         let last = bench.inputs();
+        let mut reset_rng = Mt64::new(seed ^ 0x7e5e7);
         RouterDesign {
+            next_reset: super::link_design::next_reset(0, &mut reset_rng),
+            reset_rng,
+            resets: 0,
+            reset_lost: 0,
+            drops_before: 0,
             top: check_structural(cfg).unwrap_or(RtlTop::Router),
             bench,
             last,
@@ -154,6 +168,12 @@ impl RouterDesign {
             port_changes: 0,
             stimulus,
         }
+    }
+
+    /// Packets the router dropped since its last reset (its gates' counters).
+    fn drops(&self) -> u64 {
+        let r = &self.bench.router;
+        r.ins.iter().map(|s| s.gate.stat_drops as u64).sum()
     }
 
     /// Test-bench registers that change now and then: run-time configuration and credit state.
@@ -329,6 +349,29 @@ impl Design for RouterDesign {
         }
     }
 
+    /// The constrained stimulus resets the router during traffic (as the link's, every
+    /// `link_design::RESET_GAP` to twice that cycles); its settings stay, the packets in
+    /// flight are counted (`packets_reset_lost`).
+    fn reset_now(&mut self) -> bool {
+        if self.stimulus != Stimulus::Constrained || self.bench.cycle != self.next_reset {
+            return false;
+        }
+        let drops = self.drops();
+        let forgotten = self.bench.reset();
+        match forgotten.checked_sub(drops) {
+            Some(n) => self.reset_lost += n,
+            None => self.bench.board.errors.push(format!(
+                "reset at cycle {}: {drops} packets dropped but only {forgotten} outstanding",
+                self.bench.cycle
+            )),
+        }
+        self.drops_before += drops;
+        self.last = self.bench.inputs();
+        self.resets += 1;
+        self.next_reset = super::link_design::next_reset(self.bench.cycle, &mut self.reset_rng);
+        true
+    }
+
     fn probe(&self, after_edge: bool, v: &mut dyn Visitor) {
         let i = if after_edge {
             self.last
@@ -359,16 +402,19 @@ impl Design for RouterDesign {
     }
 
     fn stats(&self) -> BTreeMap<String, u64> {
-        let r = &self.bench.router;
-        let drops: u64 = r.ins.iter().map(|s| s.gate.stat_drops as u64).sum();
-        BTreeMap::from([
+        let mut s = BTreeMap::from([
             ("packets_delivered".into(), self.bench.board.delivered),
-            ("packets_dropped".into(), drops),
+            ("packets_dropped".into(), self.drops_before + self.drops()),
             ("arbiter_mode_changes".into(), self.arb_changes),
             ("dimension_order_changes".into(), self.order_changes),
             ("place_changes".into(), self.place_changes),
             ("port_enable_changes".into(), self.port_changes),
-        ])
+        ]);
+        if self.stimulus == Stimulus::Constrained {
+            s.insert("resets".into(), self.resets);
+            s.insert("packets_reset_lost".into(), self.reset_lost);
+        }
+        s
     }
 
     fn inject_fault(&mut self) {

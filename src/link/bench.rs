@@ -145,6 +145,19 @@ impl LinkBench {
         (ev, tb)
     }
 
+    /// The link's asynchronous reset during traffic, the test bench's registers with it
+    /// (`Link::async_reset`, `Source::reset`, `Consumer::reset`): the packets in flight in either
+    /// direction are counted in the scoreboards' `reset_lost`.
+    pub fn reset(&mut self) {
+        self.link.async_reset();
+        for e in [&mut self.a, &mut self.b] {
+            e.src.reset();
+            e.con.reset();
+        }
+        self.a.board.reset(&mut self.a.src);
+        self.b.board.reset(&mut self.b.src);
+    }
+
     pub fn run(&mut self, cycles: u64) {
         for _ in 0..cycles {
             self.step();

@@ -217,6 +217,17 @@ impl LinkEndIn<'_> {
 }
 
 impl LinkEnd {
+    /// The asynchronous reset of `exanet_link_end` (`rst_ni` low between two edges): the TCL's
+    /// registers and the FIFOs' pointers to their reset values; the FIFOs' block RAMs keep
+    /// their contents ([`PktFifo::async_reset`]).
+    pub fn async_reset(&mut self, p: &LinkParams) {
+        self.tx = TclTx::reset(&p.tcl);
+        self.rx = TclRx::reset(&p.tcl);
+        for f in self.tx_fifos.iter_mut().chain(self.rx_fifos.iter_mut()) {
+            f.async_reset();
+        }
+    }
+
     /// Every sub-block's inputs this cycle, from the end's inputs and its sub-blocks'
     /// registers: the wiring of `exanet_link_end`, in this one place.
     pub fn inputs(&self, i: &LinkEndIn) -> EndInputs {
@@ -433,6 +444,15 @@ impl Link {
             lane_ba: PhyLane::reset(&p.phy),
             p,
         }
+    }
+
+    /// The asynchronous reset of `exanet_link_top` (`rst_ni` low between two edges, the
+    /// settings kept): both ends ([`LinkEnd::async_reset`]) and both lanes.
+    pub fn async_reset(&mut self) {
+        self.a.async_reset(&self.p);
+        self.b.async_reset(&self.p);
+        self.lane_ab = PhyLane::reset(&self.p.phy);
+        self.lane_ba = PhyLane::reset(&self.p.phy);
     }
 
     /// Packet accounting of the direction A to B (A's TX, B's RX).

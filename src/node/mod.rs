@@ -140,6 +140,22 @@ pub const GEN_LINK: [&str; 64] = crate::gen_names!("gen_link");
 const GEN_ST: [&str; 64] = crate::gen_names!("gen_st");
 
 impl Node {
+    /// The asynchronous reset of `exanet_node` (`rst_ni` low between two edges), `c` the
+    /// configuration it was built from (the Target Controller's reset values are the RTL's
+    /// parameters): every register to its reset value, the Target Controller's settings
+    /// included; the FIFOs' block RAMs keep their contents (`Router::async_reset`).
+    pub fn async_reset(&mut self, c: &Config) {
+        self.dp.router.async_reset();
+        for l in self.dp.links.iter_mut().flatten() {
+            *l = datapath::NodeLink::reset(&self.p.link);
+        }
+        self.tc = TargetCtrl::reset(c);
+        let ni = self.gens.len();
+        self.gens = vec![TrafficGen::reset(&()); ni];
+        self.cons = vec![StConsumer::reset(&()); ni];
+        self.perf = PerfCounter::reset(&());
+    }
+
     /// The router's run-time configuration, from the Target Controller's registers.
     pub fn router_cfg(&self) -> RouterCfg {
         let t = &self.tc;

@@ -56,6 +56,19 @@ impl NodeTop {
         }
     }
 
+    /// The asynchronous reset of `exanet_node_top` (`rst_ni` low between two edges), `c` the
+    /// configuration it was built from: the node ([`Node::async_reset`]) and the neighbours'
+    /// link ends and lanes; the neighbours' settings (inputs of the top) stay.
+    pub fn async_reset(&mut self, c: &Config) {
+        self.node.async_reset(c);
+        for e in &mut self.nbs {
+            e.async_reset(&self.nb_p);
+        }
+        for l in &mut self.nb_lanes {
+            *l = PhyLane::reset(&self.nb_p.phy);
+        }
+    }
+
     /// Step the node's sub-blocks in place in a random order, drawn every cycle from `seed`.
     pub fn shuffle_blocks(&mut self, seed: u64) {
         self.shuffle = Some(rand_mt::Mt64::new(seed));

@@ -188,6 +188,23 @@ impl RouterBench {
         }
     }
 
+    /// The router's asynchronous reset during traffic, the test bench's registers with it
+    /// (`Router::async_reset`, `Source::reset`, `Consumer::reset`); the settings and credit
+    /// state the bench presents stay. Returns the packets sent and not yet delivered, now
+    /// forgotten (those the router dropped since its last reset among them).
+    pub fn reset(&mut self) -> u64 {
+        self.router.async_reset();
+        for c in self.intra_con.iter_mut().chain(self.inter_con.iter_mut()) {
+            c.reset();
+        }
+        let mut forgotten = 0;
+        for s in self.intra_src.iter_mut().chain(self.inter_src.iter_mut()) {
+            s.reset();
+            forgotten += s.forget_sent();
+        }
+        forgotten
+    }
+
     pub fn run(&mut self, cycles: u64) {
         for _ in 0..cycles {
             self.step();

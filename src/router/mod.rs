@@ -97,6 +97,27 @@ impl Router {
         Router::reset(&p)
     }
 
+    /// The asynchronous reset of `exanet_router` (`rst_ni` low between two edges): every slot's
+    /// registers to their reset values, the FIFOs' block RAMs keeping their contents
+    /// ([`PktFifo::async_reset`](crate::pktfifo::PktFifo::async_reset)); the parameters and a
+    /// routing function stay.
+    pub fn async_reset(&mut self) {
+        let mut old = std::mem::replace(self, Router::reset(&self.p));
+        self.routing = old.routing.take();
+        self.adapts = old.adapts;
+        for (s, o) in self.ins.iter_mut().zip(old.ins) {
+            s.fifo = o.fifo;
+            s.fifo.async_reset();
+        }
+        for (s, o) in self.outs.iter_mut().zip(old.outs) {
+            if let (Some(s), Some(o)) = (s, o) {
+                s.fifo = o.fifo;
+                s.fifo.async_reset();
+            }
+        }
+        self.refresh_marks();
+    }
+
     /// A router whose ROUTE stage asks `f` instead of the APErouter's dimension-order routing.
     pub fn with_routing(p: RouterParams, f: std::sync::Arc<dyn route::RouteFn>) -> Router {
         let mut r = Router::new(p);
