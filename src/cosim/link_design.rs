@@ -148,7 +148,7 @@ pub struct LinkDesign {
 
 /// The constrained stimulus's targeted errors, at a configured bit-error rate of 0: one beat in
 /// this many is hit (`ErrorPlan::Targeted`).
-const TARGETED_ONE_IN: u64 = 256;
+pub const TARGETED_ONE_IN: u64 = 256;
 
 /// Cycles between two changes of the link's credit and PHY settings (constrained stimulus).
 const SETTING_PERIOD: u64 = 2000;

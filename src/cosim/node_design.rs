@@ -218,10 +218,17 @@ impl NodeDesign {
             BackPressure::alternating([0.1, 0.9], 15_000, seed.wrapping_mul(77).wrapping_add(k))
         };
         let nq = rp.inter.len();
+        // (at a rate of 0, the constrained stimulus's targeted errors, as the link's: one beat
+        // in `TARGETED_ONE_IN` and one header in `HEADER_ONE_IN`)
         let errs = |k: u64| {
             if cfg.link.phy.ber > 0.0 {
                 ErrorPlan::Random {
                     ber: cfg.link.phy.ber,
+                    seed: seed.wrapping_mul(0x51).wrapping_add(k),
+                }
+            } else if stimulus == Stimulus::Constrained {
+                ErrorPlan::Targeted {
+                    one_in: super::link_design::TARGETED_ONE_IN,
                     seed: seed.wrapping_mul(0x51).wrapping_add(k),
                 }
             } else {
@@ -987,10 +994,15 @@ impl Design for NodeDesign {
                 k.step(c, &f);
             }
             for q in 0..self.inj_node.len() {
-                self.inj_node[q].commit(
-                    t.node.dp.link(q).tcl.tx.out_valid && t.node.dp.link(q).lane.tx_ready(),
+                let tx = &t.node.dp.link(q).tcl.tx;
+                self.inj_node[q].commit_beat(
+                    tx.out_valid && t.node.dp.link(q).lane.tx_ready(),
+                    Some(tx.out_data),
                 );
-                self.inj_nb[q].commit(t.nbs[q].tx.out_valid && t.nb_lanes[q].tx_ready());
+                self.inj_nb[q].commit_beat(
+                    t.nbs[q].tx.out_valid && t.nb_lanes[q].tx_ready(),
+                    Some(t.nbs[q].tx.out_data),
+                );
             }
         }
         let (ack, _, err) = self.top.node.reg_response();

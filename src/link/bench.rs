@@ -125,8 +125,10 @@ impl LinkBench {
         let acc_ba = self.link.b.tx.out_valid && self.link.lane_ba.tx_ready();
         Self::step_end(self.cycle, &mut self.a, &self.link.a);
         Self::step_end(self.cycle, &mut self.b, &self.link.b);
-        self.inj_ab.commit(acc_ab);
-        self.inj_ba.commit(acc_ba);
+        self.inj_ab
+            .commit_beat(acc_ab, Some(self.link.a.tx.out_data));
+        self.inj_ba
+            .commit_beat(acc_ba, Some(self.link.b.tx.out_data));
         let ev = match self.shuffle.as_mut() {
             None => self.link.step(&tb),
             Some(rng) => {

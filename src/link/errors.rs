@@ -22,7 +22,10 @@ pub enum ErrorPlan {
     /// The lockstep's targeted errors (issue 30): one accepted beat in `one_in` (on average) is
     /// hit by two bits anywhere (beyond a header's correction), one bit, or a burst of 2 to 16
     /// adjacent bits, a third of the time each, whatever the beat carries (header, payload,
-    /// footer, credit, MAGIC, START).
+    /// footer, credit, MAGIC, START). Besides, a header is aimed at: after a beat equal to START
+    /// ([`BitErrorInjector::commit_beat`] sees the beats), one packet in
+    /// [`HEADER_ONE_IN`] has a half of its header hit, by two bits (uncorrectable) half the
+    /// time, else by one bit (corrected) or a burst.
     Targeted { one_in: u64, seed: u64 },
 }
 
@@ -48,6 +51,9 @@ impl ErrorPlan {
     }
 }
 
+/// Targeted errors: one packet in this many has its header hit ([`ErrorPlan::Targeted`]).
+pub const HEADER_ONE_IN: u64 = 4;
+
 #[derive(Debug, Clone)]
 pub struct BitErrorInjector {
     plan: ErrorPlan,
@@ -62,6 +68,11 @@ pub struct BitErrorInjector {
     /// Statistics: beats hit and bits flipped so far.
     pub beats_hit: u64,
     pub bits_flipped: u64,
+    /// Targeted errors: the next accepted beat is a header half (1: the low, 2: the high),
+    /// as far as the beats seen tell (a beat equal to START went by).
+    header_half: u8,
+    /// The draw that decides a header's hit, made at its low half.
+    header_plan: u64,
 }
 
 impl BitErrorInjector {
@@ -75,6 +86,8 @@ impl BitErrorInjector {
             beats_hit: 0,
             bits_flipped: 0,
             plan: ErrorPlan::None,
+            header_half: 0,
+            header_plan: 0,
         };
         match plan {
             ErrorPlan::Random { ber, seed } if ber > 0.0 => {
@@ -101,9 +114,20 @@ impl BitErrorInjector {
 
     /// Called once per cycle with whether the lane accepted a beat in this cycle.
     pub fn commit(&mut self, accepted: bool) {
+        self.commit_beat(accepted, None);
+    }
+
+    /// [`BitErrorInjector::commit`], with the beat the lane takes in this cycle (the TCL's
+    /// output register), for the targeted errors that aim at headers.
+    pub fn commit_beat(&mut self, accepted: bool, beat: Option<u64>) {
         if !accepted {
             return;
         }
+        self.header_half = match (beat, self.header_half) {
+            (Some(b), _) if b == crate::packet::wire::START => 1,
+            (_, 1) => 2,
+            _ => 0,
+        };
         if self.next_mask != 0 {
             self.beats_hit += 1;
             self.bits_flipped += self.next_mask.count_ones() as u64;
@@ -132,6 +156,26 @@ impl BitErrorInjector {
                     return 0;
                 };
                 let r = rng.next_u64();
+                if self.header_half != 0 {
+                    // a header half: one packet in HEADER_ONE_IN (the draw at its low half
+                    // decides for both halves: which one, and how)
+                    if self.header_half == 1 {
+                        self.header_plan = r;
+                    }
+                    let p = self.header_plan;
+                    if !(p >> 8).is_multiple_of(HEADER_ONE_IN)
+                        || u64::from(self.header_half) != 1 + (p >> 4 & 1)
+                    {
+                        return 0;
+                    }
+                    let a = (p >> 16) % 64;
+                    let b = (a + 1 + (p >> 24) % 63) % 64;
+                    return match (p >> 32) % 4 {
+                        0 | 1 => (1 << a) | (1 << b),
+                        2 => 1 << a,
+                        _ => ((1u64 << (2 + (p >> 40) % 15)) - 1).rotate_left(a as u32),
+                    };
+                }
                 if !r.is_multiple_of(one_in) {
                     return 0;
                 }

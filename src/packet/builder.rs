@@ -9,7 +9,8 @@ use super::footer::Footer;
 use super::header::{Coord, Header, PacketType};
 use super::layout::{
     Field, WordBits, FTR_CHAN_ID, FTR_CRC, FTR_SRC_X, FTR_SRC_Y, FTR_SRC_Z, FTR_USER, HDR_DST_ADDR,
-    HDR_DST_PORT, HDR_DST_X, HDR_DST_Y, HDR_DST_Z, HDR_PDID, HDR_SIZE, HDR_TYPE, HDR_VC,
+    HDR_DST_PORT, HDR_DST_X, HDR_DST_Y, HDR_DST_Z, HDR_PDID, HDR_ROUTE, HDR_RSVD, HDR_SIZE,
+    HDR_TYPE, HDR_VC,
 };
 
 /// Bytes in one 128-bit payload word.
@@ -112,6 +113,8 @@ pub struct PacketBuilder {
     pdid: u64,
     dst_addr: u64,
     dst_port: u64,
+    route: u64,
+    rsvd: u64,
     chan_id: u64,
     src: [u64; 3],
     user: u64,
@@ -130,6 +133,8 @@ impl Default for PacketBuilder {
             pdid: 0,
             dst_addr: 0,
             dst_port: 0,
+            route: 0,
+            rsvd: 0,
             chan_id: 0,
             src: [0; 3],
             user: 0,
@@ -185,6 +190,18 @@ impl PacketBuilder {
     /// Intra-tile port at the destination node (3 bits).
     pub fn dst_port(mut self, port: u64) -> Self {
         self.dst_port = port;
+        self
+    }
+
+    /// The header's routing state (8 bits; zero from a source, the default).
+    pub fn route(mut self, route: u64) -> Self {
+        self.route = route;
+        self
+    }
+
+    /// The header's reserved field (7 bits; zero from a source, the default).
+    pub fn rsvd(mut self, rsvd: u64) -> Self {
+        self.rsvd = rsvd;
         self
     }
 
@@ -249,6 +266,8 @@ impl PacketBuilder {
         let pdid = fit(HDR_PDID, self.pdid)? as u16;
         let dst_addr = fit(HDR_DST_ADDR, self.dst_addr)?;
         let dst_port = fit(HDR_DST_PORT, self.dst_port)? as u8;
+        let route = fit(HDR_ROUTE, self.route)? as u8;
+        let rsvd = fit(HDR_RSVD, self.rsvd)? as u8;
         let chan_id = fit(FTR_CHAN_ID, self.chan_id)? as u16;
         let src = Coord {
             x: fit(FTR_SRC_X, self.src[0])? as u8,
@@ -288,6 +307,8 @@ impl PacketBuilder {
                 pdid,
                 dst_addr,
                 dst_port,
+                route,
+                rsvd,
             },
             payload: self.payload,
             footer: Footer {

@@ -2,8 +2,8 @@
 
 use super::error::{check_fits, PacketError};
 use super::layout::{
-    WordBits, HDR_DST_ADDR, HDR_DST_PORT, HDR_DST_X, HDR_DST_Y, HDR_DST_Z, HDR_PDID, HDR_SIZE,
-    HDR_TYPE, HDR_VC,
+    WordBits, HDR_DST_ADDR, HDR_DST_PORT, HDR_DST_X, HDR_DST_Y, HDR_DST_Z, HDR_PDID, HDR_ROUTE,
+    HDR_RSVD, HDR_SIZE, HDR_TYPE, HDR_VC,
 };
 use super::secded::{secded_decode, secded_encode, EccStatus};
 
@@ -54,7 +54,7 @@ pub struct Coord {
     pub z: u8,
 }
 
-/// Header fields (everything but `rsvd`, always zero, and `ecc`, computed by [`Header::encode`]).
+/// Header fields (everything but `ecc`, computed by [`Header::encode`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Header {
     /// Virtual channel, 0..=7.
@@ -71,6 +71,12 @@ pub struct Header {
     pub dst_addr: u64,
     /// Intra-tile port at the destination node, 3 bits.
     pub dst_port: u8,
+    /// Routing state of the network-scale routing algorithms, 8 bits: zero from a source; the
+    /// APErouter's dimension-order routing carries it.
+    pub route: u8,
+    /// Reserved, 7 bits: zero from a source; the hardware carries what it finds (the lockstep's
+    /// constrained stimulus sets it, to see it carried).
+    pub rsvd: u8,
 }
 
 /// Result of [`Header::decode`].
@@ -92,11 +98,12 @@ impl Header {
         check_fits(HDR_SIZE, u64::from(self.size))?;
         check_fits(HDR_PDID, u64::from(self.pdid))?;
         check_fits(HDR_DST_PORT, u64::from(self.dst_port))?;
+        check_fits(HDR_RSVD, u64::from(self.rsvd))?;
         check_fits(HDR_DST_ADDR, self.dst_addr)
     }
 
     /// The 128-bit header word, check bits included. Fields are cut to their widths (a header
-    /// that passed [`Header::validate`] loses nothing); `rsvd` is zero.
+    /// that passed [`Header::validate`] loses nothing).
     pub fn encode(&self) -> u128 {
         let mut w = WordBits::default();
         w.set(&HDR_VC, u64::from(self.vc));
@@ -108,6 +115,8 @@ impl Header {
         w.set(&HDR_PDID, u64::from(self.pdid));
         w.set(&HDR_DST_ADDR, self.dst_addr);
         w.set(&HDR_DST_PORT, u64::from(self.dst_port));
+        w.set(&HDR_ROUTE, u64::from(self.route));
+        w.set(&HDR_RSVD, u64::from(self.rsvd));
         secded_encode(w.to_u128())
     }
 
@@ -121,7 +130,7 @@ impl Header {
         }
     }
 
-    /// Reads the fields of a header word without any ECC check (`rsvd` and `ecc` ignored).
+    /// Reads the fields of a header word without any ECC check (`ecc` ignored).
     pub fn fields_of(word: u128) -> Self {
         let w = WordBits::from_u128(word);
         // Each value is at most its field's width, which the layout keeps within these types.
@@ -137,6 +146,8 @@ impl Header {
             pdid: w.get(&HDR_PDID) as u16,
             dst_addr: w.get(&HDR_DST_ADDR),
             dst_port: w.get(&HDR_DST_PORT) as u8,
+            route: w.get(&HDR_ROUTE) as u8,
+            rsvd: w.get(&HDR_RSVD) as u8,
         }
     }
 }
@@ -145,10 +156,11 @@ impl Header {
 const _: () = assert!(HDR_VC.width <= 8 && HDR_SIZE.width <= 16 && HDR_PDID.width <= 16);
 const _: () = assert!(HDR_DST_X.width <= 8 && HDR_DST_Y.width <= 8 && HDR_DST_Z.width <= 8);
 const _: () = assert!(HDR_TYPE.width == 2);
+const _: () = assert!(HDR_ROUTE.width <= 8 && HDR_RSVD.width <= 8);
 
 #[cfg(test)]
 mod tests {
-    use super::super::layout::{HDR_ECC, HDR_RSVD};
+    use super::super::layout::HDR_ECC;
     use super::super::test_rng::Rng;
     use super::*;
 
@@ -167,6 +179,8 @@ mod tests {
             pdid: 0xFED,
             dst_addr: 0xBEEF_0000_CAFE,
             dst_port: 6,
+            route: 0,
+            rsvd: 0,
         };
         let w = h.encode();
         assert_eq!((w >> 102) & 0x7, 6);
@@ -177,6 +191,18 @@ mod tests {
         assert_eq!((w >> 42) & 0xFFF, 0xFED);
         assert_eq!((w >> 54) & 0xFFFF_FFFF_FFFF, 0xBEEF_0000_CAFE);
         assert_eq!(HDR_RSVD.get(w), 0);
+        assert_eq!(HDR_ROUTE.get(w), 0);
+        assert_eq!(
+            HDR_ECC.get(w),
+            u64::from(super::super::secded::secded_check_bits(w))
+        );
+        let w = Header {
+            route: 0xA5,
+            rsvd: 0x5B,
+            ..h
+        }
+        .encode();
+        assert_eq!(((w >> 105) & 0xFF, (w >> 113) & 0x7F), (0xA5, 0x5B));
         assert_eq!(
             HDR_ECC.get(w),
             u64::from(super::super::secded::secded_check_bits(w))
