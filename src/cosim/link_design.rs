@@ -144,6 +144,12 @@ pub struct LinkDesign {
     /// then in flight, in `in_flight_at_resets`.
     counters_before: BTreeMap<String, u64>,
     in_flight_at_resets: u64,
+    /// The directed phase under way, the cycle of the next, and what they did.
+    quiet: Option<Quiet>,
+    next_phase: u64,
+    phase_stats: BTreeMap<&'static str, u64>,
+    /// The consumers' back-pressure while a drain reads at full speed.
+    saved_policy: Vec<BackPressure>,
 }
 
 /// The constrained stimulus's targeted errors, at a configured bit-error rate of 0: one beat in
@@ -161,6 +167,38 @@ pub const RESET_GAP: u64 = 8000;
 pub fn next_reset(after: u64, rng: &mut Mt64) -> u64 {
     after + RESET_GAP + rng.next_u64() % RESET_GAP
 }
+
+/// The constrained stimulus's directed phases, one at a time, every [`PHASE_GAP`] to twice
+/// that cycles (drawn).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Quiet {
+    /// Both consumers stop at a packet boundary for [`STARVE_CYCLES`]: the receive FIFOs fill
+    /// to TRED, credits stop the senders, the sources fill the transmit FIFOs (header/footer
+    /// side in a phase of small packets), credits sit at zero.
+    Starve { until: u64 },
+    /// The sources stop at a packet boundary, until the link is empty (no packet in any FIFO,
+    /// on the wire or being read).
+    Drain { since: u64 },
+    /// Settings no traffic may run under: the credit flavour and whole-packet check flipped,
+    /// and credit period, interval and TRED at corners beyond the bound that keeps the receive
+    /// FIFOs from overflowing under traffic (decision 0042, finding 1).
+    Corners { until: u64 },
+    /// Safe settings in the new flavour; the sources wait for the credits of the old flavour
+    /// still on the wire to have gone by (each costs a credit, finding 6), then send again.
+    Settle { until: u64 },
+}
+
+/// Cycles between two directed phases (at least; at most twice this).
+const PHASE_GAP: u64 = 6000;
+
+/// How long a starve phase stops the consumers, and how long the corner settings and the
+/// settling after them last, cycles.
+const STARVE_CYCLES: u64 = 3000;
+const CORNER_CYCLES: u64 = 400;
+const SETTLE_CYCLES: u64 = 600;
+
+/// A drain that has not emptied the link by then gives up (its settings are not changed).
+const DRAIN_MAX: u64 = 20_000;
 
 impl LinkDesign {
     pub fn new(cfg: &Config) -> LinkDesign {
@@ -200,7 +238,130 @@ impl LinkDesign {
             resets: 0,
             counters_before: BTreeMap::new(),
             in_flight_at_resets: 0,
+            quiet: None,
+            next_phase: PHASE_GAP,
+            phase_stats: BTreeMap::new(),
+            saved_policy: Vec::new(),
         }
+    }
+}
+
+impl LinkDesign {
+    /// No packet anywhere on the link: every FIFO empty, no TX inside a packet, nothing sent and
+    /// unaccounted for at the RX, both consumers between packets.
+    fn empty(&self) -> bool {
+        let b = &self.bench;
+        let l = &b.link;
+        let fifos_empty = [&l.a, &l.b].iter().all(|e| {
+            !e.tx.pkt
+                && e.tx_fifos
+                    .iter()
+                    .chain(&e.rx_fifos)
+                    .all(|f| f.hf.usedw() == 0 && f.pay.usedw() == 0)
+        });
+        fifos_empty
+            && l.account_ab().in_flight == 0
+            && l.account_ba().in_flight == 0
+            && b.a.con.at_boundary()
+            && b.b.con.at_boundary()
+    }
+
+    fn count_phase(&mut self, k: &'static str) {
+        *self.phase_stats.entry(k).or_insert(0) += 1;
+    }
+
+    /// The directed phases ([`Quiet`]), between two cycles.
+    fn phases(&mut self) {
+        let now = self.bench.cycle;
+        match self.quiet {
+            None if now >= self.next_phase => {
+                if self.rng_phase().is_multiple_of(2) {
+                    self.count_phase("starve_phases");
+                    self.bench.a.con.paused = true;
+                    self.bench.b.con.paused = true;
+                    self.quiet = Some(Quiet::Starve {
+                        until: now + STARVE_CYCLES,
+                    });
+                } else {
+                    // the sources stop at a packet boundary; the consumers read at full speed
+                    // until the phase ends (their back-pressure, and its draws, set aside)
+                    self.bench.a.src.hold = true;
+                    self.bench.b.src.hold = true;
+                    for e in [&mut self.bench.a, &mut self.bench.b] {
+                        let p = std::mem::replace(&mut e.con.policy, BackPressure::None);
+                        self.saved_policy.push(p);
+                    }
+                    self.quiet = Some(Quiet::Drain { since: now });
+                }
+            }
+            None => {}
+            Some(Quiet::Starve { until }) if now >= until => {
+                self.bench.a.con.paused = false;
+                self.bench.b.con.paused = false;
+                self.end_phase();
+            }
+            Some(Quiet::Drain { since }) => {
+                if self.empty() {
+                    self.count_phase("settings_while_empty");
+                    let x = self.rng_phase();
+                    let depth = self.link.rx_fifo_depth_words;
+                    let c = &mut self.bench.link.p.cfg;
+                    c.usedword ^= x & 1 == 1;
+                    c.whole_pkt ^= x & 2 == 2;
+                    // corners: the longest period and interval, or a single high bit of
+                    // either; TRED up to the receive FIFO's capacity less one
+                    let high = |k: u64| 1u32 << (6 + (x >> k) % 10);
+                    (c.credit_period, c.max_interval) = match (x >> 2) % 3 {
+                        0 => (0xffff, 0xffff),
+                        1 => (high(4), 0xffff),
+                        _ => (8, high(8)),
+                    };
+                    c.tred = depth - 1 - (x >> 12) as u32 % 64;
+                    self.quiet = Some(Quiet::Corners {
+                        until: now + CORNER_CYCLES,
+                    });
+                } else if now - since > DRAIN_MAX {
+                    self.count_phase("drains_abandoned");
+                    self.release_sources();
+                    self.end_phase();
+                }
+            }
+            Some(Quiet::Corners { until }) if now >= until => {
+                let cur = self.bench.link.p.cfg;
+                let (cfg, phy) = safe_settings(self.rng_phase(), &self.link, &cur);
+                self.bench.link.p.cfg = cfg;
+                self.bench.link.p.phy_cfg = phy;
+                self.quiet = Some(Quiet::Settle {
+                    until: now + SETTLE_CYCLES,
+                });
+            }
+            Some(Quiet::Settle { until }) if now >= until => {
+                self.release_sources();
+                self.end_phase();
+            }
+            Some(_) => {}
+        }
+    }
+
+    fn release_sources(&mut self) {
+        self.bench.a.src.hold = false;
+        self.bench.b.src.hold = false;
+        let mut saved = std::mem::take(&mut self.saved_policy).into_iter();
+        for e in [&mut self.bench.a, &mut self.bench.b] {
+            if let Some(p) = saved.next() {
+                e.con.policy = p;
+            }
+        }
+    }
+
+    fn end_phase(&mut self) {
+        self.quiet = None;
+        self.next_phase = self.bench.cycle + PHASE_GAP + self.rng_phase() % PHASE_GAP;
+    }
+
+    /// The phases' draws (the reset draws' generator).
+    fn rng_phase(&mut self) -> u64 {
+        self.reset_rng.next_u64()
     }
 }
 
@@ -294,7 +455,12 @@ impl Design for LinkDesign {
     }
 
     fn between_cycles(&mut self) {
-        if self.stimulus == Stimulus::Constrained && self.bench.cycle.is_multiple_of(SETTING_PERIOD)
+        if self.stimulus == Stimulus::Constrained {
+            self.phases();
+        }
+        if self.stimulus == Stimulus::Constrained
+            && self.bench.cycle.is_multiple_of(SETTING_PERIOD)
+            && self.quiet.is_none()
         {
             let now = self.bench.link.p.cfg;
             let (cfg, phy) = safe_settings(self.rng.next_u64(), &self.link, &now);
@@ -319,6 +485,15 @@ impl Design for LinkDesign {
             }
         }
         self.bench.reset();
+        if self.quiet.take().is_some() {
+            // (a phase under way ends with the reset; its settings stay until the next change)
+            self.count_phase("phases_cut_by_reset");
+            self.release_sources();
+            for e in [&mut self.bench.a, &mut self.bench.b] {
+                e.con.paused = false;
+            }
+            self.next_phase = self.bench.cycle + PHASE_GAP;
+        }
         self.last = self.bench.tb_inputs();
         self.resets += 1;
         self.next_reset = next_reset(self.bench.cycle, &mut self.reset_rng);
@@ -390,6 +565,9 @@ impl Design for LinkDesign {
                 boards.iter().map(|x| x.reset_lost).sum(),
             );
             s.insert("link_in_flight_at_resets".into(), self.in_flight_at_resets);
+            for (k, v) in &self.phase_stats {
+                s.insert((*k).into(), *v);
+            }
         }
         s
     }

@@ -52,7 +52,7 @@ impl ErrorPlan {
 }
 
 /// Targeted errors: one packet in this many has its header hit ([`ErrorPlan::Targeted`]).
-pub const HEADER_ONE_IN: u64 = 4;
+pub const HEADER_ONE_IN: u64 = 8;
 
 #[derive(Debug, Clone)]
 pub struct BitErrorInjector {
