@@ -147,7 +147,8 @@ pub struct FsmDef {
 pub struct Waiver {
     /// Glob on the full signal name.
     pub signal: String,
-    /// Bits waived, `"hi:lo"` or `"b"` (all bits when absent).
+    /// Bits waived: ranges `"hi:lo"` or bits `"b"`, comma-separated (`"31:11,2:0"`); all bits
+    /// when absent.
     #[serde(default)]
     pub bits: Option<String>,
     /// Tops the waiver applies to (all when empty).
@@ -218,7 +219,7 @@ pub fn parse_definitions(text: &str) -> Result<Definitions, String> {
         if let Some(b) = &w.bits {
             parse_bits(b).ok_or_else(|| {
                 format!(
-                    "testbench/coverage.toml: waiver {}: bits '{b}' is not 'hi:lo' or 'b'",
+                    "testbench/coverage.toml: waiver {}: bits '{b}' is not a list of 'hi:lo' or 'b'",
                     w.signal
                 )
             })?;
@@ -232,17 +233,18 @@ fn parse_arc(a: &str) -> Option<(&str, &str)> {
     Some((f.trim(), t.trim()))
 }
 
-fn parse_bits(b: &str) -> Option<(u32, u32)> {
-    match b.split_once(':') {
-        Some((h, l)) => {
-            let (h, l) = (h.trim().parse().ok()?, l.trim().parse().ok()?);
-            (h >= l && h < 128).then_some((h, l))
-        }
-        None => {
-            let v: u32 = b.trim().parse().ok()?;
-            (v < 128).then_some((v, v))
-        }
-    }
+/// The mask of a waiver's `bits`: comma-separated ranges `hi:lo` or single bits.
+fn parse_bits(b: &str) -> Option<u128> {
+    b.split(',').try_fold(0u128, |m, part| {
+        let (h, l) = match part.split_once(':') {
+            Some((h, l)) => (h.trim().parse().ok()?, l.trim().parse().ok()?),
+            None => {
+                let v: u32 = part.trim().parse().ok()?;
+                (v, v)
+            }
+        };
+        (h >= l && h < 128).then(|| m | (mask(h + 1) & !mask(l)))
+    })
 }
 
 /// `*` matches any run of characters (dots and brackets included); everything else itself.
@@ -759,10 +761,7 @@ impl Summary {
             .iter()
             .filter(|w| w.tops.is_empty() || w.tops.iter().any(|t| t == &d.top))
             .map(|w| {
-                let m = match w.bits.as_deref().and_then(parse_bits) {
-                    Some((h, l)) => mask(h + 1) & !mask(l),
-                    None => u128::MAX,
-                };
+                let m = w.bits.as_deref().and_then(parse_bits).unwrap_or(u128::MAX);
                 (w, m)
             })
             .collect();
@@ -1116,5 +1115,18 @@ mod tests {
             ..d
         };
         assert_eq!(Summary::of(&a, &d2).unwrap().below_floor(&d2).len(), 1);
+    }
+
+    #[test]
+    fn waiver_bits_are_lists_of_ranges_and_bits() {
+        assert_eq!(parse_bits("3"), Some(0b1000));
+        assert_eq!(
+            parse_bits("31:11,2:0"),
+            Some((mask(32) & !mask(11)) | 0b111)
+        );
+        assert_eq!(parse_bits("7:4, 1"), Some(0xf2));
+        for bad in ["", "4:7", "128", "1,,2", "a:0"] {
+            assert_eq!(parse_bits(bad), None, "{bad}");
+        }
     }
 }
