@@ -41,6 +41,7 @@ pub struct RouterDesign {
     arb_changes: u64,
     place_changes: u64,
     port_changes: u64,
+    credit_changes: u64,
     stimulus: Stimulus,
     /// The constrained stimulus's resets during traffic (`link_design::next_reset`).
     next_reset: u64,
@@ -166,6 +167,7 @@ impl RouterDesign {
             arb_changes: 0,
             place_changes: 0,
             port_changes: 0,
+            credit_changes: 0,
             stimulus,
         }
     }
@@ -221,6 +223,20 @@ impl RouterDesign {
         } else if constrained && r & 0x30 != 0 {
             b.cfg.intra_en = ((1u32 << b.router.p.n_intra) - 1) as u8;
             b.cfg.inter_en = ((1u32 << b.router.p.inter.len()) - 1) as u16;
+        }
+        // now and then the links' credit flavour and TRED as a Target Controller would give
+        // them (TRED 1 to the receive FIFO's capacity less one, mostly small): the credit state
+        // the inter-tile outputs see is the test bench's, so any setting is safe here
+        if constrained && r & 0xc0 == 0xc0 {
+            let x = self.rng.next_u64();
+            let cap = b.router.p.inter_rx_fifo.pay_depth;
+            b.cfg.usedword = x & 1 == 1;
+            b.cfg.tred = if (x >> 1).is_multiple_of(4) {
+                1 + (x >> 8) as u32 % (cap - 1)
+            } else {
+                1 + (x >> 8) as u32 % 128
+            };
+            self.credit_changes += 1;
         }
         let depth = b.router.p.inter_rx_fifo.pay_depth;
         for q in 0..b.credit_cnt.len() {
@@ -412,6 +428,7 @@ impl Design for RouterDesign {
         ]);
         if self.stimulus == Stimulus::Constrained {
             s.insert("resets".into(), self.resets);
+            s.insert("credit_setting_changes".into(), self.credit_changes);
             s.insert("packets_reset_lost".into(), self.reset_lost);
         }
         s
