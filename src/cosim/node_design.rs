@@ -74,6 +74,33 @@ pub struct NodeDesign {
     reset_rng: Mt64,
     /// The node's counters (links' accounting, drops) before its last reset.
     counters_before: BTreeMap<String, u64>,
+    /// Settings no traffic may run under, written while the node is empty (constrained).
+    empty_phase: Option<EmptyPhase>,
+    /// The consumers' back-pressure while an empty phase drains at full speed.
+    saved_policy: Vec<BackPressure>,
+}
+
+/// The node's analogue of the link's settings-while-empty phase (`link_design::Quiet`), after
+/// every other reset: the test bench's sources stay at packet boundaries and its consumers read
+/// at full speed while no packet is in the node, its links or its neighbours (for 64 cycles in
+/// a row, checked: a node under traffic takes longer to drain than the resets leave it); then
+/// software writes, for 400 cycles, what no traffic may run under: the credit flavour and
+/// whole-packet check flipped, credit period and interval at their largest or a high bit,
+/// TRED up to the capacity less one; then safe settings in the new flavour, and after 600 more
+/// cycles the sources send again.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct EmptyPhase {
+    stage: EmptyStage,
+    since: u64,
+    /// Consecutive cycles the node has been empty.
+    empty_for: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum EmptyStage {
+    Drain,
+    Corners,
+    Settle,
 }
 
 /// A self-test on port `port`: the test bench's source and consumer on the port hand the
@@ -285,7 +312,137 @@ impl NodeDesign {
             next_reset: super::link_design::next_reset(0, &mut reset_rng),
             reset_rng,
             counters_before: BTreeMap::new(),
+            empty_phase: None,
+            saved_policy: Vec::new(),
         }
+    }
+
+    /// No packet in the node's FIFOs, its links' or its neighbours', none on a wire, no TCL
+    /// inside a packet, every consumer between packets and no self-test generator active.
+    fn node_empty(&self) -> bool {
+        let n = &self.top.node;
+        let r = &n.dp.router;
+        let fifo_empty = |f: &PktFifo| f.hf.usedw() == 0 && f.pay.usedw() == 0;
+        let slots = r.ins.iter().all(|s| fifo_empty(&s.fifo))
+            && r.outs.iter().flatten().all(|o| fifo_empty(&o.fifo));
+        let links = (0..self.top.nbs.len()).all(|q| {
+            let e = &self.top.nbs[q];
+            !n.dp.link(q).tcl.tx.pkt
+                && !e.tx.pkt
+                && e.tx_fifos.iter().chain(&e.rx_fifos).all(fifo_empty)
+        });
+        let wires = self
+            .link_accounts()
+            .iter()
+            .all(|(o, i)| o.in_flight == 0 && i.in_flight == 0);
+        slots
+            && links
+            && wires
+            && n.gens.iter().all(|g| !g.active)
+            && self
+                .ps_con
+                .iter()
+                .chain(&self.nb_con)
+                .all(|c| c.at_boundary())
+    }
+
+    fn hold_traffic(&mut self, on: bool) {
+        for s in self.ps_src.iter_mut().chain(self.nb_src.iter_mut()) {
+            s.hold = on;
+        }
+        if on {
+            for c in self.ps_con.iter_mut().chain(self.nb_con.iter_mut()) {
+                let p = std::mem::replace(&mut c.policy, BackPressure::None);
+                self.saved_policy.push(p);
+            }
+        } else {
+            let mut saved = std::mem::take(&mut self.saved_policy).into_iter();
+            for c in self.ps_con.iter_mut().chain(self.nb_con.iter_mut()) {
+                if let Some(p) = saved.next() {
+                    c.policy = p;
+                }
+            }
+        }
+    }
+
+    fn end_empty_phase(&mut self) {
+        self.hold_traffic(false);
+        self.empty_phase = None;
+    }
+
+    /// One cycle of an empty phase ([`EmptyPhase`]); its writes go through `pending`.
+    fn empty_phase_step(&mut self) {
+        let Some(mut e) = self.empty_phase else {
+            return;
+        };
+        let now = self.cycle;
+        let w = |addr, wdata| RegReq {
+            wr: true,
+            addr,
+            wdata,
+            ..Default::default()
+        };
+        match e.stage {
+            EmptyStage::Drain => {
+                e.empty_for = if self.node_empty() {
+                    e.empty_for + 1
+                } else {
+                    0
+                };
+                if e.empty_for >= 64 {
+                    self.count("settings_while_empty");
+                    let x = self.rng.next_u64();
+                    let mode = self.top.node.tc.credit_mode ^ (x as u32 & 0b101);
+                    let high = |k: u64| 1u32 << (6 + (x >> k) % 10);
+                    let (period, interval) = match (x >> 2) % 3 {
+                        0 => (0xffff, 0xffff),
+                        1 => (high(4), 0xffff),
+                        _ => (8, high(8)),
+                    };
+                    let cap = self.link.rx_fifo_depth_words;
+                    // (the interval first: a period above the interval is refused)
+                    self.pending.extend([
+                        w(CREDIT_MAX_INTERVAL, 0xffff),
+                        w(CREDIT_PERIOD, period),
+                        w(CREDIT_MAX_INTERVAL, interval),
+                        w(TRED, cap - 1 - (x >> 12) as u32 % 64),
+                        w(CREDIT_MODE, mode),
+                    ]);
+                    e.stage = EmptyStage::Corners;
+                    e.since = now;
+                } else if now - e.since > PORT_TEST_PHASE_MAX {
+                    self.count("empty_phases_abandoned");
+                    self.end_empty_phase();
+                    return;
+                }
+            }
+            EmptyStage::Corners => {
+                if now - e.since > 400 {
+                    let now_cfg = self.top.node.tcl_cfg();
+                    let (c, phy) = super::link_design::safe_settings(
+                        self.rng.next_u64(),
+                        &self.link,
+                        &now_cfg,
+                    );
+                    self.pending.extend([
+                        w(CREDIT_PERIOD, 8),
+                        w(CREDIT_MAX_INTERVAL, c.max_interval),
+                        w(CREDIT_PERIOD, c.credit_period),
+                        w(TRED, c.tred),
+                        w(PHY_CTRL, phy.gearbox_en as u32 | (phy.cc_en as u32) << 1),
+                    ]);
+                    e.stage = EmptyStage::Settle;
+                    e.since = now;
+                }
+            }
+            EmptyStage::Settle => {
+                if now - e.since > 600 {
+                    self.end_empty_phase();
+                    return;
+                }
+            }
+        }
+        self.empty_phase = Some(e);
     }
 
     /// The writes the constrained software makes at boot, from cycle 0 and after every reset,
@@ -370,6 +527,15 @@ impl NodeDesign {
         self.req = RegReq::default();
         if let Some(r) = self.boot.pop_front() {
             self.req = r;
+            return;
+        }
+        if self.empty_phase.is_some() {
+            // the phase's writes, one a cycle; nothing else meanwhile
+            if let Some(r) = self.pending.pop_front() {
+                self.req = r;
+                return;
+            }
+            self.empty_phase_step();
             return;
         }
         let in_test = self.port_test.is_some();
@@ -771,6 +937,8 @@ impl NodeDesign {
             }
             "ERR_STATUS" => r as u32 & 7,
             "ST_GEN_EN" | "ST_CONS_EN" => 0,
+            // (mostly a few packets; one write in four any count: the registers' high bits)
+            "ST_COUNT" | "ST_EXPECT" if (r >> 40).is_multiple_of(4) => (r >> 8) as u32,
             "ST_COUNT" | "ST_EXPECT" => r as u32 % 6,
             "ST_DEST" => tc.coord & 0xff_ffff | ST_PORT << 24,
             "ST_PKT" => {
@@ -940,6 +1108,10 @@ impl Design for NodeDesign {
         if self.port_test.take().is_some() {
             self.count("selftest_runs_cut_by_reset");
         }
+        if self.empty_phase.take().is_some() {
+            self.count("empty_phases_cut_by_reset");
+            self.hold_traffic(false);
+        }
         let cut = self.pending.len() as u64 + u64::from(self.req != RegReq::default());
         *self
             .stats
@@ -949,6 +1121,17 @@ impl Design for NodeDesign {
         self.req = RegReq::default();
         self.boot = Self::boot_writes(&self.cfg, &self.node_link.0);
         self.count("resets");
+        if self.stats["resets"] % 2 == 1 {
+            // every other reset, an empty phase from the boot on: the node is empty at once
+            // (a node under traffic takes longer to drain than the resets leave it)
+            self.count("empty_phases");
+            self.hold_traffic(true);
+            self.empty_phase = Some(EmptyPhase {
+                stage: EmptyStage::Drain,
+                since: self.cycle,
+                empty_for: 0,
+            });
+        }
         self.last = self.inputs();
         self.next_reset = super::link_design::next_reset(self.cycle, &mut self.reset_rng);
         true
