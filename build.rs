@@ -264,10 +264,12 @@ fn git_revision() {
 /// from the cargo profile, so that `dev`, `test` and `check` builds compile the same C++.
 const OPT_MODEL: &str = "2";
 const OPT_RUNTIME: &str = "1";
-/// The hot code of a network top (`testbench/networks.rs`): `-O1`, which compiles the 16-node
-/// 4x4 torus's in 55 % of `-O2`'s time (48 s against 87 s a unit, measured alone); its lockstep
-/// runs are short (decision 0038).
-const OPT_NETWORK: &str = "1";
+/// The hot code of the tops whose lockstep runs are short: the network tops
+/// (`testbench/networks.rs`), the router and node at the network shapes (`testbench/shapes.rs`)
+/// and KARMA's mesh. `-O1` compiles the 16-node 4x4 torus's in 55 % of `-O2`'s time (48 s
+/// against 87 s a unit, measured alone; decision 0038). The link, router and node at their
+/// default parameters, which the long lockstep runs and the coverage campaign use, keep `-O2`.
+const OPT_LIGHT: &str = "1";
 
 fn main() {
     git_revision();
@@ -603,6 +605,8 @@ struct BuiltTop {
     excluded: Vec<(String, String)>,
     /// A network top (`testbench/networks.rs`).
     network: bool,
+    /// Its generated hot code is compiled at [`OPT_LIGHT`].
+    light: bool,
 }
 
 fn verilate(v: &Verilator, root: &Path, out: &Path, t: &TopSpec, sources: &[PathBuf]) -> BuiltTop {
@@ -745,6 +749,7 @@ fn verilate(v: &Verilator, root: &Path, out: &Path, t: &TopSpec, sources: &[Path
             .map(|e| (e.vcd_name, e.reason))
             .collect(),
         network: t.network.is_some(),
+        light: t.network.is_some() || !t.params.is_empty() || t.variant == "Karma",
     }
 }
 
@@ -886,7 +891,7 @@ fn compile(v: &Verilator, root: &Path, out: &Path, tops: &[BuiltTop]) {
     });
     for t in tops {
         let mut fast = base.clone();
-        fast.opt_level_str(if t.network { OPT_NETWORK } else { OPT_MODEL })
+        fast.opt_level_str(if t.light { OPT_LIGHT } else { OPT_MODEL })
             .include(&t.mdir);
         let mut slow = base.clone();
         slow.opt_level_str(OPT_SLOW).include(&t.mdir);
