@@ -603,9 +603,8 @@ struct BuiltTop {
     runtime: Vec<String>,
     /// (VCD name, reason) of every design signal not in the table, parameters included.
     excluded: Vec<(String, String)>,
-    /// A network top (`testbench/networks.rs`).
-    network: bool,
-    /// Its generated hot code is compiled at [`OPT_LIGHT`].
+    /// Its generated hot code is compiled at [`OPT_LIGHT`]: a network top
+    /// (`testbench/networks.rs`), a shape's router or node, KARMA's mesh.
     light: bool,
 }
 
@@ -748,7 +747,6 @@ fn verilate(v: &Verilator, root: &Path, out: &Path, t: &TopSpec, sources: &[Path
             .into_iter()
             .map(|e| (e.vcd_name, e.reason))
             .collect(),
-        network: t.network.is_some(),
         light: t.network.is_some() || !t.params.is_empty() || t.variant == "Karma",
     }
 }
