@@ -306,17 +306,7 @@ impl LinkDesign {
                     let x = self.rng_phase();
                     let depth = self.link.rx_fifo_depth_words;
                     let c = &mut self.bench.link.p.cfg;
-                    c.usedword ^= x & 1 == 1;
-                    c.whole_pkt ^= x & 2 == 2;
-                    // corners: the longest period and interval, or a single high bit of
-                    // either; TRED up to the receive FIFO's capacity less one
-                    let high = |k: u64| 1u32 << (6 + (x >> k) % 10);
-                    (c.credit_period, c.max_interval) = match (x >> 2) % 3 {
-                        0 => (0xffff, 0xffff),
-                        1 => (high(4), 0xffff),
-                        _ => (8, high(8)),
-                    };
-                    c.tred = depth - 1 - (x >> 12) as u32 % 64;
+                    *c = settings_while_empty(x, c, depth);
                     self.quiet = Some(Quiet::Corners {
                         until: now + CORNER_CYCLES,
                     });
@@ -362,6 +352,27 @@ impl LinkDesign {
     /// The phases' draws (the reset draws' generator).
     fn rng_phase(&mut self) -> u64 {
         self.reset_rng.next_u64()
+    }
+}
+
+/// Settings no traffic may run under, for an empty link (the directed phases of the link and of
+/// the node): the credit flavour and whole-packet check flipped as `x` draws, the credit period
+/// and interval at their largest or at a single high bit, TRED up to the receive FIFO's
+/// `capacity` less one (decision 0042, finding 1: under traffic they would let it overflow).
+pub fn settings_while_empty(x: u64, now: &TclCfg, capacity: u32) -> TclCfg {
+    let high = |k: u64| 1u32 << (6 + (x >> k) % 10);
+    let (credit_period, max_interval) = match (x >> 2) % 3 {
+        0 => (0xffff, 0xffff),
+        1 => (high(4), 0xffff),
+        _ => (8, high(8)),
+    };
+    TclCfg {
+        credit_period,
+        max_interval,
+        tred: capacity - 1 - (x >> 12) as u32 % 64,
+        usedword: now.usedword ^ (x & 1 == 1),
+        after_pkt: now.after_pkt,
+        whole_pkt: now.whole_pkt ^ (x & 2 == 2),
     }
 }
 

@@ -391,22 +391,18 @@ impl NodeDesign {
                 };
                 if e.empty_for >= 64 {
                     self.count("settings_while_empty");
-                    let x = self.rng.next_u64();
-                    let mode = self.top.node.tc.credit_mode ^ (x as u32 & 0b101);
-                    let high = |k: u64| 1u32 << (6 + (x >> k) % 10);
-                    let (period, interval) = match (x >> 2) % 3 {
-                        0 => (0xffff, 0xffff),
-                        1 => (high(4), 0xffff),
-                        _ => (8, high(8)),
-                    };
-                    let cap = self.link.rx_fifo_depth_words;
+                    let c = super::link_design::settings_while_empty(
+                        self.rng.next_u64(),
+                        &self.top.node.tcl_cfg(),
+                        self.link.rx_fifo_depth_words,
+                    );
                     // (the interval first: a period above the interval is refused)
                     self.pending.extend([
                         w(CREDIT_MAX_INTERVAL, 0xffff),
-                        w(CREDIT_PERIOD, period),
-                        w(CREDIT_MAX_INTERVAL, interval),
-                        w(TRED, cap - 1 - (x >> 12) as u32 % 64),
-                        w(CREDIT_MODE, mode),
+                        w(CREDIT_PERIOD, c.credit_period),
+                        w(CREDIT_MAX_INTERVAL, c.max_interval),
+                        w(TRED, c.tred),
+                        w(CREDIT_MODE, credit_mode(&c)),
                     ]);
                     e.stage = EmptyStage::Corners;
                     e.since = now;
@@ -465,13 +461,7 @@ impl NodeDesign {
             wdata,
             ..Default::default()
         };
-        VecDeque::from([
-            w(
-                CREDIT_MODE,
-                c.usedword as u32 | (c.after_pkt as u32) << 1 | (c.whole_pkt as u32) << 2,
-            ),
-            w(TRED, c.tred),
-        ])
+        VecDeque::from([w(CREDIT_MODE, credit_mode(&c)), w(TRED, c.tred)])
     }
 
     /// The node's counters that its reset clears: every link's packet accounting (both
@@ -931,7 +921,7 @@ impl NodeDesign {
                     "CREDIT_PERIOD" => c.credit_period,
                     "CREDIT_MAX_INTERVAL" => c.max_interval.max(tc.credit_period),
                     "TRED" => c.tred,
-                    "CREDIT_MODE" => c.usedword as u32 | (c.after_pkt as u32) << 1,
+                    "CREDIT_MODE" => credit_mode(&c),
                     _ => phy.gearbox_en as u32 | (phy.cc_en as u32) << 1,
                 }
             }
@@ -947,6 +937,12 @@ impl NodeDesign {
             _ => r as u32,
         }
     }
+}
+
+/// The CREDIT_MODE register's value for link settings `c` (`src/node/regs.rs`; the node's
+/// `tcl_cfg` reads it back).
+fn credit_mode(c: &TclCfg) -> u32 {
+    c.usedword as u32 | (c.after_pkt as u32) << 1 | (c.whole_pkt as u32) << 2
 }
 
 /// Is register `name` read-only (a write answers with an error)?
