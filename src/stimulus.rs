@@ -654,7 +654,8 @@ impl Consumer {
 }
 
 /// Accounts for every packet of one direction: delivered intact, delivered with `crc_bad`,
-/// lost (a gap in a VC's sequence), or silently corrupted (delivered changed without
+/// lost (a gap in a VC's sequence), in flight when the path was reset (`reset_lost`), or
+/// silently corrupted (delivered changed without
 /// `crc_bad`, or delivered where no packet was expected with `crc_bad` clear). A silent
 /// corruption is a counted category, not a failure of the run: bit errors can turn a packet
 /// into another one that every check passes (docs/decisions/0017); tests that expect none
