@@ -545,6 +545,8 @@ pub struct Consumer {
     /// Start no new packet (a packet begun is read to its footer): the test bench hands the
     /// FIFOs to another reader.
     pub paused: bool,
+    /// The back-pressure set aside while [`Consumer::drain_at_full_speed`] holds.
+    set_aside: Option<BackPressure>,
 }
 
 impl Consumer {
@@ -564,6 +566,22 @@ impl Consumer {
             done: VecDeque::new(),
             words_popped: 0,
             paused: false,
+            set_aside: None,
+        }
+    }
+
+    /// Read whenever a word shows, its back-pressure (and that policy's draws) set aside until
+    /// [`Consumer::resume_back_pressure`]: a test bench draining its design.
+    pub fn drain_at_full_speed(&mut self) {
+        if self.set_aside.is_none() {
+            self.set_aside = Some(std::mem::replace(&mut self.policy, BackPressure::None));
+        }
+    }
+
+    /// The back-pressure [`Consumer::drain_at_full_speed`] set aside, back where it was.
+    pub fn resume_back_pressure(&mut self) {
+        if let Some(p) = self.set_aside.take() {
+            self.policy = p;
         }
     }
 

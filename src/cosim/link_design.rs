@@ -148,8 +148,6 @@ pub struct LinkDesign {
     quiet: Option<Quiet>,
     next_phase: u64,
     phase_stats: BTreeMap<&'static str, u64>,
-    /// The consumers' back-pressure while a drain reads at full speed.
-    saved_policy: Vec<BackPressure>,
 }
 
 /// The constrained stimulus's targeted errors, at a configured bit-error rate of 0: one beat in
@@ -241,7 +239,6 @@ impl LinkDesign {
             quiet: None,
             next_phase: PHASE_GAP,
             phase_stats: BTreeMap::new(),
-            saved_policy: Vec::new(),
         }
     }
 }
@@ -287,10 +284,8 @@ impl LinkDesign {
                     // until the phase ends (their back-pressure, and its draws, set aside)
                     self.bench.a.src.hold = true;
                     self.bench.b.src.hold = true;
-                    for e in [&mut self.bench.a, &mut self.bench.b] {
-                        let p = std::mem::replace(&mut e.con.policy, BackPressure::None);
-                        self.saved_policy.push(p);
-                    }
+                    self.bench.a.con.drain_at_full_speed();
+                    self.bench.b.con.drain_at_full_speed();
                     self.quiet = Some(Quiet::Drain { since: now });
                 }
             }
@@ -336,12 +331,8 @@ impl LinkDesign {
     fn release_sources(&mut self) {
         self.bench.a.src.hold = false;
         self.bench.b.src.hold = false;
-        let mut saved = std::mem::take(&mut self.saved_policy).into_iter();
-        for e in [&mut self.bench.a, &mut self.bench.b] {
-            if let Some(p) = saved.next() {
-                e.con.policy = p;
-            }
-        }
+        self.bench.a.con.resume_back_pressure();
+        self.bench.b.con.resume_back_pressure();
     }
 
     fn end_phase(&mut self) {

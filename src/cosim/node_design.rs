@@ -76,8 +76,6 @@ pub struct NodeDesign {
     counters_before: BTreeMap<String, u64>,
     /// Settings no traffic may run under, written while the node is empty (constrained).
     empty_phase: Option<EmptyPhase>,
-    /// The consumers' back-pressure while an empty phase drains at full speed.
-    saved_policy: Vec<BackPressure>,
 }
 
 /// The node's analogue of the link's settings-while-empty phase (`link_design::Quiet`), after
@@ -313,7 +311,6 @@ impl NodeDesign {
             reset_rng,
             counters_before: BTreeMap::new(),
             empty_phase: None,
-            saved_policy: Vec::new(),
         }
     }
 
@@ -350,17 +347,11 @@ impl NodeDesign {
         for s in self.ps_src.iter_mut().chain(self.nb_src.iter_mut()) {
             s.hold = on;
         }
-        if on {
-            for c in self.ps_con.iter_mut().chain(self.nb_con.iter_mut()) {
-                let p = std::mem::replace(&mut c.policy, BackPressure::None);
-                self.saved_policy.push(p);
-            }
-        } else {
-            let mut saved = std::mem::take(&mut self.saved_policy).into_iter();
-            for c in self.ps_con.iter_mut().chain(self.nb_con.iter_mut()) {
-                if let Some(p) = saved.next() {
-                    c.policy = p;
-                }
+        for c in self.ps_con.iter_mut().chain(self.nb_con.iter_mut()) {
+            if on {
+                c.drain_at_full_speed();
+            } else {
+                c.resume_back_pressure();
             }
         }
     }
