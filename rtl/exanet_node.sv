@@ -12,7 +12,8 @@
 // The outgoing PHY lane of each link belongs to the node that transmits on it; link_out_* is what
 // arrives at the neighbour, and the neighbour's lane drives link_in_*. On an intra-tile port
 // whose generator (consumer) is enabled in ST_GEN_EN (ST_CONS_EN), the generator writes (the
-// consumer reads) the port's FIFOs instead of the processing system.
+// consumer reads) the port's FIFOs instead of the processing system; a generator whose bit
+// clears during a run keeps the port until it has finished its packet (decision 0043).
 //
 // Cycle contract: every block's; every signal between blocks is a register of the driving block
 // (the router's FIFO outputs, the TCL's strobes, the Target Controller's configuration). The
@@ -464,10 +465,13 @@ module exanet_node
   logic [31:0]        cons_words [N_INTRA];
 
   for (genvar p = 0; p < N_INTRA; p++) begin : gen_st
-    logic         gen_on, cons_on, gen_wr_hf, gen_wr_pay, cons_rd_hf, cons_rd_pay;
+    logic         gen_on, gen_owns, cons_on, gen_wr_hf, gen_wr_pay, cons_rd_hf, cons_rd_pay;
     logic [127:0] gen_wdata;
 
     assign gen_on  = st_gen_en[p];
+    // the port's TX FIFO is the generator's while it is enabled and while it finishes the packet
+    // it was writing when ST_GEN_EN cleared (decision 0043)
+    assign gen_owns = gen_on || gen_active[p];
     assign cons_on = st_cons_en[p];
 
     exanet_st_gen #(
@@ -512,9 +516,9 @@ module exanet_node
       .words_o       (cons_words[p])
     );
 
-    assign intra_wr_hf[p]  = gen_on ? gen_wr_hf : ps_wr_hf_i[p];
-    assign intra_wr_pay[p] = gen_on ? gen_wr_pay : ps_wr_pay_i[p];
-    assign intra_wdata[p]  = gen_on ? gen_wdata : ps_wdata_i[p];
+    assign intra_wr_hf[p]  = gen_owns ? gen_wr_hf : ps_wr_hf_i[p];
+    assign intra_wr_pay[p] = gen_owns ? gen_wr_pay : ps_wr_pay_i[p];
+    assign intra_wdata[p]  = gen_owns ? gen_wdata : ps_wdata_i[p];
     assign intra_rd_hf[p]  = cons_on ? cons_rd_hf : ps_rd_hf_i[p];
     assign intra_rd_pay[p] = cons_on ? cons_rd_pay : ps_rd_pay_i[p];
   end

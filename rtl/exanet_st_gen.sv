@@ -15,7 +15,9 @@
 // SECDED code and the destination address {PORT, n}; the footer carries the source
 // coordinates (the live COORD register), the packet number, PORT in its user field, and the
 // CRC-32C of the payload and the footer's low half. The Target Controller refuses a start while
-// any generator is active.
+// any generator is active. Its ST_GEN_EN bit cleared during a run (enabled_i low), the generator
+// finishes the packet it is writing and stops before the next header; the node keeps the port's
+// FIFO the generator's until then (decision 0043), so no word is written by two masters or lost.
 //
 // Model twin: src/node/selftest.rs (TrafficGen); keep the two line for line.
 
@@ -155,6 +157,9 @@ module exanet_st_gen
       sent_d   = '0;
       widx_d   = '0;
       crc_d    = CRC32C_INIT;
+    end else if (active_q && !enabled_i && widx_q == '0) begin
+      // ST_GEN_EN cleared during the run: the generator stops between packets (decision 0043)
+      active_d = 1'b0;
     end else if (active_q && !full) begin
       if (widx_q == '0) begin
         wr_hf_d = 1'b1;

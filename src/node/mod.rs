@@ -300,16 +300,18 @@ impl Node {
             cfg: self.router_cfg(),
             ..Default::default()
         };
-        // an intra-tile port's driver: its generator (consumer) when enabled, else the PS
+        // an intra-tile port's driver: its generator (consumer) when enabled, else the PS; the
+        // generator keeps the port while it finishes a packet after its enable clears
+        // (decision 0043)
         let intra = |p: usize| {
             let (g, c) = (&self.gens[p], &self.cons[p]);
-            let gen_on = self.tc.st_gen_en & (1 << p) != 0;
+            let gen_owns = self.tc.st_gen_en & (1 << p) != 0 || g.active;
             let cons_on = self.tc.st_cons_en & (1 << p) != 0;
             let ps = &i.ps[p];
             IntraIn {
-                wr_hf: if gen_on { g.wr_hf } else { ps.wr_hf },
-                wr_pay: if gen_on { g.wr_pay } else { ps.wr_pay },
-                wdata: if gen_on { g.wdata } else { ps.wdata },
+                wr_hf: if gen_owns { g.wr_hf } else { ps.wr_hf },
+                wr_pay: if gen_owns { g.wr_pay } else { ps.wr_pay },
+                wdata: if gen_owns { g.wdata } else { ps.wdata },
                 rd_hf: if cons_on { c.rd_hf } else { ps.rd_hf },
                 rd_pay: if cons_on { c.rd_pay } else { ps.rd_pay },
             }

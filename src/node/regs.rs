@@ -81,7 +81,7 @@ pub const REGS: [Reg; 56] = [
     r("ERR_ADDR", 0x034, Ro, "[15:0] address of the last erroneous access"),
     r("ERR_COUNT", 0x038, Ro, "erroneous accesses so far"),
     r("DROPS", 0x03C, Ro, "packets the router dropped (all ports)"),
-    r("ST_GEN_EN", 0x040, Rw, "[7:0] self-test traffic generator enabled on intra-tile port p"),
+    r("ST_GEN_EN", 0x040, Rw, "[7:0] self-test traffic generator enabled on intra-tile port p (cleared during a run: the packet under way is finished, then it stops)"),
     r("ST_PKT", 0x044, Rw, "self-test packets: [12:0] size (bytes; at most 4096), [14:13] type, [17:15] VC"),
     r("ST_DEST", 0x048, Rw, "self-test destination: [7:0] X, [15:8] Y, [23:16] Z, [26:24] intra-tile port"),
     r("ST_COUNT", 0x04C, Rw, "packets each enabled generator sends"),

@@ -9,7 +9,9 @@
 //!   or payload FIFO, in packet order, never overflowing a FIFO (it writes only when the FIFO,
 //!   counting the write it has in flight, has room). Payload word k of packet n is a fixed
 //!   pattern of (port, n, k); the footer carries the CRC-32C of the payload, the header its
-//!   SECDED code. The Target Controller refuses a start while any generator is active.
+//!   SECDED code. The Target Controller refuses a start while any generator is active. Its
+//!   enable cleared during a run, the generator finishes the packet it is writing and stops
+//!   before the next header; the node leaves it the port until then (decision 0043).
 //! - Consumer: pops in packet order (header, payload, footer), one word a cycle from each FIFO it
 //!   reads; pops are registered and scheduled from the FIFOs' visible occupancy.
 //! - Performance counter: counts every cycle from `start` until the consumers have received the
@@ -182,6 +184,11 @@ impl Block for TrafficGen {
             return n;
         }
         if !self.active {
+            return n;
+        }
+        if !enabled && self.widx == 0 {
+            // ST_GEN_EN cleared during the run: stop between packets (decision 0043)
+            n.active = false;
             return n;
         }
         let cfg = &GenCfg {
@@ -408,5 +415,56 @@ impl Block for PerfCounter {
         v.sig("running_q", 1, b(self.running));
         v.sig("done_q", 1, b(self.done));
         v.sig("cycles_q", 32, self.cycles as u128);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Decision 0043: a generator whose enable clears in the middle of a packet writes the rest
+    /// of that packet (every payload word and the footer), then stops before the next header.
+    #[test]
+    fn a_generator_disabled_mid_packet_finishes_it_and_stops() {
+        let cfg = GenCfg {
+            pkt: 64, // 64 bytes: 4 payload words
+            dest: 0,
+            count: u32::MAX,
+            coord: 0,
+            size_in_words: false,
+        };
+        let fifo = GenFifoIn {
+            hf_usedw: 0,
+            pay_usedw: 0,
+            hf_depth: 128,
+            pay_depth: 4096,
+        };
+        let mut g = TrafficGen::reset(&());
+        let mut writes = Vec::new();
+        for cycle in 0..40u32 {
+            let i = GenIn {
+                port: 1,
+                cfg: &cfg,
+                start: cycle == 0,
+                // cleared while the second packet's payload is being written
+                enabled: cycle < 9,
+                fifo: &fifo,
+            };
+            g = g.eval(&i);
+            if g.wr_hf || g.wr_pay {
+                writes.push((g.wr_hf, g.wdata));
+            }
+        }
+        assert!(!g.active, "stopped");
+        assert_eq!(g.sent, 2, "the packet under way when disabled was finished");
+        assert_eq!(
+            writes.len(),
+            2 * 6,
+            "two whole packets: header, 4 payload words, footer"
+        );
+        for (k, (hf, _)) in writes.iter().enumerate() {
+            assert_eq!(*hf, k % 6 == 0 || k % 6 == 5, "word {k} in packet order");
+        }
+        assert_eq!(writes[6].1, cfg.header(1, 1), "the second packet's header");
     }
 }
