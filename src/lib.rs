@@ -12,6 +12,7 @@ pub mod config_doc;
 pub mod config_set;
 pub mod conststr;
 pub mod cosim;
+pub mod counters;
 pub mod fifo;
 pub mod fifo_mem;
 pub mod footprint;

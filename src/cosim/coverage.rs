@@ -464,6 +464,15 @@ impl Collector {
         }
     }
 
+    /// After a deposit into the RTL's counters (decision 0044) and the evaluation that spread
+    /// it: the values now are the new reference, and the deposit's own change is not a toggle
+    /// (only what the hardware does from there is).
+    pub fn rebase(&mut self, rtl: &RtlModel) {
+        if self.primed {
+            self.reader.read(rtl, &mut self.prev);
+        }
+    }
+
     /// After an asynchronous reset between two edges: a state register's next value is not an
     /// arc from the one before the reset.
     pub fn after_reset(&mut self) {

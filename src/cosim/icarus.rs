@@ -10,8 +10,10 @@
 //! 2. a generated bench, `replay_tb.sv`, instantiates the design's top, applies the asynchronous
 //!    reset as the Verilator lockstep does (rst_ni high, low, high, the clock low), then per
 //!    cycle sets the inputs of `inputs.hex` with the clock low, pulses `rst_ni` when the line's
-//!    first value (the design's `reset_now` before that cycle) says so, raises the clock, and
-//!    writes the same signals, by hierarchical name, to `icarus.hex`;
+//!    first value (the design's `reset_now` before that cycle) says so, makes the deposits
+//!    into the counters its second value counts (`deposits.hex`, the design's `deposits`,
+//!    decision 0044) by hierarchical assignment, raises the clock, and writes the same
+//!    signals, by hierarchical name, to `icarus.hex`;
 //! 3. the two files are compared line by line; the first difference names the cycle, the
 //!    signal and both values (an X or Z from Icarus is a difference).
 //!
@@ -136,6 +138,7 @@ fn bench_source(
     inputs: &[Input],
     outputs: &[Input],
     sigs: &[Signal],
+    deposit_targets: &[String],
     cycles: u64,
 ) -> String {
     let mut s = String::new();
@@ -171,7 +174,8 @@ fn bench_source(
     }
     let _ = writeln!(
         s,
-        "  integer fin, fout, got, cycle;\n  logic reset_before;\n"
+        "  integer fin, fout, fdep, got, cycle, ndep, k;\n  logic reset_before;\n  \
+         logic [31:0] dep_at, dep_v;\n"
     );
     let _ = write!(
         s,
@@ -181,10 +185,11 @@ fn bench_source(
         let _ = write!(s, ",\n    .{port} (tb_{port})");
     }
     let _ = writeln!(s, "\n  );\n");
-    // each line: whether the reset is pulsed before the cycle (`Design::reset_now`), then the
-    // inputs
-    let fmt_in = vec!["%h"; inputs.len() + 1].join(" ");
-    let args_in: Vec<String> = std::iter::once("reset_before".to_string())
+    // each line: whether the reset is pulsed before the cycle (`Design::reset_now`), how many
+    // deposits are made before it (`Design::deposits`), then the inputs
+    let fmt_in = vec!["%h"; inputs.len() + 2].join(" ");
+    let args_in: Vec<String> = ["reset_before".to_string(), "ndep".to_string()]
+        .into_iter()
         .chain(inputs.iter().map(|i| match i.idx {
             Some(x) => format!("tb_{}[{x}]", i.port),
             None => format!("tb_{}", i.port),
@@ -195,10 +200,25 @@ fn bench_source(
          $display(\"FAIL inputs.hex: cycle %0d: %0d of {} values\", cycle, got);\n      \
          $finish;\n    end",
         args_in.join(", "),
-        inputs.len() + 1,
-        inputs.len() + 1
+        inputs.len() + 2,
+        inputs.len() + 2
     );
     let _ = writeln!(s, "  task automatic read_inputs;\n{read}\n  endtask\n");
+    // a deposit: a line of deposits.hex, the counter's index in the list below and the value
+    let _ = writeln!(
+        s,
+        "  task automatic deposit;\n    got = $fscanf(fdep, \"%h %h\\n\", dep_at, dep_v);\n    \
+         if (got != 2) begin\n      $display(\"FAIL deposits.hex: cycle %0d\", cycle);\n      \
+         $finish;\n    end\n    case (dep_at)"
+    );
+    for (k, t) in deposit_targets.iter().enumerate() {
+        let _ = writeln!(s, "      {k}: {t} = dep_v;");
+    }
+    let _ = writeln!(
+        s,
+        "      default: begin\n        $display(\"FAIL deposits.hex: no counter %0d\", dep_at);\n        \
+         $finish;\n      end\n    endcase\n  endtask\n"
+    );
     let _ = writeln!(s, "  task automatic write_signals;");
     for (r, row) in sigs.chunks(FWRITE_ROW).enumerate() {
         let fmt = vec!["%h"; row.len()].join(" ");
@@ -214,13 +234,15 @@ fn bench_source(
     let _ = writeln!(
         s,
         "  initial begin\n    fin  = $fopen(\"inputs.hex\", \"r\");\n    \
-         fout = $fopen(\"icarus.hex\", \"w\");\n    if (fin == 0 || fout == 0) begin\n      \
-         $display(\"FAIL cannot open inputs.hex or icarus.hex\");\n      $finish;\n    end\n    \
+         fout = $fopen(\"icarus.hex\", \"w\");\n    fdep = $fopen(\"deposits.hex\", \"r\");\n    \
+         if (fin == 0 || fout == 0 || fdep == 0) begin\n      \
+         $display(\"FAIL cannot open inputs.hex, icarus.hex or deposits.hex\");\n      $finish;\n    end\n    \
          cycle = 0;\n    read_inputs();\n    // the asynchronous reset, as the Verilator lockstep \
          applies it\n    #1 rst_ni = 1'b0;\n    #1 rst_ni = 1'b1;\n    #1;\n    \
          for (cycle = 0; cycle < {cycles}; cycle = cycle + 1) begin\n      \
          if (cycle > 0) read_inputs();\n      clk_i = 1'b0;\n      if (cycle > 0 && reset_before) begin\n        \
-         #1 rst_ni = 1'b0;\n        #1 rst_ni = 1'b1;\n      end\n      #{HALF_PERIOD_NS};\n      \
+         #1 rst_ni = 1'b0;\n        #1 rst_ni = 1'b1;\n      end\n      \
+         for (k = 0; k < ndep; k = k + 1) deposit();\n      #{HALF_PERIOD_NS};\n      \
          clk_i = 1'b1;\n      #1 write_signals();\n      #{};\n    end\n    $fclose(fout);\n    \
          $display(\"DONE %0d\", cycle);\n    $finish;\n  end\nendmodule",
         HALF_PERIOD_NS - 1
@@ -337,12 +359,16 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
                 .map_err(|e| io(name, e))
         };
         let (mut fin, mut fmodel) = (create("inputs.hex")?, create("model.hex")?);
+        let mut fdep = create("deposits.hex")?;
+        let mut deposit_names: Vec<String> = Vec::new();
         let mut sampler = Sampler::default();
         let mut line = String::new();
         let mut reset_before = false;
+        let mut ndep = 0;
         for c in 0..opts.cycles {
             line.clear();
             line.push(if reset_before { '1' } else { '0' });
+            let _ = write!(line, " {ndep:x}");
             for (v, i) in d.input_values().iter().zip(&inputs) {
                 let _ = write!(line, " {v:0n$x}", n = digits(i.width));
             }
@@ -365,15 +391,32 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
                 .map_err(|e| run_err(format!("cycle {c}: the test bench's check failed: {e}")))?;
             d.between_cycles();
             reset_before = d.reset_now();
+            let deposits = d.deposits();
+            ndep = deposits.len();
+            for (name, v) in deposits {
+                let k = match deposit_names.iter().position(|n| *n == name) {
+                    Some(k) => k,
+                    None => {
+                        deposit_names.push(name);
+                        deposit_names.len() - 1
+                    }
+                };
+                writeln!(fdep, "{k:x} {v:08x}").map_err(|e| io("deposits.hex", e))?;
+            }
             opts.progress.every(c, PROGRESS_BATCH);
         }
         fin.flush().map_err(|e| io("inputs.hex", e))?;
+        fdep.flush().map_err(|e| io("deposits.hex", e))?;
+        let deposit_targets = deposit_names
+            .iter()
+            .map(|n| bench_name(n, top).ok_or_else(|| setup(format!("counter {n} is outside TOP"))))
+            .collect::<Result<Vec<_>, _>>()?;
         fmodel.flush().map_err(|e| io("model.hex", e))?;
 
         // 2. the RTL under Icarus
         std::fs::write(
             dir.join("replay_tb.sv"),
-            bench_source(top, &inputs, &outputs, &sigs, opts.cycles),
+            bench_source(top, &inputs, &outputs, &sigs, &deposit_targets, opts.cycles),
         )
         .map_err(|e| io("replay_tb.sv", e))?;
         let out = Command::new("iverilog")

@@ -8,10 +8,13 @@ use super::lockstep::{
 };
 use super::rtl::RtlTop;
 use crate::config::{Config, CreditFlavour, LinkConfig, MAX_PAYLOAD_BYTES};
+use crate::counters::DepositSchedule;
+use crate::link::account::LinkAccount;
 use crate::link::bench::{EndStimulus, LinkBench};
 use crate::link::errors::ErrorPlan;
 use crate::link::phy::PhyCfg;
-use crate::link::tcl_tx::TclCfg;
+use crate::link::tcl_rx::TclRx;
+use crate::link::tcl_tx::{TclCfg, TclTx};
 use crate::link::{LinkParams, LinkTbIn};
 use crate::probe::Visitor;
 use crate::stimulus::{BackPressure, SizeDist, SourceMode, TrafficSpec};
@@ -148,7 +151,21 @@ pub struct LinkDesign {
     quiet: Option<Quiet>,
     next_phase: u64,
     phase_stats: BTreeMap<&'static str, u64>,
+    /// The deposits into the TCLs' counters (constrained stimulus, decision 0044).
+    deposits: DepositSchedule,
 }
+
+/// Cycles from one deposit into the link's counters to the next (constrained stimulus): at
+/// least this, at most twice this.
+pub const DEPOSIT_GAP: u64 = 250;
+
+/// Full scopes of the four TCL halves: A's TX and RX, B's TX and RX.
+const TCL_SCOPES: [&str; 4] = [
+    "TOP.exanet_link_top.u_a.u_tcl.u_tx",
+    "TOP.exanet_link_top.u_a.u_tcl.u_rx",
+    "TOP.exanet_link_top.u_b.u_tcl.u_tx",
+    "TOP.exanet_link_top.u_b.u_tcl.u_rx",
+];
 
 /// The constrained stimulus's targeted errors, at a configured bit-error rate of 0: one beat in
 /// this many is hit (`ErrorPlan::Targeted`).
@@ -239,6 +256,7 @@ impl LinkDesign {
             quiet: None,
             next_phase: PHASE_GAP,
             phase_stats: BTreeMap::new(),
+            deposits: DepositSchedule::new(cfg.sim.seed, DEPOSIT_GAP),
         }
     }
 }
@@ -256,11 +274,24 @@ impl LinkDesign {
                     .chain(&e.rx_fifos)
                     .all(|f| f.hf.usedw() == 0 && f.pay.usedw() == 0)
         });
+        let (atx, arx, btx, brx) = self.counted_tcls();
         fifos_empty
-            && l.account_ab().in_flight == 0
-            && l.account_ba().in_flight == 0
+            && LinkAccount::of(&atx, &brx).in_flight == 0
+            && LinkAccount::of(&btx, &arx).in_flight == 0
             && b.a.con.at_boundary()
             && b.b.con.at_boundary()
+    }
+
+    /// The TCL halves as the hardware counted (the deposits' offsets taken off,
+    /// `Deposits::counted`): A's TX and RX, B's TX and RX.
+    fn counted_tcls(&self) -> (TclTx, TclRx, TclTx, TclRx) {
+        let (l, d) = (&self.bench.link, &self.deposits.deposits);
+        (
+            d.counted(TCL_SCOPES[0], &l.a.tx),
+            d.counted(TCL_SCOPES[1], &l.a.rx),
+            d.counted(TCL_SCOPES[2], &l.b.tx),
+            d.counted(TCL_SCOPES[3], &l.b.rx),
+        )
     }
 
     fn count_phase(&mut self, k: &'static str) {
@@ -479,7 +510,7 @@ impl Design for LinkDesign {
         if self.stimulus != Stimulus::Constrained || self.bench.cycle != self.next_reset {
             return false;
         }
-        for (k, v) in link_counters(&self.bench.link) {
+        for (k, v) in self.link_counters() {
             if k == "link_in_flight" {
                 self.in_flight_at_resets += v;
             } else {
@@ -487,6 +518,7 @@ impl Design for LinkDesign {
             }
         }
         self.bench.reset();
+        self.deposits.reset();
         if self.quiet.take().is_some() {
             // (a phase under way ends with the reset; its settings stay until the next change)
             self.count_phase("phases_cut_by_reset");
@@ -500,6 +532,17 @@ impl Design for LinkDesign {
         self.resets += 1;
         self.next_reset = next_reset(self.bench.cycle, &mut self.reset_rng);
         true
+    }
+
+    /// The constrained stimulus deposits into the TCLs' counters every [`DEPOSIT_GAP`] to twice
+    /// that cycles (`DepositSchedule`): a value just below a power of two, so that the next
+    /// event carries into a high bit or wraps the counter (decision 0044).
+    fn deposits(&mut self) -> Vec<(String, u32)> {
+        if self.stimulus != Stimulus::Constrained {
+            return Vec::new();
+        }
+        self.deposits
+            .step(self.bench.cycle, "", &mut self.bench.link)
     }
 
     fn probe(&self, after_edge: bool, v: &mut dyn Visitor) {
@@ -525,7 +568,8 @@ impl Design for LinkDesign {
         {
             return Err(e.clone());
         }
-        self.bench.link.check_accounts()
+        let (atx, arx, btx, brx) = self.counted_tcls();
+        LinkAccount::check_both((&atx, &arx), (&btx, &brx))
     }
 
     fn stats(&self) -> BTreeMap<String, u64> {
@@ -555,7 +599,7 @@ impl Design for LinkDesign {
             ),
         ]);
         // the link's own counters, with those of before its resets
-        for (k, v) in link_counters(&b.link) {
+        for (k, v) in self.link_counters() {
             let before = self.counters_before.get(&k).copied().unwrap_or(0);
             s.insert(k, before + v);
         }
@@ -567,6 +611,7 @@ impl Design for LinkDesign {
                 boards.iter().map(|x| x.reset_lost).sum(),
             );
             s.insert("link_in_flight_at_resets".into(), self.in_flight_at_resets);
+            s.insert("counter_deposits".into(), self.deposits.made);
             for (k, v) in &self.phase_stats {
                 s.insert((*k).into(), *v);
             }
@@ -583,29 +628,31 @@ impl Design for LinkDesign {
     }
 }
 
-/// The link's counters of both directions (its TCLs' statistics and packet accounting), which
-/// its reset clears.
-fn link_counters(l: &crate::link::Link) -> BTreeMap<String, u64> {
-    let mut s = BTreeMap::from([
-        (
-            "ecc_corrected".into(),
-            (l.a.rx.stat_ecc_corr + l.b.rx.stat_ecc_corr) as u64,
-        ),
-        (
-            "ecc_uncorrectable".into(),
-            (l.a.rx.stat_ecc_uncorr + l.b.rx.stat_ecc_uncorr) as u64,
-        ),
-        (
-            "crc_errors".into(),
-            (l.a.rx.stat_crc_err + l.b.rx.stat_crc_err) as u64,
-        ),
-        (
-            "credit_stall_cycles".into(),
-            (l.a.tx.stat_stall + l.b.tx.stat_stall) as u64,
-        ),
-    ]);
-    s.extend(l.account_ab().add(&l.account_ba()).fields("link_"));
-    s
+impl LinkDesign {
+    /// The link's counters of both directions (its TCLs' statistics and packet accounting) as
+    /// the hardware counted them (the deposits taken off), which its reset clears.
+    fn link_counters(&self) -> BTreeMap<String, u64> {
+        let (atx, arx, btx, brx) = self.counted_tcls();
+        let sum = |a: u32, b: u32| u64::from(a) + u64::from(b);
+        let mut s = BTreeMap::from([
+            (
+                "ecc_corrected".into(),
+                sum(arx.stat_ecc_corr, brx.stat_ecc_corr),
+            ),
+            (
+                "ecc_uncorrectable".into(),
+                sum(arx.stat_ecc_uncorr, brx.stat_ecc_uncorr),
+            ),
+            ("crc_errors".into(), sum(arx.stat_crc_err, brx.stat_crc_err)),
+            (
+                "credit_stall_cycles".into(),
+                sum(atx.stat_stall, btx.stat_stall),
+            ),
+        ]);
+        let ab = LinkAccount::of(&atx, &brx);
+        s.extend(ab.add(&LinkAccount::of(&btx, &arx)).fields("link_"));
+        s
+    }
 }
 
 /// The values of the link top's inputs (in the order of `LinkDesign::input_names`) for `tb`.

@@ -69,6 +69,14 @@ pub trait Design {
     fn reset_now(&mut self) -> bool {
         false
     }
+    /// After [`Design::reset_now`]: the deposits the test bench has just made into the model's
+    /// event counters (decision 0044), by full RTL name; the driver makes the same ones in the
+    /// RTL before the next cycle. A deposit changes only counters, whose value feeds no
+    /// hardware decision; the design's own accounting takes the deposits off
+    /// (`crate::counters::Deposits::counted`).
+    fn deposits(&mut self) -> Vec<(String, u32)> {
+        Vec::new()
+    }
     /// The top's register map for its coverage (`src/cosim/coverage.rs`): `(slots, links)` of a
     /// top with a Target Controller on `TOP.reg_*`.
     fn register_map(&self) -> Option<(u32, u32)> {
@@ -444,6 +452,23 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
                     .map_err(run_err)?;
                 if let Some(c) = cov.as_mut() {
                     c.after_reset();
+                }
+            }
+            let deposits = d.deposits();
+            if !deposits.is_empty() {
+                for (name, v) in &deposits {
+                    let id = rtl.find(name).ok_or_else(|| {
+                        run_err(format!(
+                            "cycle {c}: a deposit into {name}: the RTL has no such signal"
+                        ))
+                    })?;
+                    rtl.deposit(id, u128::from(*v));
+                }
+                // (the clock still high, the inputs those of the cycle that ended: only the
+                // logic the counters feed changes)
+                rtl.eval();
+                if let Some(c) = cov.as_mut() {
+                    c.rebase(&rtl);
                 }
             }
             opts.progress.every(c, PROGRESS_BATCH);

@@ -15,17 +15,22 @@ use super::lockstep::{
 };
 use super::rtl::RtlTop;
 use crate::config::Config;
+use crate::counters::DepositSchedule;
 use crate::link::account::LinkAccount;
 use crate::link::errors::{BitErrorInjector, ErrorPlan};
 use crate::link::phy::PhyCfg;
 use crate::link::system::EndTbIn;
-use crate::link::tcl_tx::TclCfg;
+use crate::link::tcl_rx::TclRx;
+use crate::link::tcl_tx::{TclCfg, TclTx};
 use crate::node::regs::*;
 use crate::node::target::RegReq;
+use crate::node::top::GEN_NB;
 use crate::node::top::{NodeTop, NodeTopIn};
+use crate::node::GEN_LINK;
 use crate::pktfifo::PktFifo;
 use crate::probe::Visitor;
 use crate::router::IntraIn;
+use crate::router::GEN_IN;
 use crate::stimulus::{
     BackPressure, Consumer, PacketGen, RouteBoard, SizeDist, Source, SourceMode, TrafficSpec,
 };
@@ -76,6 +81,9 @@ pub struct NodeDesign {
     counters_before: BTreeMap<String, u64>,
     /// Settings no traffic may run under, written while the node is empty (constrained).
     empty_phase: Option<EmptyPhase>,
+    /// The deposits into the node's and its neighbours' counters (constrained stimulus,
+    /// decision 0044).
+    deposits: DepositSchedule,
 }
 
 /// The node's analogue of the link's settings-while-empty phase (`link_design::Quiet`), after
@@ -129,6 +137,14 @@ enum PortPhase {
 /// Cycles a port self-test phase waits at most before going on (a source writing a 4 KB packet
 /// into a router input that shares a starved link with six others can take this long).
 const PORT_TEST_PHASE_MAX: u64 = 20_000;
+
+/// Full scope of the node's router in `exanet_node_top`.
+const ROUTER_SCOPE: &str = "TOP.exanet_node_top.u_node.u_router";
+
+/// Cycles after which a self-test still sending is stopped (ST_GEN_EN cleared): a run of any
+/// ST_COUNT would otherwise hold the port, and the map writes that wait for it, for the rest of
+/// the run.
+const SELFTEST_RUN_MAX: u64 = 2_000;
 
 /// The structure `exanet_node_top` is built with: the configuration's defaults. The reset values
 /// of the node's Target Controller (coordinates, lattice, torus, dimension order, arbiter, credit
@@ -310,6 +326,7 @@ impl NodeDesign {
             next_reset: super::link_design::next_reset(0, &mut reset_rng),
             reset_rng,
             counters_before: BTreeMap::new(),
+            deposits: DepositSchedule::new(seed, super::link_design::DEPOSIT_GAP),
             empty_phase: None,
         }
     }
@@ -463,9 +480,16 @@ impl NodeDesign {
             .iter()
             .fold(LinkAccount::default(), |a, (o, i)| a.add(o).add(i));
         let mut s: BTreeMap<String, u64> = links.fields("link_").into_iter().collect();
+        // (register DROPS, the gates' counters summed, as the hardware counted them)
+        let r = &self.top.node.dp.router;
+        let d = &self.deposits.deposits;
+        let drops = r.ins.iter().enumerate().map(|(k, slot)| {
+            let name = format!("{ROUTER_SCOPE}.{}.u_in.stat_drops_q", GEN_IN[k]);
+            slot.gate.stat_drops.wrapping_sub(d.offset(&name))
+        });
         s.insert(
             "packets_dropped".into(),
-            self.top.node.status(DROPS).unwrap_or(0) as u64,
+            u64::from(drops.fold(0u32, u32::wrapping_add)),
         );
         s
     }
@@ -606,6 +630,10 @@ impl NodeDesign {
                     let o = crate::node::target::unpack_order(self.top.node.tc.order);
                     let mut n = o;
                     n[..dims as usize].rotate_left(1);
+                    // (the entries beyond DIMS name no dimension: any value, ignored)
+                    for e in n.iter_mut().skip(dims as usize) {
+                        *e = (x >> 12) as u8 & 3;
+                    }
                     w(
                         DIM_ORDER,
                         n[0] as u32 | (n[1] as u32) << 2 | (n[2] as u32) << 4,
@@ -614,11 +642,27 @@ impl NodeDesign {
             }
             2 => {
                 self.count("unknown_address_reads");
-                rd(0x7F0)
+                // (in slot 55's block, which no node has; any of its 16 byte addresses)
+                rd(if constrained {
+                    0x7F0 | (x >> 16) as u16 & 0xF
+                } else {
+                    0x7F0
+                })
             }
             3 if !constrained || in_test => {
                 self.count("read_only_writes");
                 w(ID, 0)
+            }
+            3 if constrained && (x >> 60).is_multiple_of(4) => {
+                // software moves the node: a new lattice holding it, then a place in that
+                // lattice (the high coordinate bits need both, one write each would rarely
+                // meet)
+                self.count("node_moves");
+                let dims = dims as usize;
+                let lattice = lattice_holding(self.top.node.tc.coord, dims, x >> 20);
+                let coord = coord_in(lattice, dims, x >> 40);
+                self.pending.extend([w(LATTICE, lattice), w(COORD, coord)]);
+                RegReq::default()
             }
             3 => {
                 // any register of the map, read-only and write-only ones included (a read-only
@@ -762,25 +806,36 @@ impl NodeDesign {
                 if self.ps_src[p].at_boundary() && self.ps_con[p].at_boundary() {
                     let x = t.x;
                     let coord = node.tc.coord & 0xff_ffff;
-                    // to the port itself, to another port, or to a neighbour one step along x
+                    // to the port itself, to another port, to a neighbour one step along x, or
+                    // anywhere (mostly outside the lattice: the router drops them)
                     let (dest, port) = match x % 8 {
                         0 => (coord, (x >> 3) as u32 % 8),
                         1 => ((coord & !0xff) | ((coord + 1) & 0xff), t.port),
+                        2 => ((x >> 32) as u32 & 0xff_ffff, t.port),
                         _ => (coord, t.port),
                     };
                     let nv = node.p.router.num_vcs;
-                    // (zero-length packets one in four: the consumer's header-to-footer arc)
-                    let size = if (x >> 18) % 4 == 0 {
-                        0
-                    } else {
-                        (x >> 8) as u32 % 1025
+                    // (zero-length packets one in four: the consumer's header-to-footer arc;
+                    // one in four the largest, ST_PKT_MAX_SIZE, else any size)
+                    let size = match (x >> 18) % 8 {
+                        0 | 1 => 0,
+                        2 | 3 => ST_PKT_MAX_SIZE,
+                        _ => (x >> 8) as u32 % (ST_PKT_MAX_SIZE + 1),
                     };
                     let (kind, vc) = ((x >> 20) as u32 % 4, (x >> 22) as u32 % nv);
                     let bit = 1u32 << t.port;
                     self.pending.extend([
                         w(ST_PKT, size | kind << 13 | vc << 15),
                         w(ST_DEST, dest | port << 24),
-                        w(ST_COUNT, 1 + (x >> 30) as u32 % 4),
+                        // (a few packets, or one run in eight any count, cut short below)
+                        w(
+                            ST_COUNT,
+                            if (x >> 58).is_multiple_of(8) {
+                                x.rotate_left(29) as u32 | 1
+                            } else {
+                                1 + (x >> 30) as u32 % 4
+                            },
+                        ),
                         w(ST_CONS_EN, bit),
                         w(ST_GEN_EN, bit),
                         w(ST_CTRL, 1),
@@ -795,7 +850,12 @@ impl NodeDesign {
                 }
             }
             PortPhase::Running => {
-                if (now - t.since > 16 && !node.gens[p].active) || late {
+                let active = node.gens[p].active;
+                let cut = now - t.since > SELFTEST_RUN_MAX && active;
+                if cut {
+                    self.count("selftest_runs_cut");
+                }
+                if (now - t.since > 16 && !active) || cut || late {
                     self.pending.push_back(w(ST_GEN_EN, 0));
                     t.phase = PortPhase::Draining;
                     t.since = now;
@@ -806,7 +866,11 @@ impl NodeDesign {
                 // FIFO (one written now is readable after the FIFO's latency, later than the
                 // write disabling the consumer takes effect): the bench's consumer takes over
                 // at a packet boundary
-                if (now - t.since > 64 && node.cons[p].plan == 0 && hf_empty) || late {
+                // (and the generator stopped: after ST_GEN_EN cleared it finishes its packet,
+                // the port its own until then, decision 0043)
+                let gen_done = !node.gens[p].active;
+                if gen_done && ((now - t.since > 64 && node.cons[p].plan == 0 && hf_empty) || late)
+                {
                     self.pending.push_back(w(ST_CONS_EN, 0));
                     t.phase = PortPhase::Handback;
                     t.since = now;
@@ -865,31 +929,8 @@ impl NodeDesign {
             };
         }
         match name {
-            "COORD" => {
-                let mut c = 0;
-                for d in 0..dims {
-                    let side = (tc.lattice >> (8 * d)) & 0xff;
-                    c |= ((r >> (8 * d)) as u32 % side.max(1)) << (8 * d);
-                }
-                c
-            }
-            "LATTICE" => {
-                let mut l = 0;
-                for d in 0..3 {
-                    let c = (tc.coord >> (8 * d)) & 0xff;
-                    // a lattice just holding the node, or (one write in four) up to 255
-                    // places a side: every lattice and coordinate bit
-                    let side = if d < dims && r.is_multiple_of(4) {
-                        c + 1 + (r >> (2 + 8 * d)) as u32 % (255 - c).max(1)
-                    } else if d < dims {
-                        c + 1 + (r >> (4 * d)) as u32 % 3
-                    } else {
-                        1
-                    };
-                    l |= side.min(255) << (8 * d);
-                }
-                l
-            }
+            "COORD" => coord_in(tc.lattice, dims, r),
+            "LATTICE" => lattice_holding(tc.coord, dims, r),
             "TORUS" => r as u32 & ((1 << dims) - 1),
             "PORT_EN" => {
                 // everything on, or (one write in two) one port off
@@ -923,7 +964,9 @@ impl NodeDesign {
             "ST_COUNT" | "ST_EXPECT" => r as u32 % 6,
             "ST_DEST" => tc.coord & 0xff_ffff | ST_PORT << 24,
             "ST_PKT" => {
-                (r as u32 % 4097) | (((r >> 13) as u32 % 4) << 13) | (((r >> 15) as u32 % 8) << 15)
+                (r as u32 % (ST_PKT_MAX_SIZE + 1))
+                    | (((r >> 13) as u32 % 4) << 13)
+                    | (((r >> 15) as u32 % 8) << 15)
             }
             _ => r as u32,
         }
@@ -934,6 +977,42 @@ impl NodeDesign {
 /// `tcl_cfg` reads it back).
 fn credit_mode(c: &TclCfg) -> u32 {
     c.usedword as u32 | (c.after_pkt as u32) << 1 | (c.whole_pkt as u32) << 2
+}
+
+/// A COORD value inside `lattice` (a LATTICE value) for a node of `dims` dimensions: anywhere,
+/// or (one in two) near the lattice's far corner, where a large lattice's high coordinate bits
+/// are.
+fn coord_in(lattice: u32, dims: usize, r: u64) -> u32 {
+    let mut c = 0;
+    for d in 0..dims {
+        let side = ((lattice >> (8 * d)) & 0xff).max(1);
+        let x = if r.is_multiple_of(2) {
+            side - 1 - (r >> (1 + 2 * d)) as u32 % side.min(4)
+        } else {
+            (r >> (8 + 8 * d)) as u32 % side
+        };
+        c |= x << (8 * d);
+    }
+    c
+}
+
+/// A LATTICE value holding the node at `coord` (a COORD value) for a node of `dims`
+/// dimensions: a lattice just holding it, or (one in two) up to 255 places a side, where every
+/// lattice and coordinate bit is.
+fn lattice_holding(coord: u32, dims: usize, r: u64) -> u32 {
+    let mut l = 0;
+    for d in 0..3 {
+        let c = (coord >> (8 * d)) & 0xff;
+        let side = if d < dims && r.is_multiple_of(2) {
+            c + 1 + (r >> (2 + 8 * d)) as u32 % (255 - c).max(1)
+        } else if d < dims {
+            c + 1 + (r >> (4 * d)) as u32 % 3
+        } else {
+            1
+        };
+        l |= side.min(255) << (8 * d);
+    }
+    l
 }
 
 /// Is register `name` read-only (a write answers with an error)?
@@ -1075,6 +1154,7 @@ impl Design for NodeDesign {
             *self.counters_before.entry(k).or_insert(0) += v;
         }
         self.top.async_reset(&self.cfg);
+        self.deposits.reset();
         let nb = crate::link::LinkParams::from_config(&self.cfg.link);
         (self.top.nb_p.cfg, self.top.nb_p.phy_cfg) = (nb.cfg, nb.phy_cfg);
         self.node_link = (self.top.node.tcl_cfg(), self.top.node.phy_cfg());
@@ -1122,6 +1202,16 @@ impl Design for NodeDesign {
         self.last = self.inputs();
         self.next_reset = super::link_design::next_reset(self.cycle, &mut self.reset_rng);
         true
+    }
+
+    /// The constrained stimulus deposits into the node's counters (its Target Controller's,
+    /// router's, TCLs' and performance counter's) and its neighbours' TCLs', as the link's
+    /// (`LinkDesign::deposits`, decision 0044).
+    fn deposits(&mut self) -> Vec<(String, u32)> {
+        if self.stimulus != Stimulus::Constrained {
+            return Vec::new();
+        }
+        self.deposits.step(self.cycle, "", &mut self.top)
     }
 
     fn register_map(&self) -> Option<(u32, u32)> {
@@ -1228,11 +1318,13 @@ impl Design for NodeDesign {
         if let Some(e) = self.board.errors.first() {
             return Err(e.clone());
         }
-        for (q, (out, inc)) in self.link_accounts().iter().enumerate() {
-            let (n, nb) = (&self.top.node, &self.top.nbs[q]);
-            out.check(&nb.rx)
+        for q in 0..self.top.nbs.len() {
+            let (ntx, nrx, btx, brx) = self.counted_tcls(q);
+            LinkAccount::of(&ntx, &brx)
+                .check(&brx)
                 .map_err(|e| format!("link {q}, node to neighbour: {e}"))?;
-            inc.check(&n.dp.link(q).tcl.rx)
+            LinkAccount::of(&btx, &nrx)
+                .check(&nrx)
                 .map_err(|e| format!("link {q}, neighbour to node: {e}"))?;
         }
         Ok(())
@@ -1263,6 +1355,9 @@ impl Design for NodeDesign {
                 .map(|x| x.bits_flipped)
                 .sum(),
         );
+        if self.stimulus == Stimulus::Constrained {
+            s.insert("counter_deposits".into(), self.deposits.made);
+        }
         s
     }
 
@@ -1278,15 +1373,32 @@ impl Design for NodeDesign {
 impl NodeDesign {
     /// Packet accounting of every link, (node to neighbour, neighbour to node).
     pub fn link_accounts(&self) -> Vec<(LinkAccount, LinkAccount)> {
-        let (n, t) = (&self.top.node, &self.top);
-        (0..t.nbs.len())
+        (0..self.top.nbs.len())
             .map(|q| {
-                (
-                    LinkAccount::of(&n.dp.link(q).tcl.tx, &t.nbs[q].rx),
-                    LinkAccount::of(&t.nbs[q].tx, &n.dp.link(q).tcl.rx),
-                )
+                let (ntx, nrx, btx, brx) = self.counted_tcls(q);
+                (LinkAccount::of(&ntx, &brx), LinkAccount::of(&btx, &nrx))
             })
             .collect()
+    }
+
+    /// Link `q`'s TCL halves as the hardware counted (the deposits' offsets taken off,
+    /// `Deposits::counted`): the node's TX and RX, the neighbour's TX and RX.
+    fn counted_tcls(&self, q: usize) -> (TclTx, TclRx, TclTx, TclRx) {
+        let (n, nb, d) = (
+            &self.top.node.dp.link(q).tcl,
+            &self.top.nbs[q],
+            &self.deposits.deposits,
+        );
+        let (node, end) = (
+            format!("TOP.exanet_node_top.u_node.{}.u_tcl", GEN_LINK[q]),
+            format!("TOP.exanet_node_top.{}.u_end.u_tcl", GEN_NB[q]),
+        );
+        (
+            d.counted(&format!("{node}.u_tx"), &n.tx),
+            d.counted(&format!("{node}.u_rx"), &n.rx),
+            d.counted(&format!("{end}.u_tx"), &nb.tx),
+            d.counted(&format!("{end}.u_rx"), &nb.rx),
+        )
     }
 }
 

@@ -11,10 +11,11 @@ use super::lockstep::{
 use super::rtl::RtlTop;
 use crate::block::Block;
 use crate::config::Config;
+use crate::counters::DepositSchedule;
 use crate::probe::{clk_rst, Visitor};
 use crate::router::bench::{PortStimulus, RouterBench};
-use crate::router::params::{RouterCfg, RouterParams};
-use crate::router::{probe_cfg, RouterIn};
+use crate::router::params::{RouterCfg, RouterParams, MAX_DIMS};
+use crate::router::{probe_cfg, RouterIn, GEN_IN};
 use crate::stimulus::{BackPressure, SizeDist, SourceMode, TrafficSpec};
 use rand_mt::Mt64;
 use std::collections::BTreeMap;
@@ -51,7 +52,12 @@ pub struct RouterDesign {
     reset_lost: u64,
     /// The router's drop counters before its last reset.
     drops_before: u64,
+    /// The deposits into the router's counters (constrained stimulus, decision 0044).
+    deposits: DepositSchedule,
 }
+
+/// Full scope of the router in `exanet_router_top`.
+const ROUTER_SCOPE: &str = "TOP.exanet_router_top.u_router";
 
 /// The structure `exanet_router_top` is built with: KARMA's (the defaults) or one of the
 /// network shapes (`shapes.rs`); the Verilated top of that structure. The router's run-time
@@ -169,13 +175,26 @@ impl RouterDesign {
             port_changes: 0,
             credit_changes: 0,
             stimulus,
+            deposits: DepositSchedule::new(cfg.sim.seed, super::link_design::DEPOSIT_GAP),
         }
     }
 
-    /// Packets the router dropped since its last reset (its gates' counters).
+    /// Packets the router dropped since its last reset (its gates' counters, the deposits
+    /// taken off).
     fn drops(&self) -> u64 {
         let r = &self.bench.router;
-        r.ins.iter().map(|s| s.gate.stat_drops as u64).sum()
+        r.ins
+            .iter()
+            .enumerate()
+            .map(|(s, slot)| {
+                let name = format!("{ROUTER_SCOPE}.{}.u_in.stat_drops_q", GEN_IN[s]);
+                u64::from(
+                    slot.gate
+                        .stat_drops
+                        .wrapping_sub(self.deposits.deposits.offset(&name)),
+                )
+            })
+            .sum()
     }
 
     /// Test-bench registers that change now and then: run-time configuration and credit state.
@@ -205,6 +224,17 @@ impl RouterDesign {
                 b.cfg.coord[d] = ((x >> 8) % u64::from(b.cfg.size[d])) as u8;
             }
             b.cfg.torus = (self.rng.next_u64() & ((1 << dims) - 1)) as u8;
+            // the fields of the dimensions the router lacks are the inputs' too, which it must
+            // ignore (software may write any value there): any value, and a last order entry
+            // that names no dimension of this router
+            let junk = self.rng.next_u64();
+            for d in dims..MAX_DIMS {
+                b.cfg.size[d] = (junk >> (16 * (d - dims))) as u8;
+                b.cfg.coord[d] = (junk >> (16 * (d - dims) + 8)) as u8;
+            }
+            if dims < MAX_DIMS {
+                b.cfg.order[MAX_DIMS - 1] = (junk >> 48) as u8 & 3;
+            }
             self.place_changes += 1;
             // the sources send into the new lattice (and, now and then, anywhere)
             let dests = destinations(&b.router.p, &b.cfg);
@@ -216,9 +246,13 @@ impl RouterDesign {
         if constrained && r & 0x30 == 0x30 {
             let (ni, nq) = (b.router.p.n_intra, b.router.p.inter.len());
             let x = self.rng.next_u64();
-            b.cfg.intra_en = ((1u32 << ni) - 1) as u8 & !(1 << (x % u64::from(ni))) as u8;
-            b.cfg.inter_en =
-                ((1u32 << nq) - 1) as u16 & !(1 << ((x >> 8) % nq.max(1) as u64)) as u16;
+            // (with any value in the bits of ports the router does not have, which it ignores)
+            let (no_intra, no_inter) = (!((1u32 << ni) - 1) as u8, !((1u32 << nq) - 1) as u8);
+            b.cfg.intra_en = ((1u32 << ni) - 1) as u8 & !(1 << (x % u64::from(ni))) as u8
+                | (x >> 16) as u8 & no_intra;
+            b.cfg.inter_en = (((1u32 << nq) - 1) as u16
+                & !(1 << ((x >> 8) % nq.max(1) as u64)) as u16)
+                | u16::from((x >> 24) as u8 & no_inter);
             self.port_changes += 1;
         } else if constrained && r & 0x30 != 0 {
             b.cfg.intra_en = ((1u32 << b.router.p.n_intra) - 1) as u8;
@@ -382,10 +416,20 @@ impl Design for RouterDesign {
             )),
         }
         self.drops_before += drops;
+        self.deposits.reset();
         self.last = self.bench.inputs();
         self.resets += 1;
         self.next_reset = super::link_design::next_reset(self.bench.cycle, &mut self.reset_rng);
         true
+    }
+
+    /// The constrained stimulus deposits into the router's counters as the link's
+    /// (`LinkDesign::deposits`, decision 0044).
+    fn deposits(&mut self) -> Vec<(String, u32)> {
+        if self.stimulus != Stimulus::Constrained {
+            return Vec::new();
+        }
+        (self.deposits).step(self.bench.cycle, ROUTER_SCOPE, &mut self.bench.router)
     }
 
     fn probe(&self, after_edge: bool, v: &mut dyn Visitor) {
@@ -428,6 +472,7 @@ impl Design for RouterDesign {
         ]);
         if self.stimulus == Stimulus::Constrained {
             s.insert("resets".into(), self.resets);
+            s.insert("counter_deposits".into(), self.deposits.made);
             s.insert("credit_setting_changes".into(), self.credit_changes);
             s.insert("packets_reset_lost".into(), self.reset_lost);
         }

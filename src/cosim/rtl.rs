@@ -436,11 +436,26 @@ impl RtlModel {
                 name: sig.name.clone(),
             });
         }
+        self.write(id, value);
+        Ok(())
+    }
+
+    /// Deposits `value` into any stored signal, a register included: a backdoor write between
+    /// two evaluations (decision 0044). Verilator 5 recomputes the logic an input feeds at every
+    /// [`eval`](Self::eval) (its `ico` region), the logic reading the register among it, so the
+    /// next evaluation sees the value; the lockstep's comparison checks that it did.
+    pub fn deposit(&mut self, id: SignalId, value: u128) {
+        self.write(id, value);
+    }
+
+    fn write(&mut self, id: SignalId, value: u128) {
+        let sig = &self.signals[id.0];
         let v = value & mask(sig.width);
         let slot = self.slots[id.0];
         let p = slot.ptr.as_ptr();
-        // SAFETY: as in `get`; inputs are plain storage the model only reads during `eval`,
-        // and we hold `&mut self`. Truncating casts are intended: `v` fits the width.
+        // SAFETY: as in `get`; every signal is plain storage the model reads and writes only
+        // during `eval`, and we hold `&mut self`. Truncating casts are intended: `v` fits the
+        // width.
         unsafe {
             match slot.kind {
                 Kind::U8 => p.write(v as u8),
@@ -454,7 +469,6 @@ impl RtlModel {
                 }
             }
         }
-        Ok(())
     }
 
     /// Evaluates the model with the current inputs (a clock edge if `clk_i` changed).

@@ -100,6 +100,16 @@ impl LinkAccount {
         Ok(())
     }
 
+    /// Both directions of a link hold (`check`): A's TX to B's RX and B's TX to A's RX.
+    pub fn check_both(a: (&TclTx, &TclRx), b: (&TclTx, &TclRx)) -> Result<(), String> {
+        LinkAccount::of(a.0, b.1)
+            .check(b.1)
+            .map_err(|e| format!("A->B: {e}"))?;
+        LinkAccount::of(b.0, a.1)
+            .check(a.1)
+            .map_err(|e| format!("B->A: {e}"))
+    }
+
     /// Name/value pairs for reports, prefixed (`link_sent`, ...).
     pub fn fields(&self, prefix: &str) -> Vec<(String, u64)> {
         [

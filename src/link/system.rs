@@ -467,12 +467,7 @@ impl Link {
 
     /// Both directions' accounting holds (`LinkAccount::check`).
     pub fn check_accounts(&self) -> Result<(), String> {
-        self.account_ab()
-            .check(&self.b.rx)
-            .map_err(|e| format!("A->B: {e}"))?;
-        self.account_ba()
-            .check(&self.a.rx)
-            .map_err(|e| format!("B->A: {e}"))
+        LinkAccount::check_both((&self.a.tx, &self.a.rx), (&self.b.tx, &self.b.rx))
     }
 
     /// Every block's inputs for this cycle (from registers and the test bench's inputs).
@@ -645,5 +640,30 @@ impl Link {
         }
         v.sig("ab_err_mask_i", 64, tb.ab_err_mask as u128);
         v.sig("ba_err_mask_i", 64, tb.ba_err_mask as u128);
+    }
+}
+
+impl crate::counters::Counters for LinkEnd {
+    /// The TCL's counters, under `u_tcl` (as the end's probe).
+    fn counters(&mut self, v: &mut dyn crate::counters::CounterVisitor) {
+        v.enter("u_tcl");
+        super::tcl::counters_halves(&mut self.tx, &mut self.rx, v);
+        v.leave();
+    }
+}
+
+impl crate::counters::Counters for Link {
+    /// Both ends' counters, from `TOP` (as [`Link::probe`]).
+    fn counters(&mut self, v: &mut dyn crate::counters::CounterVisitor) {
+        v.enter("TOP");
+        v.enter("exanet_link_top");
+        v.enter("u_a");
+        self.a.counters(v);
+        v.leave();
+        v.enter("u_b");
+        self.b.counters(v);
+        v.leave();
+        v.leave();
+        v.leave();
     }
 }

@@ -171,6 +171,21 @@ pub fn probe_halves(
     v.leave();
 }
 
+/// The counters of a TCL's two halves, `u_tx` and `u_rx` (as [`probe_halves`]).
+pub fn counters_halves(
+    tx: &mut TclTx,
+    rx: &mut TclRx,
+    v: &mut dyn crate::counters::CounterVisitor,
+) {
+    use crate::counters::Counters;
+    v.enter("u_tx");
+    tx.counters(v);
+    v.leave();
+    v.enter("u_rx");
+    rx.counters(v);
+    v.leave();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -433,3 +433,20 @@ impl Block for TclRx {
         self.probe_regs(x.p, v);
     }
 }
+
+impl crate::counters::Counters for TclRx {
+    fn counters(&mut self, v: &mut dyn crate::counters::CounterVisitor) {
+        v.counter("stat_pkts_q", &mut self.stat_pkts);
+        v.counter("stat_words_q", &mut self.stat_words);
+        v.counter("stat_credits_q", &mut self.stat_credits);
+        v.counter("stat_ecc_corr_q", &mut self.stat_ecc_corr);
+        v.counter("stat_ecc_uncorr_q", &mut self.stat_ecc_uncorr);
+        v.counter("stat_crc_err_q", &mut self.stat_crc_err);
+        v.counter("stat_lost_q", &mut self.stat_lost);
+        v.counter("stat_disc_hdr_q", &mut self.stat_disc_hdr);
+        v.counter("stat_disc_framing_q", &mut self.stat_disc_framing);
+        v.counter("stat_disc_resync_q", &mut self.stat_disc_resync);
+        v.counter("stat_dropped_q", &mut self.stat_dropped);
+        v.counter("stat_credit_err_q", &mut self.stat_credit_err);
+    }
+}

@@ -596,3 +596,13 @@ pub fn pack16(vals: &[u32]) -> u128 {
         acc | (((x & 0xffff) as u128) << (16 * k))
     })
 }
+
+impl crate::counters::Counters for TclTx {
+    /// Not `stat_pkts`: its low 16 bits are the footer's link sequence number, which the peer RX
+    /// checks (decision 0016), so it feeds the hardware.
+    fn counters(&mut self, v: &mut dyn crate::counters::CounterVisitor) {
+        v.counter("stat_words_q", &mut self.stat_words);
+        v.counter("stat_credits_q", &mut self.stat_credits);
+        v.counter("stat_stall_q", &mut self.stat_stall);
+    }
+}

@@ -638,3 +638,28 @@ impl Block for Node {
         v.leave();
     }
 }
+
+impl crate::counters::Counters for Node {
+    /// The Target Controller's, the router's, every link's TCL's and the performance counter's
+    /// counters, under the scopes of the node's probe. (Not the self-test generators' and
+    /// consumers': their counts decide when a test ends.)
+    fn counters(&mut self, v: &mut dyn crate::counters::CounterVisitor) {
+        v.enter("u_tc");
+        self.tc.counters(v);
+        v.leave();
+        v.enter("u_router");
+        self.dp.router.counters(v);
+        v.leave();
+        for (q, name) in GEN_LINK.iter().enumerate().take(self.p.router.inter.len()) {
+            v.enter(name);
+            v.enter("u_tcl");
+            let tcl = &mut self.dp.link_mut(q).tcl;
+            crate::link::tcl::counters_halves(&mut tcl.tx, &mut tcl.rx, v);
+            v.leave();
+            v.leave();
+        }
+        v.enter("u_perf");
+        self.perf.counters(v);
+        v.leave();
+    }
+}

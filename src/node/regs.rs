@@ -63,6 +63,10 @@ pub const LINK_STRIDE: u16 = 0x40;
 /// Maximum links addressable.
 pub const MAX_LINKS: u16 = 6;
 
+/// The largest self-test payload ST_PKT accepts, bytes (`ST_PKT_MAX_SIZE` of
+/// rtl/exanet_base_regs_pkg.sv).
+pub const ST_PKT_MAX_SIZE: u32 = 4096;
+
 /// The register map. Slot and link registers are given at their offset in the block.
 pub const REGS: [Reg; 56] = [
     r("ID", 0x000, Ro, "0x45584E31 ('EXN1')"),

@@ -418,6 +418,12 @@ impl Block for PerfCounter {
     }
 }
 
+impl crate::counters::Counters for PerfCounter {
+    fn counters(&mut self, v: &mut dyn crate::counters::CounterVisitor) {
+        v.counter("cycles_q", &mut self.cycles);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -149,7 +149,7 @@ impl TargetCtrl {
             CREDIT_MODE => v >> 3 == 0,
             PHY_CTRL => v >> 2 == 0,
             ST_GEN_EN | ST_CONS_EN => v >> p.n_intra == 0,
-            ST_PKT => (v & 0x1fff) <= 4096 && (v >> 15) & 7 < p.num_vcs && v >> 18 == 0,
+            ST_PKT => (v & 0x1fff) <= ST_PKT_MAX_SIZE && (v >> 15) & 7 < p.num_vcs && v >> 18 == 0,
             ST_DEST => v >> 27 == 0,
             _ => true,
         }
@@ -322,4 +322,11 @@ impl Block for TargetCtrl {
 /// Global read-only registers the controller itself answers.
 fn is_read_only_global(a: u16) -> bool {
     matches!(a, ID | ERR_ADDR | ERR_COUNT | CYCLE_LO | NUM_PORTS | 0x078)
+}
+
+impl crate::counters::Counters for TargetCtrl {
+    fn counters(&mut self, v: &mut dyn crate::counters::CounterVisitor) {
+        v.counter("err_count_q", &mut self.err_count);
+        v.counter("cycle_q", &mut self.cycle);
+    }
 }

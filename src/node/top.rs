@@ -40,7 +40,7 @@ pub struct NodeTop {
     shuffle: Option<rand_mt::Mt64>,
 }
 
-const GEN_NB: [&str; 64] = crate::gen_names!("gen_nb");
+pub const GEN_NB: [&str; 64] = crate::gen_names!("gen_nb");
 
 impl NodeTop {
     pub fn new(c: &Config) -> NodeTop {
@@ -189,5 +189,25 @@ impl NodeTop {
             v.sig_idx("nb_rx_hf_empty_o", q, nv, h as u128);
             v.sig_idx("nb_rx_pay_empty_o", q, nv, p as u128);
         }
+    }
+}
+
+impl crate::counters::Counters for NodeTop {
+    /// The node's and its neighbours' link ends' counters, from `TOP` (as [`NodeTop::probe`]).
+    fn counters(&mut self, v: &mut dyn crate::counters::CounterVisitor) {
+        v.enter("TOP");
+        v.enter("exanet_node_top");
+        v.enter("u_node");
+        self.node.counters(v);
+        v.leave();
+        for (e, name) in self.nbs.iter_mut().zip(GEN_NB) {
+            v.enter(name);
+            v.enter("u_end");
+            e.counters(v);
+            v.leave();
+            v.leave();
+        }
+        v.leave();
+        v.leave();
     }
 }

@@ -399,3 +399,11 @@ impl Block for InSlot {
         v.leave();
     }
 }
+
+impl crate::counters::Counters for InSlot {
+    fn counters(&mut self, v: &mut dyn crate::counters::CounterVisitor) {
+        v.counter("stat_pkts_q", &mut self.gate.stat_pkts);
+        v.counter("stat_words_q", &mut self.gate.stat_words);
+        v.counter("stat_drops_q", &mut self.gate.stat_drops);
+    }
+}

@@ -89,7 +89,7 @@ pub struct RouterNext {
 }
 
 /// Generated scope names (static: probing is on the hot path).
-const GEN_IN: [&str; 64] = crate::gen_names!("gen_in");
+pub const GEN_IN: [&str; 64] = crate::gen_names!("gen_in");
 const GEN_OUT: [&str; 64] = crate::gen_names!("gen_out");
 
 impl Router {
@@ -534,4 +534,27 @@ pub fn probe_cfg(c: &RouterCfg, v: &mut dyn Visitor) {
     v.sig("cfg_arb_fixed_i", 1, b(c.arb_fixed));
     v.sig("cfg_usedword_i", 1, b(c.usedword));
     v.sig("cfg_tred_i", 16, c.tred as u128);
+}
+
+impl crate::counters::Counters for Router {
+    /// Every gate's and output's counters, under `gen_in[s].u_in` and `gen_out[s].u_out` (as
+    /// the router's probe).
+    fn counters(&mut self, v: &mut dyn crate::counters::CounterVisitor) {
+        for (s, slot) in self.ins.iter_mut().enumerate() {
+            v.enter(GEN_IN[s]);
+            v.enter("u_in");
+            crate::counters::Counters::counters(slot, v);
+            v.leave();
+            v.leave();
+        }
+        for (s, o) in self.outs.iter_mut().enumerate() {
+            if let Some(o) = o {
+                v.enter(GEN_OUT[s]);
+                v.enter("u_out");
+                crate::counters::Counters::counters(o, v);
+                v.leave();
+                v.leave();
+            }
+        }
+    }
 }

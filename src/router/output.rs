@@ -371,3 +371,10 @@ impl Block for OutSlot {
         v.leave();
     }
 }
+
+impl crate::counters::Counters for OutSlot {
+    fn counters(&mut self, v: &mut dyn crate::counters::CounterVisitor) {
+        v.counter("stat_pkts_q", &mut self.r.stat_pkts);
+        v.counter("stat_words_q", &mut self.r.stat_words);
+    }
+}
