@@ -256,6 +256,44 @@ mod tests {
         assert!(d.counted("T", &t).a == t.a);
     }
 
+    /// Every counter a design's model lists is a 32-bit signal its probe shows under the same
+    /// full name (the name the RTL has, which the lockstep compares): the scopes of the counter
+    /// walks and of the probes agree, and no counter name is mistyped.
+    #[test]
+    fn counter_names_are_the_probes_names() {
+        use crate::cosim::lockstep::{Design, Stimulus};
+        use crate::probe::Declarer;
+        let cfg = crate::config::Config::default();
+        let names = |d: &dyn Design| {
+            let mut decl = Declarer::default();
+            d.probe(true, &mut decl);
+            decl.names
+        };
+        let check = |probed: &[(String, u32)], scope: &str, block: &mut dyn Counters| {
+            let mut n = 0;
+            each(scope, block, &mut |name, _| {
+                n += 1;
+                assert!(
+                    probed.iter().any(|(p, w)| p == name && *w == 32),
+                    "{name}: not a 32-bit signal of the probe"
+                );
+            });
+            assert!(n > 0, "no counter under {scope:?}");
+        };
+        let mut l =
+            crate::cosim::link_design::LinkDesign::with_stimulus(&cfg, Stimulus::Constrained);
+        let p = names(&l);
+        check(&p, "", &mut l.bench.link);
+        let mut r =
+            crate::cosim::router_design::RouterDesign::with_stimulus(&cfg, Stimulus::Constrained);
+        let p = names(&r);
+        check(&p, "TOP.exanet_router_top.u_router", &mut r.bench.router);
+        let mut nd =
+            crate::cosim::node_design::NodeDesign::with_stimulus(&cfg, Stimulus::Constrained);
+        let p = names(&nd);
+        check(&p, "", &mut nd.top);
+    }
+
     #[test]
     fn deposits_sit_below_each_bit_in_turn() {
         assert_eq!(
