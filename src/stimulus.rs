@@ -68,6 +68,9 @@ pub struct PacketGen {
     /// Under corners, the header's VC field at any of its values, not only `0..num_vcs`: a
     /// source writing an intra-tile port, whose VC field the router ignores or rewrites.
     pub any_vc_field: bool,
+    /// Under corners, only small packets while set, as in a phase of small packets (the test
+    /// bench's error storms: many headers to hit, `link_design::STORM_PERIOD`).
+    pub small: bool,
 }
 
 impl PacketGen {
@@ -80,6 +83,7 @@ impl PacketGen {
             phase_left: 0,
             small_phase: false,
             any_vc_field: false,
+            small: false,
         }
     }
 
@@ -146,6 +150,7 @@ impl PacketGen {
             phase_left: 0,
             small_phase: false,
             any_vc_field: false,
+            small: false,
         }
     }
 
@@ -179,7 +184,7 @@ impl PacketGen {
             self.phase_left -= 1;
             if let SizeDist::Uniform { min, max } = self.spec.sizes {
                 size = match self.rng.next_u64() % 4 {
-                    _ if self.small_phase => {
+                    _ if self.small_phase || self.small => {
                         let small = if self.spec.size_in_words { 2 } else { 32 };
                         min + self.below(u64::from(small.min(max - min)) + 1) as u32
                     }

@@ -171,6 +171,28 @@ const TCL_SCOPES: [&str; 4] = [
 /// this many is hit (`ErrorPlan::Targeted`).
 pub const TARGETED_ONE_IN: u64 = 256;
 
+/// The targeted errors' storms (`BitErrorInjector::storm`: more headers hit, whole packets
+/// knocked out after the uncorrectable ones, the sources sending small packets only): the first
+/// [`STORM_CYCLES`] of every [`STORM_PERIOD`] cycles, outside the directed phases. A directed
+/// phase begins only [`STORM_MARGIN`] cycles or more after a storm's window: a packet lost
+/// unseen is counted at the next footer, which a drain would wait for in vain. Without storms
+/// the receiver's discards for resynchronisation are a handful a run, too few to carry its
+/// deposited counter over its bits (decisions 0044 and 0045).
+pub const STORM_PERIOD: u64 = 8192;
+pub const STORM_CYCLES: u64 = 2048;
+const STORM_MARGIN: u64 = 2000;
+
+/// Whether cycle `cycle` is in a storm's window.
+pub fn storm_window(cycle: u64) -> bool {
+    cycle % STORM_PERIOD < STORM_CYCLES
+}
+
+/// Whether a directed phase may begin at cycle `cycle` (not in a storm's window, nor within
+/// [`STORM_MARGIN`] cycles after one).
+fn calm(cycle: u64) -> bool {
+    cycle % STORM_PERIOD >= STORM_CYCLES + STORM_MARGIN
+}
+
 /// Cycles between two changes of the link's credit and PHY settings (constrained stimulus).
 const SETTING_PERIOD: u64 = 2000;
 
@@ -302,7 +324,7 @@ impl LinkDesign {
     fn phases(&mut self) {
         let now = self.bench.cycle;
         match self.quiet {
-            None if now >= self.next_phase => {
+            None if now >= self.next_phase && calm(now) => {
                 if self.rng_phase().is_multiple_of(2) {
                     self.count_phase("starve_phases");
                     self.bench.a.con.paused = true;
@@ -490,6 +512,14 @@ impl Design for LinkDesign {
     fn between_cycles(&mut self) {
         if self.stimulus == Stimulus::Constrained {
             self.phases();
+            let storm = self.quiet.is_none() && storm_window(self.bench.cycle);
+            self.bench.inj_ab.storm = storm;
+            self.bench.inj_ba.storm = storm;
+            self.bench.a.src.gen.small = storm;
+            self.bench.b.src.gen.small = storm;
+            if storm {
+                self.count_phase("storm_cycles");
+            }
         }
         if self.stimulus == Stimulus::Constrained
             && self.bench.cycle.is_multiple_of(SETTING_PERIOD)

@@ -1132,6 +1132,20 @@ impl Design for NodeDesign {
     /// (Only a change: until software changes them, the neighbours keep the configuration's
     /// settings, which may differ from the node's reset values.)
     fn between_cycles(&mut self) {
+        if self.stimulus == Stimulus::Constrained {
+            // the targeted errors' storms, as the link's (`link_design::STORM_PERIOD`, decision 0045), outside
+            // the empty phases, which wait for every packet to be accounted for
+            let storm = super::link_design::storm_window(self.cycle) && self.empty_phase.is_none();
+            for inj in self.inj_node.iter_mut().chain(self.inj_nb.iter_mut()) {
+                inj.storm = storm;
+            }
+            for s in self.ps_src.iter_mut().chain(self.nb_src.iter_mut()) {
+                s.gen.small = storm;
+            }
+            if storm {
+                self.count("storm_cycles");
+            }
+        }
         let now = (self.top.node.tcl_cfg(), self.top.node.phy_cfg());
         if self.stimulus == Stimulus::Constrained && now != self.node_link {
             (self.top.nb_p.cfg, self.top.nb_p.phy_cfg) = now;

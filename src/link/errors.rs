@@ -25,7 +25,12 @@ pub enum ErrorPlan {
     /// footer, credit, MAGIC, START). Besides, a header is aimed at: after a beat equal to START
     /// ([`BitErrorInjector::commit_beat`] sees the beats), one packet in
     /// [`HEADER_ONE_IN`] has a half of its header hit, by two bits (uncorrectable) half the
-    /// time, else by one bit (corrected) or a burst.
+    /// time, else by one bit (corrected) or a burst. In a storm ([`BitErrorInjector::storm`],
+    /// set by the test bench) one header in [`STORM_HEADER_ONE_IN`] is hit, and every
+    /// uncorrectable one is followed by knock-outs: the beat after each of the next one to
+    /// three MAGICs (a START, a credit beat or an escaped word) has one bit hit, so that while
+    /// the receiver discards to the next MAGIC START it misses whole packets (its discards for
+    /// resynchronisation, otherwise the rarest of its events).
     Targeted { one_in: u64, seed: u64 },
 }
 
@@ -54,6 +59,9 @@ impl ErrorPlan {
 /// Targeted errors: one packet in this many has its header hit ([`ErrorPlan::Targeted`]).
 pub const HEADER_ONE_IN: u64 = 8;
 
+/// Targeted errors in a storm: one packet in this many has its header hit.
+pub const STORM_HEADER_ONE_IN: u64 = 2;
+
 #[derive(Debug, Clone)]
 pub struct BitErrorInjector {
     plan: ErrorPlan,
@@ -73,6 +81,13 @@ pub struct BitErrorInjector {
     header_half: u8,
     /// The draw that decides a header's hit, made at its low half.
     header_plan: u64,
+    /// Targeted errors: a storm (set by the test bench, between two cycles): headers hit more
+    /// often, and knock-outs after the uncorrectable ones ([`ErrorPlan::Targeted`]).
+    pub storm: bool,
+    /// Targeted errors: the beats after MAGIC still to hit after an uncorrectable header.
+    knock_outs: u8,
+    /// Targeted errors: the last accepted beat was MAGIC.
+    after_magic: bool,
 }
 
 impl BitErrorInjector {
@@ -88,6 +103,9 @@ impl BitErrorInjector {
             plan: ErrorPlan::None,
             header_half: 0,
             header_plan: 0,
+            storm: false,
+            knock_outs: 0,
+            after_magic: false,
         };
         match plan {
             ErrorPlan::Random { ber, seed } if ber > 0.0 => {
@@ -128,6 +146,7 @@ impl BitErrorInjector {
             (_, 1) => 2,
             _ => 0,
         };
+        self.after_magic = beat == Some(crate::packet::wire::MAGIC);
         if self.next_mask != 0 {
             self.beats_hit += 1;
             self.bits_flipped += self.next_mask.count_ones() as u64;
@@ -163,7 +182,12 @@ impl BitErrorInjector {
                         self.header_plan = r;
                     }
                     let p = self.header_plan;
-                    if !(p >> 8).is_multiple_of(HEADER_ONE_IN)
+                    let one_in = if self.storm {
+                        STORM_HEADER_ONE_IN
+                    } else {
+                        HEADER_ONE_IN
+                    };
+                    if !(p >> 8).is_multiple_of(one_in)
                         || u64::from(self.header_half) != 1 + (p >> 4 & 1)
                     {
                         return 0;
@@ -171,10 +195,19 @@ impl BitErrorInjector {
                     let a = (p >> 16) % 64;
                     let b = (a + 1 + (p >> 24) % 63) % 64;
                     return match (p >> 32) % 4 {
-                        0 | 1 => (1 << a) | (1 << b),
+                        0 | 1 => {
+                            if self.storm {
+                                self.knock_outs = 1 + ((p >> 48) % 3) as u8;
+                            }
+                            (1 << a) | (1 << b)
+                        }
                         2 => 1 << a,
                         _ => ((1u64 << (2 + (p >> 40) % 15)) - 1).rotate_left(a as u32),
                     };
+                }
+                if self.after_magic && self.knock_outs > 0 {
+                    self.knock_outs -= 1;
+                    return 1 << (r % 64);
                 }
                 if !r.is_multiple_of(one_in) {
                     return 0;
@@ -282,6 +315,61 @@ mod tests {
         assert!(widths[1] > hit / 4 && widths[2] > hit / 4, "{widths:?}");
         assert!(widths[3..=16].iter().sum::<u64>() > hit / 5, "{widths:?}");
         assert_eq!(widths[17..].iter().sum::<u64>(), 0, "{widths:?}");
+    }
+
+    /// Issue 30: in a storm, after an uncorrectable header (two bits in one half), the beat
+    /// after each of the next one to three MAGICs is hit; never without such a header, never
+    /// outside a storm.
+    #[test]
+    fn uncorrectable_headers_in_a_storm_are_followed_by_knock_outs_after_magic() {
+        let calm = storm_run(false);
+        let storm = storm_run(true);
+        assert_eq!(calm.1, 0, "no knock-out outside a storm");
+        assert!(calm.0 > 100, "{} uncorrectable headers", calm.0);
+        assert!(storm.0 > 3 * calm.0, "{storm:?} against {calm:?}");
+        let (uncorrectable, knocked, runs) = storm;
+        assert!(knocked > uncorrectable, "{knocked} knock-outs");
+        assert!(runs.iter().all(|&n| n <= 3), "{runs:?}");
+        assert!(runs.contains(&3) && runs.contains(&1), "{runs:?}");
+    }
+
+    /// Packets through a targeted injector, storm or not: uncorrectable headers, knock-outs,
+    /// and the knock-outs after each uncorrectable header.
+    fn storm_run(storm: bool) -> (u64, u64, Vec<u64>) {
+        use crate::packet::wire::{MAGIC, START};
+        let mut inj = BitErrorInjector::new(ErrorPlan::Targeted {
+            one_in: u64::MAX,
+            seed: 5,
+        });
+        inj.storm = storm;
+        // packets of MAGIC, START, two header halves, four payload words, a footer's two halves
+        let packet = [MAGIC, START, 1, 2, 3, 4, 5, 6, 7, 8];
+        let (mut uncorrectable, mut knocked, mut since_bad) = (0u64, 0u64, None::<u64>);
+        let mut runs = Vec::new();
+        for _ in 0..4000 {
+            let mut header_bits = 0;
+            for (i, &beat) in packet.iter().enumerate() {
+                let m = inj.mask();
+                if i == 1 && m != 0 {
+                    knocked += 1;
+                    *since_bad
+                        .as_mut()
+                        .expect("a knock-out follows a bad header") += 1;
+                } else if i == 2 || i == 3 {
+                    header_bits = header_bits.max(m.count_ones());
+                } else {
+                    assert_eq!(m, 0, "only headers and the beats after MAGIC are hit");
+                }
+                inj.commit_beat(true, Some(beat));
+            }
+            if header_bits == 2 {
+                uncorrectable += 1;
+                if let Some(n) = since_bad.replace(0) {
+                    runs.push(n);
+                }
+            }
+        }
+        (uncorrectable, knocked, runs)
     }
 
     #[test]
