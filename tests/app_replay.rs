@@ -13,12 +13,42 @@ fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/simgrid")
 }
 
+/// A temporary directory, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("exanet-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A program traced by [`trace`]: the index file smpirun wrote, in a directory removed when
+/// this is dropped.
+struct Traced {
+    _dir: TempDir,
+    index: PathBuf,
+}
+
+impl Traced {
+    fn index(&self) -> &str {
+        self.index.to_str().unwrap()
+    }
+}
+
 /// Compile `prog.c` of the fixtures with smpicc and trace it on `ranks` ranks in a fresh
-/// directory (its computations measured, or not: `compute`); the index file smpirun wrote.
-fn trace(prog: &str, ranks: u32, compute: bool) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("exanet-smpi-{prog}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+/// directory (its computations measured, or not: `compute`).
+fn trace(prog: &str, ranks: u32, compute: bool) -> Traced {
+    let tmp = TempDir::new(&format!("smpi-{prog}"));
+    let dir = tmp.0.clone();
     let src = data().join(prog).join(format!("{prog}.c"));
     let o = Command::new("smpicc")
         .arg("-o")
@@ -47,7 +77,10 @@ fn trace(prog: &str, ranks: u32, compute: bool) -> PathBuf {
         "smpirun: {}",
         String::from_utf8_lossy(&o.stderr)
     );
-    dir.join("ti.txt")
+    Traced {
+        index: dir.join("ti.txt"),
+        _dir: tmp,
+    }
 }
 
 #[test]
@@ -65,7 +98,7 @@ fn traces_of_real_mpi_programs_replay_with_the_programs_messages() {
         ("colls", 4, 0, 0, true),
     ] {
         let ti = trace(prog, ranks, compute);
-        let t = ti.to_str().unwrap();
+        let t = ti.index();
         for topo in ["torus:2x2", "dragonfly:p=2,a=2,h=1"] {
             let routing = if topo.starts_with("dragonfly") {
                 "min"
@@ -132,8 +165,8 @@ fn computing_takes_the_traced_amount_at_the_flop_rate() {
 
 #[test]
 fn bad_traces_and_options_exit_2_naming_the_problem() {
-    let dir = std::env::temp_dir().join(format!("exanet-badti-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = TempDir::new("badti");
+    let dir = &tmp.0;
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "0 init\n0 send 1 7 x 1\n0 finalize\n").unwrap();
     let ring = data().join("ring/ti.txt");
@@ -171,6 +204,118 @@ fn bad_traces_and_options_exit_2_naming_the_problem() {
         assert_eq!(o.status.code(), Some(2), "{a:?}: {err}");
         assert!(err.contains(&want), "{a:?}: {err}");
     }
+}
+
+/// Issue 31 §1: ordinary, correct MPI programs that a SimGrid TI trace describes only in part
+/// replay with the program's messages: a halo exchange whose edge ranks receive from
+/// MPI_PROC_NULL (written -333, as MPI_ANY_SOURCE), and an MPI_Sendrecv against a plain
+/// MPI_Recv and MPI_Send. Collectives every rank makes on its own row communicator cannot be
+/// told from world ones: the replay says so.
+#[test]
+fn correct_programs_the_trace_describes_in_part_replay_the_programs_messages() {
+    // (program, ranks, messages and bytes the program sends (see its comment), receives from
+    // MPI_PROC_NULL)
+    for (prog, ranks, messages, bytes, null) in [
+        ("halo", 4, 18, 576, 6),
+        ("sendrecvmix", 4, 4, 48, 0),
+        ("rowcoll", 4, 0, 0, 0),
+    ] {
+        let ti = trace(prog, ranks, false);
+        let v = exanet_json(&[
+            "app",
+            "replay",
+            ti.index(),
+            "--topology",
+            "torus:2x2",
+            "--json",
+        ]);
+        assert_eq!(v["traced_messages"], messages, "{prog}");
+        assert_eq!(v["traced_bytes"], bytes, "{prog}");
+        assert_eq!(v["p2p_messages_sent"], messages, "{prog}");
+        assert_eq!(v["p2p_bytes_sent"], bytes, "{prog}");
+        assert_eq!(v["messages_sent"], v["messages_received"], "{prog}");
+        assert_eq!(v["messages_unreceived"], 0, "{prog}");
+        assert_eq!(v["procnull_receives"], null, "{prog}");
+        let notes = v["notes"].as_array().unwrap();
+        if prog == "rowcoll" {
+            assert_eq!(v["collectives_per_rank"], 1);
+            assert!(
+                notes[0]
+                    .as_str()
+                    .unwrap()
+                    .contains("replayed on MPI_COMM_WORLD"),
+                "{v}"
+            );
+            // and in the text
+            let o = exanet(&["app", "replay", ti.index(), "--topology", "torus:2x2"]);
+            let text = String::from_utf8_lossy(&o.stdout);
+            assert!(
+                text.contains("note: every rank makes the same 1 collective"),
+                "{text}"
+            );
+            assert!(text.contains("unreceived           0 message(s)"), "{text}");
+        } else {
+            assert!(notes.is_empty(), "{prog}: {v}");
+        }
+    }
+}
+
+/// Issue 31 §1: where the trace lost what the replay needs, the replay exits 2 naming the
+/// file, line, rank and reason, and the way out, instead of a wrong result with exit 0.
+#[test]
+fn what_a_trace_lost_is_refused_by_file_line_rank_and_reason() {
+    for (prog, ranks, want) in [
+        // only the first row calls an allreduce on its row communicator
+        (
+            "rowonly",
+            4,
+            vec!["rank 0's collective call 1 is MPI_Allreduce at ", "rank-1.txt:2", "where rank 2 calls no more collectives", "OTF2"],
+        ),
+        // SimGrid writes nothing for a sendrecv with MPI_PROC_NULL at one end
+        (
+            "sendrecvnull",
+            2,
+            vec!["rank-2.txt:2: rank 1 posts a receive with tag 3 from rank 0", "MPI_Sendrecv with MPI_PROC_NULL", "OTF2"],
+        ),
+        // a non-blocking collective
+        (
+            "ibcast",
+            2,
+            vec!["rank-1.txt:2: rank 0: ibcast: a non-blocking collective (MPI_Ibcast), not supported"],
+        ),
+    ] {
+        let ti = trace(prog, ranks, false);
+        let o = exanet(&["app", "replay", ti.index(), "--topology", "torus:2x2"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{prog}: {err}");
+        for w in want {
+            assert!(err.contains(w), "{prog}: {err}\nwanted: {w}");
+        }
+    }
+}
+
+/// Issue 31 §5: a program that deadlocks (each rank receives before it sends) still reports a
+/// deadlock: its messages pair, and the replay finds the ranks blocked (exit 1).
+#[test]
+fn a_program_that_deadlocks_still_reports_a_deadlock() {
+    let tmp = TempDir::new("deadlock");
+    let t = tmp.0.join("dead.txt");
+    std::fs::write(
+        &t,
+        "0 init\n1 init\n0 recv 1 0 4 1\n1 recv 0 0 4 1\n0 send 1 0 4 1\n1 send 0 0 4 1\n\
+         0 finalize\n1 finalize\n",
+    )
+    .unwrap();
+    let o = exanet(&[
+        "app",
+        "replay",
+        t.to_str().unwrap(),
+        "--topology",
+        "torus:2x2",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("deadlock"), "{err}");
 }
 
 #[test]

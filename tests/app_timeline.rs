@@ -12,7 +12,7 @@ use exanet::app::api::{program, Payload, Program};
 use exanet::app::collectives::Op;
 use exanet::app::programs::{Example, Params};
 use exanet::app::record::{Activity, MessageRecord, Timeline};
-use exanet::app::replay::program::{program as replay, Times};
+use exanet::app::replay::program::{resolved as replay, Times};
 use exanet::app::replay::simgrid::load;
 use exanet::app::run::{run_recorded, run_with, Report};
 use exanet::config::Config;
@@ -499,7 +499,7 @@ fn simgrid_replays() {
         let (msgs, _) = exanet::app::replay::simgrid::totals(&tr);
         let n = tr.ranks.len();
         let c = cfg("mesh:2x2", "ecube");
-        let prog = || replay(tr.clone(), 20000.0, Times::default());
+        let prog = || replay(tr.clone(), 20000.0, Times::default()).unwrap();
         let (rep, t) = run_both(&c, linear(n, 4), prog);
         check_timeline(trace, &t, &rep);
         check_files(trace, &t);

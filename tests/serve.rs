@@ -4,7 +4,7 @@
 //! the loopback interface, with time-outs of seconds.
 
 use exanet::app::record::{collect, Timeline};
-use exanet::app::replay::{program::program as replay_program, program::Times, simgrid};
+use exanet::app::replay::{program::resolved as replay_program, program::Times, simgrid};
 use exanet::app::run::{self, drive, prepare_recorded};
 use exanet::config::Config;
 use exanet::net::packet_log::{PacketLog, PacketRecord, PacketSink};
@@ -65,7 +65,7 @@ fn session(
     let hs: Vec<_> = clients
         .into_iter()
         .map(|mine| {
-            let prog = replay_program(t.clone(), 20000.0, Times::default());
+            let prog = replay_program(t.clone(), 20000.0, Times::default()).unwrap();
             let mut sh = run::shared(c, placement.clone(), endpoints, prog).unwrap();
             sh.record = true;
             let shared = Arc::new(sh);
@@ -101,7 +101,7 @@ fn in_process(
     t: &Arc<simgrid::TiTrace>,
     placement: Vec<usize>,
 ) -> (Vec<u64>, Vec<Packet>, Timeline) {
-    let prog = replay_program(t.clone(), 20000.0, Times::default());
+    let prog = replay_program(t.clone(), 20000.0, Times::default()).unwrap();
     let mut net = prepare_recorded(c, placement, prog, 0).unwrap();
     let d = Delivered::default();
     net.log_packets(PacketLog::new(Box::new(d.clone())));
@@ -434,7 +434,7 @@ fn exanet_network_serve_serves_a_replay_and_reports_it() {
         .strip_prefix("listening on ")
         .unwrap_or_else(|| panic!("{l}"))
         .to_string();
-    let prog = replay_program(t.clone(), 20000.0, Times::default());
+    let prog = replay_program(t.clone(), 20000.0, Times::default()).unwrap();
     let shared = Arc::new(run::shared(&c, placement.clone(), 16, prog).unwrap());
     let all: Vec<u32> = (0..n as u32).collect();
     // the token: in the file, readable by its owner only, and not printed

@@ -323,7 +323,7 @@ fn rank_actions(me: u32, calls: &[Logged], name: &str) -> Result<Vec<(Action, Lo
 mod tests {
     use super::*;
     use crate::app::programs::{Example, Params};
-    use crate::app::replay::program::{program as replay, Times};
+    use crate::app::replay::program::{resolved as replay, Times};
     use crate::app::replay::simgrid::{parse_one_file, write::write};
     use crate::app::run::{attach_recorded, drive, network, Report};
     use crate::config::Config;
@@ -372,7 +372,11 @@ mod tests {
             let back = parse_one_file("recorded", &text, Some(ranks)).unwrap();
             // one flop a cycle at the clock's rate: the recorded computing, cycle for cycle
             let hz = cfg().clock.freq_mhz * 1e6;
-            let replayed = run(replay(Arc::new(back), hz, Times::default()), ranks, None);
+            let replayed = run(
+                replay(Arc::new(back), hz, Times::default()).unwrap(),
+                ranks,
+                None,
+            );
             assert_eq!(replayed.packets, plain.packets, "{ex:?}");
             assert_eq!(replayed.bytes_sent, plain.bytes_sent, "{ex:?}");
             assert_eq!(
@@ -400,7 +404,11 @@ mod tests {
             let hz = (cfg().clock.freq_mhz * 1e6) as u64;
             otf2::write(&at, hz, &OTF2_REGIONS, &log.otf2_events(ranks).unwrap()).unwrap();
             let back = otf2::load(&at.join("traces.otf2")).unwrap();
-            let replayed = run(replay(Arc::new(back), 1.0, Times::default()), ranks, None);
+            let replayed = run(
+                replay(Arc::new(back), 1.0, Times::default()).unwrap(),
+                ranks,
+                None,
+            );
             assert_eq!(replayed.packets, plain.packets, "{ex:?}");
             assert_eq!(replayed.bytes_sent, plain.bytes_sent, "{ex:?}");
             assert_eq!(replayed.cycles, plain.cycles, "{ex:?}");

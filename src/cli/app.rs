@@ -896,6 +896,13 @@ pub struct ReplayOut {
     /// Point-to-point messages and bytes the trace's sends carry (`simgrid::totals`).
     pub traced_messages: u64,
     pub traced_bytes: u64,
+    /// Receives from `MPI_PROC_NULL` the pairing of all ranks' traces found (`resolve.rs`):
+    /// SimGrid writes them with source -333, as it writes `MPI_ANY_SOURCE`.
+    pub procnull_receives: u64,
+    /// Collective calls each rank makes; in a SimGrid trace they run on MPI_COMM_WORLD.
+    pub collectives_per_rank: u64,
+    /// What the replay assumed that the trace does not say.
+    pub notes: Vec<String>,
     #[serde(flatten)]
     pub report: Report,
     pub ranks_times: Vec<RankTimes>,
@@ -930,13 +937,43 @@ pub fn replay(a: &ReplayArgs) -> R {
         trace.messages_at_once(),
     )?;
     let (traced_messages, traced_bytes) = totals(&trace);
+    // pair every message with its receive from the traces of all ranks: what one rank's trace
+    // leaves out, or a refusal naming the action that cannot be replayed as the program ran
+    let resolution = crate::app::replay::resolve::resolve(&trace).map_err(CliError::input)?;
+    let mut notes = Vec::new();
+    if a.format == TraceFormat::Simgrid && resolution.collectives > 0 {
+        notes.push(format!(
+            "every rank makes the same {} collective call(s), replayed on MPI_COMM_WORLD: a \
+             SimGrid TI trace writes no communicator, so collectives every rank makes on its \
+             own sub-communicator (one per row, say) of one size cannot be told from world \
+             ones (an OTF2 trace keeps communicators)",
+            resolution.collectives
+        ));
+    }
+    let procnull_receives = resolution.null_receive_count();
+    let resolution_collectives = resolution.collectives;
     let mapping = Mapping::parse(a.mapping, cfg.sim.seed).map_err(CliError::input)?;
     let placement = mapping.place(n, endpoints).map_err(CliError::input)?;
     let times = Times::default();
-    let prog = program(std::sync::Arc::new(trace), f, times.clone());
+    let prog = program(
+        std::sync::Arc::new(trace),
+        std::sync::Arc::new(resolution),
+        f,
+        times.clone(),
+    );
     let progress = crate::progress::Progress::new(cfg.app.max_cycles, "app replay (cycles)");
     let (report, _, view) = run_timed(&cfg, placement, prog, &progress, 0, &a.timeline)?;
     progress.finish();
+    if report.messages_unreceived > 0 {
+        return Err(CliError::input(format!(
+            "{}: {} message(s) sent and never received when every rank had finished: the \
+             traces pair every message with a receive (docs/applications.md), but a wildcard \
+             receive took another message in the replay than in the traced run; the run's \
+             figures would not be the program's",
+            a.trace.display(),
+            report.messages_unreceived
+        )));
+    }
     let ranks_times = times
         .ranks()
         .iter()
@@ -958,6 +995,9 @@ pub fn replay(a: &ReplayArgs) -> R {
         flops_per_second: f,
         traced_messages,
         traced_bytes,
+        procnull_receives,
+        collectives_per_rank: resolution_collectives,
+        notes,
         report,
         ranks_times,
         network_view: view,
@@ -990,6 +1030,14 @@ pub fn replay(a: &ReplayArgs) -> R {
         "  packets              {} through the network, latency mean {:.1} cycles, max {}",
         r.packets, r.packet_latency_mean_cycles, r.packet_latency_max_cycles
     );
+    println!(
+        "  unreceived           {} message(s); {} receive(s) from MPI_PROC_NULL (source -333 \
+         in the trace, no message for it)",
+        r.messages_unreceived, out.procnull_receives
+    );
+    for n in &out.notes {
+        println!("  note: {n}");
+    }
     println!("  rank   compute (cycles)   communication   wait");
     for t in &out.ranks_times {
         println!(

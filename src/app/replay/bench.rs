@@ -23,7 +23,7 @@
 //!    read many times, and the figure then holds opening the archive each time.
 
 use super::otf2;
-use super::program::{program as replay, Times};
+use super::program::{resolved as replay, Times};
 use super::simgrid::{parse_one_file, write::write, TiTrace};
 use crate::app::calls::{CallLog, OTF2_REGIONS};
 use crate::app::programs::{Example, Params};
@@ -135,7 +135,7 @@ pub fn run(cfg: &Config, bytes: u64, repeat: u32, min_records: u64) -> Result<Re
     let mut packets = 0;
     for _ in 0..repeat.max(1) {
         let (ta, ca, pa) = timed(cfg, alltoall(), None)?;
-        let (tb, cb, pb) = timed(cfg, replay(trace.clone(), hz, Times::default()), None)?;
+        let (tb, cb, pb) = timed(cfg, replay(trace.clone(), hz, Times::default())?, None)?;
         if pa != pb {
             return Err(format!(
                 "the replay delivered {pb} packets, the program {pa}: not the same messages"

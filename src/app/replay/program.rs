@@ -13,19 +13,26 @@
 //! What a SimGrid trace does not say, and what the replay does: `wait SRC DST TAG` waits for the
 //! oldest pending request those name (SimGrid's own replay matches the same way); `waitany` for
 //! the oldest pending one; tests are free (a later wait finds the request); synchronous and
-//! buffered sends are sends; a `sendRecv` (no tag in the trace) pairs with the peer's `sendRecv`;
-//! scan and exscan are a linear chain; requests still pending at the end are waited for.
+//! buffered sends are sends; scan and exscan are a linear chain; requests still pending at the
+//! end are waited for. What the pairing of all ranks' traces recovered (`resolve.rs`): a receive
+//! from `MPI_PROC_NULL` completes at once and moves nothing; a `sendRecv`'s halves carry the
+//! tags of the partners they pair with (a plain send and receive, or the peer's `sendRecv`).
 
+use super::resolve::{Resolution, SENDRECV_TAG};
 use super::simgrid::{Action, TiTrace};
 use crate::app::api::{program as prog, Payload, Program, Request};
 use std::sync::{Arc, Mutex};
 
-/// A non-blocking request under way: it, its (source, destination, tag) as `wait` names them,
-/// and the position of the action that started it (as `WaitStarted` names it).
-type Started = (Request, Option<u32>, Option<u32>, Option<i32>, usize);
-
-/// The tag of a `sendRecv`'s two halves (SimGrid's trace gives none).
-const SENDRECV_TAG: i32 = i32::MAX - 1;
+/// A non-blocking request under way: it (`None`: a receive from `MPI_PROC_NULL`, complete at
+/// once), its (source, destination, tag) as `wait` names them, and the position of the action
+/// that started it (as `WaitStarted` names it).
+type Started = (
+    Option<Request>,
+    Option<u32>,
+    Option<u32>,
+    Option<i32>,
+    usize,
+);
 
 /// Per rank: cycles computing, communicating, waiting.
 #[derive(Debug, Clone, Default)]
@@ -45,10 +52,27 @@ impl Times {
     }
 }
 
-/// The replay of `trace`: `flops_per_s` turns a computing amount into time.
-pub fn program(trace: Arc<TiTrace>, flops_per_s: f64, times: Times) -> Arc<dyn Program> {
+/// The replay of `trace`, its messages paired first (`resolve::resolve`, whose refusal is the
+/// error): `flops_per_s` turns a computing amount into time.
+pub fn resolved(
+    trace: Arc<TiTrace>,
+    flops_per_s: f64,
+    times: Times,
+) -> Result<Arc<dyn Program>, String> {
+    let res = super::resolve::resolve(&trace)?;
+    Ok(program(trace, Arc::new(res), flops_per_s, times))
+}
+
+/// The replay of `trace`, paired by `resolution` (`resolve::resolve` of the same trace):
+/// `flops_per_s` turns a computing amount into time.
+pub fn program(
+    trace: Arc<TiTrace>,
+    resolution: Arc<Resolution>,
+    flops_per_s: f64,
+    times: Times,
+) -> Arc<dyn Program> {
     prog(move |r| {
-        let (trace, times) = (trace.clone(), times.clone());
+        let (trace, res, times) = (trace.clone(), resolution.clone(), times.clone());
         async move {
             let me = r.rank() as usize;
             let n = r.size() as usize;
@@ -84,7 +108,7 @@ pub fn program(trace: Arc<TiTrace>, flops_per_s: f64, times: Times) -> Arc<dyn P
                     | Action::Issend { dst, tag, bytes }
                     | Action::Ibsend { dst, tag, bytes } => {
                         let q = r.isend(*dst, *tag, Payload::Size(*bytes)).await;
-                        pending.push((q, Some(me32), Some(*dst), Some(*tag), i));
+                        pending.push((Some(q), Some(me32), Some(*dst), Some(*tag), i));
                         1
                     }
                     Action::Recv { src, tag, .. } => {
@@ -92,7 +116,11 @@ pub fn program(trace: Arc<TiTrace>, flops_per_s: f64, times: Times) -> Arc<dyn P
                         1
                     }
                     Action::Irecv { src, tag, .. } => {
-                        let q = r.irecv(*src, *tag).await;
+                        let q = if res.null_receives.get(me).is_some_and(|s| s.contains(&i)) {
+                            None
+                        } else {
+                            Some(r.irecv(*src, *tag).await)
+                        };
                         pending.push((q, *src, Some(me32), *tag, i));
                         1
                     }
@@ -102,10 +130,14 @@ pub fn program(trace: Arc<TiTrace>, flops_per_s: f64, times: Times) -> Arc<dyn P
                         src,
                         recv_bytes: _,
                     } => {
-                        let s = r
-                            .isend(*dst, SENDRECV_TAG, Payload::Size(*send_bytes))
-                            .await;
-                        let q = r.irecv(*src, Some(SENDRECV_TAG)).await;
+                        let (send_tag, recv_tag) = res
+                            .sendrecv_tags
+                            .get(me)
+                            .and_then(|m| m.get(&i))
+                            .copied()
+                            .unwrap_or((SENDRECV_TAG, Some(SENDRECV_TAG)));
+                        let s = r.isend(*dst, send_tag, Payload::Size(*send_bytes)).await;
+                        let q = r.irecv(*src, recv_tag).await;
                         r.waitall(&[s, q]).await;
                         1
                     }
@@ -118,16 +150,16 @@ pub fn program(trace: Arc<TiTrace>, flops_per_s: f64, times: Times) -> Arc<dyn P
                                 same(src, &p.1) && same(dst, &p.2) && (tag.is_none() || *tag == p.3)
                             })
                             .or((!pending.is_empty()).then_some(0));
-                        if let Some(k) = k {
-                            let q = pending.remove(k).0;
+                        if let Some(Some(q)) = k.map(|k| pending.remove(k).0) {
                             r.wait(q).await;
                         }
                         2
                     }
                     Action::Waitany { .. } => {
                         if !pending.is_empty() {
-                            let q = pending.remove(0).0;
-                            r.wait(q).await;
+                            if let Some(q) = pending.remove(0).0 {
+                                r.wait(q).await;
+                            }
                         }
                         2
                     }
@@ -139,7 +171,7 @@ pub fn program(trace: Arc<TiTrace>, flops_per_s: f64, times: Times) -> Arc<dyn P
                         pending.retain(|p| {
                             let hit = want.contains(&p.4);
                             if hit {
-                                qs.push(p.0);
+                                qs.extend(p.0);
                             }
                             !hit
                         });
@@ -151,7 +183,7 @@ pub fn program(trace: Arc<TiTrace>, flops_per_s: f64, times: Times) -> Arc<dyn P
                         }
                     }
                     Action::Waitall { .. } => {
-                        let qs: Vec<Request> = pending.drain(..).map(|p| p.0).collect();
+                        let qs: Vec<Request> = pending.drain(..).filter_map(|p| p.0).collect();
                         r.waitall(&qs).await;
                         2
                     }
@@ -251,7 +283,7 @@ pub fn program(trace: Arc<TiTrace>, flops_per_s: f64, times: Times) -> Arc<dyn P
                 t[kind] += r.cycle().await - t0;
             }
             if !pending.is_empty() {
-                let qs: Vec<Request> = pending.drain(..).map(|p| p.0).collect();
+                let qs: Vec<Request> = pending.drain(..).filter_map(|p| p.0).collect();
                 r.waitall(&qs).await;
             }
             times.set(me, t);

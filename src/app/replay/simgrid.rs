@@ -922,6 +922,32 @@ fn bytes_each(cs: &[&str], dt: &str, what: &str, matters: bool) -> Result<Vec<u6
 }
 
 /// One line's action, given its name and arguments, at rank `me` of a world of `n` ranks.
+/// An action name SimGrid 3.32 writes for a non-blocking collective (`ibcast`, `iallreduce`,
+/// ...: its `smpi_pmpi_coll.cpp` names them after the call, lower case).
+fn nonblocking_collective(name: &str) -> bool {
+    const BLOCKING: [&str; 16] = [
+        "barrier",
+        "bcast",
+        "reduce",
+        "allreduce",
+        "scan",
+        "exscan",
+        "alltoall",
+        "alltoallv",
+        "alltoallw",
+        "gather",
+        "gatherv",
+        "allgather",
+        "allgatherv",
+        "scatter",
+        "scatterv",
+        "reducescatter",
+    ];
+    name.strip_prefix('i').is_some_and(|b| {
+        BLOCKING.contains(&b) || b == "reduce_scatter" || b == "reduce_scatter_block"
+    })
+}
+
 fn action(me: u32, n: usize, name: &str, a: &[&str]) -> Result<Action, String> {
     use Action as A;
     let send_kind = match name {
@@ -1139,11 +1165,26 @@ fn action(me: u32, n: usize, name: &str, a: &[&str]) -> Result<Action, String> {
         }
         "Start" | "Startall" => {
             return Err(format!(
-                "{name}: a persistent request, which SimGrid 3.32 writes without saying whether \
-                 it sends or receives, so it cannot be replayed"
+                "rank {me}: {name}: a persistent request (MPI_{name}), which SimGrid 3.32 writes \
+                 without saying whether it sends or receives, nor to whom, so it cannot be \
+                 replayed"
             ))
         }
-        _ => return Err(format!("unknown action {name:?}")),
+        _ if nonblocking_collective(name) => {
+            return Err(format!(
+                "rank {me}: {name}: a non-blocking collective (MPI_I{}), not supported: the \
+                 replay's collectives are blocking, and SimGrid 3.32's trace of one does not say \
+                 which wait completes it (an OTF2 trace is refused the same way)",
+                &name[1..]
+            ))
+        }
+        _ => {
+            return Err(format!(
+                "rank {me}: unknown action {name:?}: not an MPI call the replay runs (it runs \
+                 point-to-point calls and blocking collectives; SimGrid 3.32 writes one-sided \
+                 communication, I/O and other MPI-3 calls under their own names)"
+            ))
+        }
     })
 }
 

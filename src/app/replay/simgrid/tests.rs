@@ -595,7 +595,16 @@ fn every_error_names_its_file_and_line() {
         ),
         ("1 init\n1 gatherv 1 1 1 0 1 1\n1 finalize\n", 2, "found 6"),
         ("1 init\n1 Start 0 1 4 1\n1 finalize\n", 2, "persistent"),
-        ("1 init\n1 ibcast 4 0 1\n1 finalize\n", 2, "unknown action"),
+        (
+            "1 init\n1 ibcast 4 0 1\n1 finalize\n",
+            2,
+            "a non-blocking collective (MPI_Ibcast), not supported",
+        ),
+        (
+            "1 init\n1 Win_fence 0\n1 finalize\n",
+            2,
+            "rank 1: unknown action \"Win_fence\": not an MPI call the replay runs",
+        ),
         ("1 init\n1 location f.c\n1 finalize\n", 2, "location takes"),
         ("1 init\n1 location f.c x\n1 finalize\n", 2, "line number"),
         (
