@@ -258,13 +258,26 @@ fn a_receive_nobody_sends_is_a_deadlock_naming_the_waiting_ranks() {
             2 => {
                 r.recv().await;
             }
+            3 => {
+                // a message rank 1 does not take (another tag): in its queue, not "nobody sent"
+                r.send(1, 5, Payload::Size(16)).await;
+                r.barrier().await
+            }
             _ => r.barrier().await,
         }
     });
     let e = run(&c, vec![0, 1, 2, 3], p, &Progress::hidden()).unwrap_err();
-    let RunError::Deadlock { waiting, .. } = &e else {
+    let RunError::Deadlock {
+        waiting,
+        cycle,
+        stopped,
+        ..
+    } = &e
+    else {
         panic!("{e:?}")
     };
+    // issue 31 §2: the cycle the ranks stopped, not the check that found it
+    assert!(stopped < cycle && *stopped > 0, "{e}");
     let ranks: Vec<u32> = waiting.iter().map(|w| w.0).collect();
     assert_eq!(ranks, [0, 1, 2, 3], "{e}");
     let text = e.to_string();
@@ -276,6 +289,12 @@ fn a_receive_nobody_sends_is_a_deadlock_naming_the_waiting_ranks() {
         text.contains("rank 2 waits for a receive from any tag any"),
         "{text}"
     );
+    assert!(text.contains("4 ranks wait for a message"), "{text}");
+    assert!(
+        text.contains("unreceived in its queue: from rank 3 tag 5 (16 bytes)"),
+        "{text}"
+    );
+    assert!(!text.contains("nobody"), "{text}");
 }
 
 #[test]

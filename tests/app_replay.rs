@@ -316,6 +316,11 @@ fn a_program_that_deadlocks_still_reports_a_deadlock() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("deadlock"), "{err}");
+    // §2: how many ranks, and the call each waits in, from the trace
+    assert!(err.contains("2 ranks wait for a message"), "{err}");
+    assert!(err.contains("rank 0 is in MPI_Recv at "), "{err}");
+    assert!(err.contains("dead.txt:4"), "{err}");
+    assert!(err.contains("dead.txt:3"), "{err}");
 }
 
 #[test]

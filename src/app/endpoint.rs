@@ -110,6 +110,9 @@ pub struct AppEndpoint {
     pub delivered: u64,
     /// A program error (it awaited something that is not an exanet call, or waited twice).
     pub error: Option<String>,
+    /// The last cycle a rank of this endpoint ran or a packet arrived for one (the cycle a
+    /// deadlock began: the ranks stopped progressing after it).
+    pub last_progress: u64,
     /// Packets that came through the network by arrival time (`latency_bin_cycles` a bin): the
     /// sum and the largest of their latencies and their count.
     pub latency_bins: Vec<LatencyBin>,
@@ -192,6 +195,7 @@ impl AppEndpoint {
             handed: 0,
             delivered: 0,
             error: None,
+            last_progress: 0,
             latency_bins: Vec::new(),
             record,
         }
@@ -251,6 +255,16 @@ impl AppEndpoint {
         c
     }
 
+    /// Per rank of this endpoint, the messages that arrived and that no receive took (source,
+    /// tag, bytes), for the ranks that have any (the deadlock report).
+    pub fn unreceived_messages(&self) -> Vec<(u32, Vec<crate::app::mpi::Unreceived>)> {
+        self.ranks
+            .iter()
+            .map(|r| (r.mpi.rank, r.mpi.unreceived_messages()))
+            .filter(|(_, m)| !m.is_empty())
+            .collect()
+    }
+
     /// What each blocked rank waits for (the deadlock report).
     pub fn blocked(&self) -> Vec<(u32, String)> {
         let mut v = Vec::new();
@@ -289,6 +303,7 @@ impl AppEndpoint {
 
     /// A packet came through the network: injected at `injected`, its footer popped at `cycle`.
     pub fn arrive_from_network(&mut self, env: &Envelope, bytes: &[u8], injected: u64, cycle: u64) {
+        self.last_progress = self.last_progress.max(cycle);
         if let Some(k) = cycle.checked_div(self.shared.latency_bin_cycles) {
             let k = k as usize;
             if self.latency_bins.len() <= k {
@@ -421,6 +436,7 @@ impl AppEndpoint {
 
     /// Rank `i` at `cycle`: the due call's effect, then poll until it waits.
     fn run(&mut self, i: usize, cycle: u64) {
+        self.last_progress = self.last_progress.max(cycle);
         if let Some(call) = self.ranks[i].due.take() {
             self.effect(i, call, cycle);
             if self.ranks[i].st != St::Ready(cycle) {
@@ -575,7 +591,7 @@ fn any<T: std::fmt::Display>(x: &Option<T>) -> String {
 pub fn describe(p: &Pending) -> String {
     match p {
         Pending::Recv { src, tag, coll } => format!(
-            "a receive from {} tag {}{} that nobody sent",
+            "a receive from {} tag {}{}, which no message sent to it and left unreceived matches",
             any(src),
             any(tag),
             if *coll { " (collective)" } else { "" }

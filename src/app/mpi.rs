@@ -112,6 +112,9 @@ pub enum Pending {
     SendOut { dst: u32, left: u64 },
 }
 
+/// A message that arrived and that no receive took: (source, tag, bytes).
+pub type Unreceived = (u32, i32, u64);
+
 /// A request: done (cycle, status) or pending.
 #[derive(Debug)]
 enum ReqState {
@@ -545,6 +548,17 @@ impl Mpi {
     /// Messages that arrived and that no receive took.
     pub fn unreceived(&self) -> usize {
         self.unexpected.len() + self.held.len()
+    }
+
+    /// The messages that arrived and that no receive took, oldest first from each source (the
+    /// deadlock report).
+    pub fn unreceived_messages(&self) -> Vec<Unreceived> {
+        let mut keys: Vec<(u32, u32)> = self.unexpected.iter().copied().collect();
+        keys.extend(self.held.keys().copied());
+        keys.sort();
+        keys.iter()
+            .filter_map(|k| self.msgs.get(k).map(|m| (k.0, m.tag, m.len)))
+            .collect()
     }
 }
 

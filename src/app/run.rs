@@ -29,10 +29,16 @@ pub const CHECK_STEP: u64 = 1024;
 pub enum RunError {
     /// A bad configuration, placement or program (exit 2).
     Input(String),
-    /// Every rank that has not finished waits for a message nobody will send (exit 1).
+    /// Every rank that has not finished waits for a message no rank will send (exit 1).
     Deadlock {
+        /// The check that found it.
         cycle: u64,
+        /// The last cycle a rank ran or a packet arrived: the ranks stopped progressing after it.
+        stopped: u64,
+        /// What each blocked rank waits for.
         waiting: Vec<(u32, String)>,
+        /// Per rank, the messages that arrived and that no receive took: (source, tag, bytes).
+        unreceived: Vec<(u32, Vec<crate::app::mpi::Unreceived>)>,
     },
     /// `app.max_cycles` passed (exit 1).
     Timeout(u64),
@@ -42,18 +48,44 @@ impl std::fmt::Display for RunError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             RunError::Input(e) => write!(f, "{e}"),
-            RunError::Deadlock { cycle, waiting } => {
+            RunError::Deadlock {
+                cycle,
+                stopped,
+                waiting,
+                unreceived,
+            } => {
+                let n = waiting.len();
                 writeln!(
                     f,
-                    "deadlock at cycle {cycle}: the network is empty and {} ranks wait for a \
-                     message nobody will send:",
-                    waiting.len()
+                    "deadlock: the ranks stopped progressing at cycle {stopped} (found at cycle \
+                     {cycle}): the network is empty and {n} rank{} {} for a message no rank \
+                     will send:",
+                    if n == 1 { "" } else { "s" },
+                    if n == 1 { "waits" } else { "wait" }
                 )?;
                 for (r, w) in waiting.iter().take(20) {
                     writeln!(f, "  rank {r} waits for {w}")?;
+                    if let Some((_, q)) = unreceived.iter().find(|(u, _)| u == r) {
+                        let list: Vec<String> = q
+                            .iter()
+                            .take(8)
+                            .map(|(s, t, b)| format!("from rank {s} tag {t} ({b} bytes)"))
+                            .collect();
+                        let more = q.len().saturating_sub(8);
+                        writeln!(
+                            f,
+                            "    unreceived in its queue: {}{}",
+                            list.join(", "),
+                            if more > 0 {
+                                format!(" and {more} more")
+                            } else {
+                                String::new()
+                            }
+                        )?;
+                    }
                 }
-                if waiting.len() > 20 {
-                    writeln!(f, "  ... and {} more ranks", waiting.len() - 20)?;
+                if n > 20 {
+                    writeln!(f, "  ... and {} more ranks", n - 20)?;
                 }
                 Ok(())
             }
@@ -384,9 +416,15 @@ pub fn drive(
         if in_flight == 0 && next == u64::MAX {
             let mut waiting: Vec<(u32, String)> = apps.iter().flat_map(|a| a.blocked()).collect();
             waiting.sort();
+            let mut unreceived: Vec<_> =
+                apps.iter().flat_map(|a| a.unreceived_messages()).collect();
+            unreceived.sort();
+            let stopped = apps.iter().map(|a| a.last_progress).max().unwrap_or(0);
             return Err(RunError::Deadlock {
                 cycle: net.cycle,
+                stopped,
                 waiting,
+                unreceived,
             });
         }
         if net.cycle >= limit {

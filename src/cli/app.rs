@@ -955,14 +955,31 @@ pub fn replay(a: &ReplayArgs) -> R {
     let mapping = Mapping::parse(a.mapping, cfg.sim.seed).map_err(CliError::input)?;
     let placement = mapping.place(n, endpoints).map_err(CliError::input)?;
     let times = Times::default();
+    let trace_ref = std::sync::Arc::new(trace);
     let prog = program(
-        std::sync::Arc::new(trace),
+        trace_ref.clone(),
         std::sync::Arc::new(resolution),
         f,
         times.clone(),
     );
     let progress = crate::progress::Progress::new(cfg.app.max_cycles, "app replay (cycles)");
-    let (report, _, view) = run_timed(&cfg, placement, prog, &progress, 0, &a.timeline)?;
+    let run = run_timed(&cfg, placement, prog, &progress, 0, &a.timeline);
+    let (report, _, view) = run.map_err(|mut e| {
+        if e.message.starts_with("deadlock") {
+            // the call each blocked rank is in, from the trace
+            for (r, at) in times.in_action().iter().enumerate() {
+                if let Some((act, l)) = at.and_then(|i| trace_ref.ranks[r].get(i)) {
+                    e.message += &format!(
+                        "  rank {r} is in {} at {}:{}\n",
+                        crate::app::replay::resolve::call_name(act),
+                        l.file,
+                        l.line
+                    );
+                }
+            }
+        }
+        e
+    })?;
     progress.finish();
     if report.messages_unreceived > 0 {
         return Err(CliError::input(format!(

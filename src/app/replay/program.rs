@@ -34,13 +34,27 @@ type Started = (
     usize,
 );
 
-/// Per rank: cycles computing, communicating, waiting.
+/// Per rank: cycles computing, communicating, waiting; and the action each rank is in (its
+/// position in the rank's list, until the rank finishes: the deadlock report's call).
 #[derive(Debug, Clone, Default)]
-pub struct Times(Arc<Mutex<Vec<[u64; 3]>>>);
+pub struct Times(Arc<Mutex<Vec<[u64; 3]>>>, Arc<Mutex<Vec<Option<usize>>>>);
 
 impl Times {
     pub fn ranks(&self) -> Vec<[u64; 3]> {
         self.0.lock().expect("times").clone()
+    }
+
+    /// The action each rank is in (`None`: not started, or finished).
+    pub fn in_action(&self) -> Vec<Option<usize>> {
+        self.1.lock().expect("times").clone()
+    }
+
+    fn enter(&self, rank: usize, at: Option<usize>) {
+        let mut t = self.1.lock().expect("times");
+        if t.len() <= rank {
+            t.resize(rank + 1, None);
+        }
+        t[rank] = at;
     }
 
     fn set(&self, rank: usize, v: [u64; 3]) {
@@ -87,6 +101,7 @@ pub fn program(
             let mut t = [0u64; 3];
             let me32 = me as u32;
             for (i, (a, _)) in trace.ranks[me].iter().enumerate() {
+                times.enter(me, Some(i));
                 let t0 = r.cycle().await;
                 let kind = match a {
                     Action::Init | Action::Finalize | Action::ProcNullSend { .. } => continue,
@@ -286,6 +301,7 @@ pub fn program(
                 let qs: Vec<Request> = pending.drain(..).filter_map(|p| p.0).collect();
                 r.waitall(&qs).await;
             }
+            times.enter(me, None);
             times.set(me, t);
         }
     })

@@ -339,6 +339,39 @@ pub fn collective_name(a: &Action) -> Option<&'static str> {
     collective(a).map(|c| c.0)
 }
 
+/// The MPI call an action is (or what it stands for: computing between calls).
+pub fn call_name(a: &Action) -> &'static str {
+    if let Some(c) = collective_name(a) {
+        return c;
+    }
+    match a {
+        Action::Init => "MPI_Init",
+        Action::Finalize => "MPI_Finalize",
+        Action::Compute { .. } | Action::ComputeTime { .. } => "computing",
+        Action::Sleep { .. } => "sleep",
+        Action::Send { .. } => "MPI_Send",
+        Action::Isend { .. } => "MPI_Isend",
+        Action::Ssend { .. } => "MPI_Ssend",
+        Action::Issend { .. } => "MPI_Issend",
+        Action::Bsend { .. } => "MPI_Bsend",
+        Action::Ibsend { .. } => "MPI_Ibsend",
+        Action::ProcNullSend { .. } => "a send to MPI_PROC_NULL",
+        Action::Recv { .. } => "MPI_Recv",
+        Action::Irecv { .. } => "MPI_Irecv",
+        Action::SendRecv { .. } => "MPI_Sendrecv",
+        Action::Test { .. } => "MPI_Test",
+        Action::Wait { .. } => "MPI_Wait",
+        Action::Waitany { .. } => "MPI_Waitany",
+        Action::Waitall { .. } => "MPI_Waitall",
+        Action::WaitStarted { blocking: true, .. } => "a blocking call's completion",
+        Action::WaitStarted { .. } => "a wait (MPI_Wait, MPI_Waitall, ...)",
+        Action::Testany => "MPI_Testany",
+        Action::Testall => "MPI_Testall",
+        Action::Testsome => "MPI_Testsome",
+        _ => "an MPI call",
+    }
+}
+
 /// Every rank calls the same collectives, in the same order, with the same root; the number of
 /// collective calls of a rank.
 fn check_collectives(t: &TiTrace) -> Result<u64, String> {
