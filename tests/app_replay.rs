@@ -137,6 +137,31 @@ fn traces_of_real_mpi_programs_replay_with_the_programs_messages() {
                     "the collectives' messages"
                 );
             }
+            // issue 31 §3: per collective, by its MPI call; they and the point-to-point
+            // messages are all the messages sent
+            let colls = v["collectives"].as_array().unwrap();
+            let coll_msgs: u64 = colls.iter().map(|c| c["messages"].as_u64().unwrap()).sum();
+            assert_eq!(
+                coll_msgs + messages,
+                v["messages_sent"].as_u64().unwrap(),
+                "{prog}: {v}"
+            );
+            let calls: u64 = colls.iter().map(|c| c["calls"].as_u64().unwrap()).sum();
+            assert_eq!(calls, v["collectives_per_rank"].as_u64().unwrap(), "{prog}");
+            if prog == "ring" {
+                let names: Vec<&str> = colls.iter().map(|c| c["call"].as_str().unwrap()).collect();
+                assert_eq!(
+                    names,
+                    [
+                        "MPI_Allreduce",
+                        "MPI_Alltoall",
+                        "MPI_Barrier",
+                        "MPI_Bcast",
+                        "MPI_Gather"
+                    ],
+                    "{v}"
+                );
+            }
         }
     }
 }

@@ -79,6 +79,8 @@ pub type Match<T> = Option<T>;
 #[derive(Debug, Clone)]
 pub(crate) enum Call {
     Now,
+    /// The rank's point-to-point and collective messages and bytes sent so far.
+    Sent,
     Consume(u64),
     Isend {
         dst: u32,
@@ -104,6 +106,8 @@ pub(crate) enum Call {
 pub(crate) enum Ret {
     Unit,
     Cycle(u64),
+    /// Messages and bytes sent.
+    Sent(u64, u64),
     Req(Request),
     Done(Vec<Status>),
     Probed(Status),
@@ -251,6 +255,15 @@ impl Rank {
         match self.call(Call::Now).await {
             Ret::Cycle(c) => c,
             r => unreachable!("Now answered {r:?}"),
+        }
+    }
+
+    /// Messages and bytes this rank has sent so far, its collectives' included (takes no
+    /// time).
+    pub async fn sent(&self) -> (u64, u64) {
+        match self.call(Call::Sent).await {
+            Ret::Sent(m, b) => (m, b),
+            r => unreachable!("Sent answered {r:?}"),
         }
     }
 

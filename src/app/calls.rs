@@ -84,7 +84,7 @@ impl Asked {
             Call::Wait(qs) => Asked::Wait(qs.clone()),
             Call::Consume(c) => Asked::Consume(*c),
             Call::Probe { .. } => Asked::Probe,
-            Call::Now => Asked::Now,
+            Call::Now | Call::Sent => Asked::Now,
         }
     }
 }

@@ -498,6 +498,7 @@ impl AppEndpoint {
         let recv_cycles = self.shared.recv_cycles;
         let ret = match &call {
             Call::Now => Some((Ret::Cycle(cycle), 0)),
+            Call::Sent => Some((Ret::Sent(r.mpi.messages_sent, r.mpi.bytes_sent), 0)),
             Call::Consume(_) => Some((Ret::Unit, 0)),
             Call::Isend {
                 dst,

@@ -309,7 +309,7 @@ fn label(call: &Call, ctx: Option<Ctx>) -> Label {
         Some(Ctx::Receive) => (Activity::Receive, None, 0),
         None => (
             match call {
-                Call::Now | Call::Consume(_) => Activity::Compute,
+                Call::Now | Call::Sent | Call::Consume(_) => Activity::Compute,
                 Call::Isend { .. } => Activity::Send,
                 Call::Irecv { .. } => Activity::Receive,
                 Call::Wait(_) | Call::Probe { .. } => Activity::Wait,

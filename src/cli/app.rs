@@ -885,6 +885,19 @@ pub struct RankTimes {
     pub finished_cycles: u64,
 }
 
+/// One kind of collective of a replay.
+#[derive(Debug, Serialize)]
+pub struct CollectiveCount {
+    /// The MPI call (`MPI_Allreduce`).
+    pub call: String,
+    /// Calls (each rank makes each of them).
+    pub calls: u64,
+    /// Point-to-point messages the replay's collectives of this kind were made of, all ranks,
+    /// and their bytes.
+    pub messages: u64,
+    pub bytes: u64,
+}
+
 #[derive(Debug, Serialize)]
 pub struct ReplayOut {
     pub trace: String,
@@ -903,6 +916,8 @@ pub struct ReplayOut {
     pub collectives_per_rank: u64,
     /// What the replay assumed that the trace does not say.
     pub notes: Vec<String>,
+    /// Per collective, by its MPI call: calls, and the messages and bytes they were made of.
+    pub collectives: Vec<CollectiveCount>,
     #[serde(flatten)]
     pub report: Report,
     pub ranks_times: Vec<RankTimes>,
@@ -1015,6 +1030,16 @@ pub fn replay(a: &ReplayArgs) -> R {
         procnull_receives,
         collectives_per_rank: resolution_collectives,
         notes,
+        collectives: times
+            .collectives()
+            .into_iter()
+            .map(|(call, c)| CollectiveCount {
+                call: call.to_string(),
+                calls: c[0],
+                messages: c[1],
+                bytes: c[2],
+            })
+            .collect(),
         report,
         ranks_times,
         network_view: view,
@@ -1052,6 +1077,12 @@ pub fn replay(a: &ReplayArgs) -> R {
          in the trace, no message for it)",
         r.messages_unreceived, out.procnull_receives
     );
+    for c in &out.collectives {
+        println!(
+            "  {:<20} {} call(s), {} messages ({} bytes)",
+            c.call, c.calls, c.messages, c.bytes
+        );
+    }
     for n in &out.notes {
         println!("  note: {n}");
     }

@@ -21,6 +21,7 @@
 use super::resolve::{Resolution, SENDRECV_TAG};
 use super::simgrid::{Action, TiTrace};
 use crate::app::api::{program as prog, Payload, Program, Request};
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 /// A non-blocking request under way: it (`None`: a receive from `MPI_PROC_NULL`, complete at
@@ -34,14 +35,33 @@ type Started = (
     usize,
 );
 
-/// Per rank: cycles computing, communicating, waiting; and the action each rank is in (its
-/// position in the rank's list, until the rank finishes: the deadlock report's call).
+/// Per rank: cycles computing, communicating, waiting; the action each rank is in (its
+/// position in the rank's list, until the rank finishes: the deadlock report's call); and per
+/// collective, by its MPI call's name: calls (rank 0's), and the messages and bytes all ranks
+/// sent in them.
 #[derive(Debug, Clone, Default)]
-pub struct Times(Arc<Mutex<Vec<[u64; 3]>>>, Arc<Mutex<Vec<Option<usize>>>>);
+pub struct Times(
+    Arc<Mutex<Vec<[u64; 3]>>>,
+    Arc<Mutex<Vec<Option<usize>>>>,
+    Arc<Mutex<BTreeMap<&'static str, [u64; 3]>>>,
+);
 
 impl Times {
     pub fn ranks(&self) -> Vec<[u64; 3]> {
         self.0.lock().expect("times").clone()
+    }
+
+    /// Per collective, by its MPI call's name: [calls, messages, bytes].
+    pub fn collectives(&self) -> BTreeMap<&'static str, [u64; 3]> {
+        self.2.lock().expect("times").clone()
+    }
+
+    fn collective(&self, name: &'static str, rank: usize, messages: u64, bytes: u64) {
+        let mut t = self.2.lock().expect("times");
+        let e = t.entry(name).or_default();
+        e[0] += u64::from(rank == 0);
+        e[1] += messages;
+        e[2] += bytes;
     }
 
     /// The action each rank is in (`None`: not started, or finished).
@@ -102,6 +122,11 @@ pub fn program(
             let me32 = me as u32;
             for (i, (a, _)) in trace.ranks[me].iter().enumerate() {
                 times.enter(me, Some(i));
+                let coll = super::resolve::collective_name(a);
+                let sent0 = match coll {
+                    Some(_) => r.sent().await,
+                    None => (0, 0),
+                };
                 let t0 = r.cycle().await;
                 let kind = match a {
                     Action::Init | Action::Finalize | Action::ProcNullSend { .. } => continue,
@@ -296,6 +321,10 @@ pub fn program(
                     }
                 };
                 t[kind] += r.cycle().await - t0;
+                if let Some(name) = coll {
+                    let sent = r.sent().await;
+                    times.collective(name, me, sent.0 - sent0.0, sent.1 - sent0.1);
+                }
             }
             if !pending.is_empty() {
                 let qs: Vec<Request> = pending.drain(..).filter_map(|p| p.0).collect();
