@@ -96,6 +96,94 @@ struct End {
     nonblocking: bool,
 }
 
+/// Which sends a pairing stage takes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum From {
+    /// Plain sends (their tag must fit).
+    Plain,
+    /// `sendRecv` send halves (they fit any receive).
+    SendRecv,
+    /// Either: the first in the sender's program order that fits.
+    Any,
+}
+
+/// The sends still free on each channel, in the sender's program order, for pairing in time
+/// linear in the trace: per channel (source, destination) its plain sends by tag, all its plain
+/// sends, and its `sendRecv` send halves, each a list of positions in the source's sends with a
+/// cursor at the first that may be free (a taken send stays taken, so a cursor only moves on).
+struct Queues {
+    by_tag: HashMap<(usize, usize, i32), Queue>,
+    plain: HashMap<(usize, usize), Queue>,
+    sendrecv: HashMap<(usize, usize), Queue>,
+    /// `used[s][j]`: send j of rank s is taken.
+    used: Vec<Vec<bool>>,
+}
+
+#[derive(Default)]
+struct Queue {
+    at: Vec<usize>,
+    next: usize,
+}
+
+impl Queue {
+    /// The first send still free.
+    fn head(&mut self, used: &[bool]) -> Option<usize> {
+        while self.next < self.at.len() && used[self.at[self.next]] {
+            self.next += 1;
+        }
+        self.at.get(self.next).copied()
+    }
+}
+
+impl Queues {
+    fn new(sends: &[Vec<End>]) -> Queues {
+        let mut q = Queues {
+            by_tag: HashMap::new(),
+            plain: HashMap::new(),
+            sendrecv: HashMap::new(),
+            used: sends.iter().map(|v| vec![false; v.len()]).collect(),
+        };
+        for (s, list) in sends.iter().enumerate() {
+            for (j, sd) in list.iter().enumerate() {
+                let Some(d) = sd.peer else { continue };
+                let d = d as usize;
+                match sd.tag {
+                    Some(t) if !sd.sendrecv => {
+                        q.by_tag.entry((s, d, t)).or_default().at.push(j);
+                        q.plain.entry((s, d)).or_default().at.push(j);
+                    }
+                    _ => q.sendrecv.entry((s, d)).or_default().at.push(j),
+                }
+            }
+        }
+        q
+    }
+
+    /// Take the first send from `s` to `d` that a receive of `tag` (`None`: any) accepts,
+    /// among those `from` names; its position in `s`'s sends.
+    fn take(&mut self, s: usize, d: usize, tag: Option<i32>, from: From) -> Option<usize> {
+        let used = &self.used[s];
+        let plain = match tag {
+            Some(t) => self.by_tag.get_mut(&(s, d, t)),
+            None => self.plain.get_mut(&(s, d)),
+        };
+        let plain = match from {
+            From::SendRecv => None,
+            _ => plain.and_then(|q| q.head(used)),
+        };
+        let sendrecv = match from {
+            From::Plain => None,
+            _ => self.sendrecv.get_mut(&(s, d)).and_then(|q| q.head(used)),
+        };
+        let j = match (plain, sendrecv) {
+            (Some(a), Some(b)) => a.min(b),
+            (a, b) => a.or(b)?,
+        };
+        self.used[s][j] = true;
+        Some(j)
+    }
+}
+
 /// Pair the messages of `t` with their receives; an error names the first action that cannot
 /// be replayed as the program ran, and why.
 pub fn resolve(t: &TiTrace) -> Result<Resolution, String> {
@@ -133,32 +221,31 @@ pub fn resolve(t: &TiTrace) -> Result<Resolution, String> {
     // taken[d][k]: the message (source rank, index in its sends) receive k of rank d took
     let mut taken: Vec<Vec<Option<(usize, usize)>>> =
         recvs.iter().map(|v| vec![None; v.len()]).collect();
-    let mut used: Vec<Vec<bool>> = sends.iter().map(|v| vec![false; v.len()]).collect();
-    let fits = |s: &End, r: &End| r.tag.is_none() || s.tag.is_none() || s.tag == r.tag;
+    let mut queues = Queues::new(&sends);
     // stages, from the most specific receives to the least (see the module header): which
     // receives a stage pairs, and with which sends
-    type Filter = fn(&End) -> bool;
-    let stages: [(Filter, Filter); 6] = [
+    type Takes = fn(&End) -> bool;
+    let stages: [(Takes, From); 6] = [
         // 1. a receive naming its source and tag takes a plain send's message of that tag
         (
             |r| r.peer.is_some() && r.tag.is_some() && !r.sendrecv,
-            |s| !s.sendrecv,
+            From::Plain,
         ),
         // 2. a sendRecv's receive half takes the peer's sendRecv's message
-        (|r| r.peer.is_some() && r.sendrecv, |s| s.sendrecv),
+        (|r| r.peer.is_some() && r.sendrecv, From::SendRecv),
         // 3. any other receive naming its source, any message of the source
-        (|r| r.peer.is_some(), |_| true),
+        (|r| r.peer.is_some(), From::Any),
         // 4. from -333 with a tag: plain sends' messages first, then sendRecvs'
         (
             |r| r.peer.is_none() && r.tag.is_some() && !r.sendrecv,
-            |s| !s.sendrecv,
+            From::Plain,
         ),
         (
             |r| r.peer.is_none() && r.tag.is_some() && !r.sendrecv,
-            |_| true,
+            From::Any,
         ),
         // 5. from -333 with any tag
-        (|r| r.peer.is_none(), |_| true),
+        (|r| r.peer.is_none(), From::Any),
     ];
     for (takes, from) in stages {
         for d in 0..n {
@@ -171,18 +258,16 @@ pub fn resolve(t: &TiTrace) -> Result<Resolution, String> {
                     Some(_) => continue,
                     None => 0..n,
                 };
-                'found: for s in sources {
-                    for (j, sd) in sends[s].iter().enumerate() {
-                        if !used[s][j] && sd.peer == Some(d as u32) && from(sd) && fits(sd, rv) {
-                            used[s][j] = true;
-                            taken[d][k] = Some((s, j));
-                            break 'found;
-                        }
+                for s in sources {
+                    if let Some(j) = queues.take(s, d, rv.tag, from) {
+                        taken[d][k] = Some((s, j));
+                        break;
                     }
                 }
             }
         }
     }
+    let used = queues.used;
     // what is left
     let loc = |r: usize, at: usize| -> &Loc { &t.ranks[r][at].1 };
     let tag_text = |tag: Option<i32>| match tag {
