@@ -282,7 +282,15 @@ fn a_raw_client_gets_its_message_delivered_and_the_session_ends() {
     let t_done: u64 = done.split(' ').nth(7).unwrap().parse().unwrap();
     assert!(done.ends_with(" abcd"), "the opaque bytes travel: {done}");
     assert!(start < t_left && t_left < t_done, "{got:?}");
-    assert!(got.last().unwrap().starts_with("END "), "{got:?}");
+    // the session ended with the arrival (the last event), not at the end of a run step
+    // (the client answers the arrival with STOP never, not DONE: nothing can happen any more)
+    assert_eq!(
+        got.last().unwrap(),
+        &format!("END {t_done} deadlock"),
+        "{got:?}"
+    );
+    assert_eq!(out.end_cycle, t_done);
+    assert!(out.simulated_cycles >= t_done);
 }
 
 #[test]
@@ -459,6 +467,10 @@ fn exanet_network_serve_serves_a_replay_and_reports_it() {
     assert_eq!(completions(&runs, &placement), packets);
     let start = c.link.phy.lane_up_cycles as u64;
     assert_eq!(finished(&runs, start, n), want);
+    // the session ends when its last rank finishes (its last message arrives), in END and JSON
+    let last = start + want.iter().max().unwrap();
+    assert_eq!(runs[0].end_cycle, last);
+    assert_eq!(res["end_cycle"], last, "{v}");
 }
 
 #[test]
@@ -473,5 +485,10 @@ fn a_session_where_nothing_can_happen_ends_as_a_deadlock() {
     let out = h.join().unwrap().unwrap();
     assert!(out.deadlock);
     assert_eq!(out.messages, 0);
+    // nothing happened after the start
+    assert_eq!(
+        out.end_cycle,
+        Config::default().link.phy.lane_up_cycles as u64
+    );
     assert!(got.last().unwrap().ends_with(" deadlock"), "{got:?}");
 }

@@ -58,6 +58,10 @@ pub struct Broker {
     pub timeout: Duration,
     /// The first error; the session ends with it.
     pub error: Option<String>,
+    /// The last cycle the network stopped on an endpoint (`pause`): every event of a session
+    /// (a message leaving or arriving, a client's STOP time) is told in a pause, so the cycle a
+    /// session ends is the last pause's (or the start, if there was none).
+    pub last_pause: u64,
 }
 
 impl Conn {
@@ -183,6 +187,7 @@ impl Broker {
         if self.error.is_some() {
             return Vec::new();
         }
+        self.last_pause = self.last_pause.max(cycle);
         match self.try_pause(client, endpoint, cycle, left, arrived) {
             Ok(v) => v,
             Err(e) => {

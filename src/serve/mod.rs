@@ -31,7 +31,8 @@
 //! client: DONE                           its ranks have finished: no more SENDs and no more
 //!                                        answers; LEFT and COMPLETED lines still come
 //! server: END <cycle> [deadlock]         the session is over (every client DONE and the network
-//!                                        empty, or nothing can happen any more)
+//!                                        empty, or nothing can happen any more); <cycle> is
+//!                                        that of its last event (the last AT or arrival)
 //! server: ERROR <what>                   and the session ends; the server exits non-zero
 //! ```
 //!

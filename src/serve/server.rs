@@ -49,7 +49,8 @@ fn same_token(a: &str, b: &str) -> bool {
 pub struct Outcome {
     pub clients: usize,
     pub ranks: usize,
-    /// The cycle the session ended at.
+    /// The cycle the session ended at: that of its last event (the last message's arrival, or
+    /// the last client's DONE), not the end of the network's last run of [`RUN_STEP`] cycles.
     pub end_cycle: u64,
     /// It ended because nothing could happen any more while some client had not finished.
     pub deadlock: bool,
@@ -194,6 +195,7 @@ pub fn serve(cfg: &Config, o: &Options, listener: TcpListener) -> Result<Outcome
         last_cycle: cfg.app.max_cycles,
         timeout: o.timeout,
         error: None,
+        last_pause: start,
     }));
     let mut client_of_endpoint: Vec<Option<usize>> = vec![None; endpoints];
     for (r, &e) in o.placement.iter().enumerate() {
@@ -218,7 +220,8 @@ pub fn serve(cfg: &Config, o: &Options, listener: TcpListener) -> Result<Outcome
             return Err(e);
         }
         if let Some(deadlock) = b.finished() {
-            let end_cycle = net.cycle;
+            // the network ran on to the end of its step; the session ended at its last event
+            let end_cycle = b.last_pause;
             b.tell_all(&ServerLine::End {
                 cycle: end_cycle,
                 deadlock,
