@@ -3,7 +3,9 @@
 # 1. Installs what is missing (scripts/setup.sh): Verilator (Debian's 5.006), a C++ compiler
 #    and make through apt-get; Rust through rustup; the rustfmt/clippy components; SimGrid's
 #    SMPI (libsimgrid-dev, apt-get) for the tests that trace real MPI programs; the OTF2
-#    library, its tools and its Python writer (libotf2-trace-dev, otf2-tools, python3-otf2);
+#    library, its tools and its Python writer (libotf2-trace-dev, otf2-tools, python3-otf2,
+#    whose Debian Python 3 also runs the co-simulation server's Python client in
+#    tests/serve_python.rs);
 #    Open MPI and libclang (libopenmpi-dev, openmpi-bin, libclang-dev) for network runs over
 #    MPI ranks; Chromium (chromium) for the test that opens a network report in a browser;
 #    Icarus Verilog (iverilog) for tests/icarus.rs, the RTL under a second simulator; Yosys

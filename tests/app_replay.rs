@@ -5,30 +5,12 @@
 
 mod common;
 
-use common::{exanet, exanet_json};
+use common::{exanet, exanet_json, TempDir};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/simgrid")
-}
-
-/// A temporary directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("exanet-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// A program traced by [`trace`]: the index file smpirun wrote, in a directory removed when

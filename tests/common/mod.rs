@@ -107,3 +107,23 @@ pub fn json_leaves(
         x => out.push((prefix.to_string(), x.clone())),
     }
 }
+
+/// A folder under the system's temporary folder, removed with everything in it when dropped
+/// (a failing test cleans up too).
+pub struct TempDir(pub std::path::PathBuf);
+
+impl TempDir {
+    /// `exanet-<name>-<process id>`, emptied first.
+    pub fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("exanet-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
