@@ -136,8 +136,9 @@ pub struct Rank {
     log: Option<super::calls::CallLog>,
 }
 
-/// A composite call under way ([`Rank::enter`]): leaving it clears the rank's context.
-struct Within<'a> {
+/// A composite call under way (`Rank::enter`, [`Rank::as_collective`]): dropping it leaves
+/// the call.
+pub struct Within<'a> {
     io: &'a Mutex<Io>,
     outer: bool,
 }
@@ -212,6 +213,15 @@ impl Rank {
             io: &self.io,
             outer,
         }
+    }
+
+    /// Name the collectives called until the guard is dropped as one collective `c`: a
+    /// program that builds an MPI collective from the API's says which it is (a trace replay's
+    /// `MPI_Allreduce`, a reduction then a broadcast, is an allreduce on the timelines). As
+    /// every composite call, it names what the rank does only when it is the outermost; it
+    /// changes no message and no cycle.
+    pub fn as_collective(&self, c: Collective) -> Within<'_> {
+        self.enter(Ctx::Collective(c, 0))
     }
 
     async fn call(&self, c: Call) -> Ret {

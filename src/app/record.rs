@@ -68,7 +68,8 @@ impl Activity {
     }
 }
 
-/// Which collective of the SPMD API (`api.rs`).
+/// Which collective of the SPMD API (`api.rs`), or which MPI collective a program built from
+/// the API's (`Rank::as_collective`: a trace replay names each collective by its MPI call).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Collective {
@@ -85,10 +86,17 @@ pub enum Collective {
     ReduceSized,
     ScanSized,
     ReduceScatterSized,
+    Allgather,
+    Gatherv,
+    Scatterv,
+    Scan,
+    Exscan,
+    ReduceScatter,
 }
 
 impl Collective {
-    pub const ALL: [Collective; 13] = [
+    /// In the order of their codes (new ones at the end: a code never changes).
+    pub const ALL: [Collective; 19] = [
         Collective::Barrier,
         Collective::BarrierHierarchical,
         Collective::Bcast,
@@ -102,6 +110,12 @@ impl Collective {
         Collective::ReduceSized,
         Collective::ScanSized,
         Collective::ReduceScatterSized,
+        Collective::Allgather,
+        Collective::Gatherv,
+        Collective::Scatterv,
+        Collective::Scan,
+        Collective::Exscan,
+        Collective::ReduceScatter,
     ];
 
     /// The API call's name.
@@ -120,6 +134,12 @@ impl Collective {
             Collective::ReduceSized => "reduce_sized",
             Collective::ScanSized => "scan_sized",
             Collective::ReduceScatterSized => "reduce_scatter_sized",
+            Collective::Allgather => "allgather",
+            Collective::Gatherv => "gatherv",
+            Collective::Scatterv => "scatterv",
+            Collective::Scan => "scan",
+            Collective::Exscan => "exscan",
+            Collective::ReduceScatter => "reduce_scatter",
         }
     }
 
@@ -526,6 +546,8 @@ mod tests {
     #[test]
     fn collective_codes_are_distinct_from_one() {
         let codes: Vec<u32> = Collective::ALL.iter().map(|c| c.code()).collect();
-        assert_eq!(codes, (1..=13).collect::<Vec<_>>());
+        assert_eq!(codes, (1..=19).collect::<Vec<_>>());
+        // (a code never changes: the first ones are those of the API's collectives)
+        assert_eq!(Collective::ReduceScatterSized.code(), 13);
     }
 }

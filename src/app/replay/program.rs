@@ -128,6 +128,9 @@ pub fn program(
                     None => (0, 0),
                 };
                 let t0 = r.cycle().await;
+                // a collective is named on the timelines by its MPI call, whatever the API's
+                // calls that carry it (an allreduce is a reduction and a broadcast)
+                let named = super::resolve::timeline_collective(a).map(|c| r.as_collective(c));
                 let kind = match a {
                     Action::Init | Action::Finalize | Action::ProcNullSend { .. } => continue,
                     Action::Compute { flops } => {
@@ -320,6 +323,7 @@ pub fn program(
                         1
                     }
                 };
+                drop(named);
                 t[kind] += r.cycle().await - t0;
                 if let Some(name) = coll {
                     let sent = r.sent().await;

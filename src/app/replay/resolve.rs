@@ -55,6 +55,7 @@
 //! Every refusal names the file and line, the rank, and the reason.
 
 use super::simgrid::{Action, Loc, TiTrace};
+use crate::app::record::Collective;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The tag a `sendRecv`'s half goes out with, or accepts, when its partner accepts any: a tag no
@@ -397,24 +398,27 @@ pub fn resolve(t: &TiTrace) -> Result<Resolution, String> {
     Ok(res)
 }
 
+/// A collective call: its MPI name, the collective it is on the timelines, and its root.
+type Coll = (&'static str, Collective, Option<u32>);
+
 /// A collective call as every rank of a communicator must make it: its MPI name and root.
-fn collective(a: &Action) -> Option<(&'static str, Option<u32>)> {
+fn collective(a: &Action) -> Option<Coll> {
     Some(match a {
-        Action::Barrier => ("MPI_Barrier", None),
-        Action::Bcast { root, .. } => ("MPI_Bcast", Some(*root)),
-        Action::Reduce { root, .. } => ("MPI_Reduce", Some(*root)),
-        Action::Allreduce { .. } => ("MPI_Allreduce", None),
-        Action::Scan { .. } => ("MPI_Scan", None),
-        Action::Exscan { .. } => ("MPI_Exscan", None),
-        Action::Alltoall { .. } => ("MPI_Alltoall", None),
-        Action::Alltoallv { .. } => ("MPI_Alltoallv", None),
-        Action::Gather { root, .. } => ("MPI_Gather", Some(*root)),
-        Action::Gatherv { root, .. } => ("MPI_Gatherv", Some(*root)),
-        Action::Allgather { .. } => ("MPI_Allgather", None),
-        Action::Allgatherv { .. } => ("MPI_Allgatherv", None),
-        Action::Scatter { root, .. } => ("MPI_Scatter", Some(*root)),
-        Action::Scatterv { root, .. } => ("MPI_Scatterv", Some(*root)),
-        Action::Reducescatter { .. } => ("MPI_Reduce_scatter", None),
+        Action::Barrier => ("MPI_Barrier", Collective::Barrier, None),
+        Action::Bcast { root, .. } => ("MPI_Bcast", Collective::Bcast, Some(*root)),
+        Action::Reduce { root, .. } => ("MPI_Reduce", Collective::Reduce, Some(*root)),
+        Action::Allreduce { .. } => ("MPI_Allreduce", Collective::Allreduce, None),
+        Action::Scan { .. } => ("MPI_Scan", Collective::Scan, None),
+        Action::Exscan { .. } => ("MPI_Exscan", Collective::Exscan, None),
+        Action::Alltoall { .. } => ("MPI_Alltoall", Collective::Alltoall, None),
+        Action::Alltoallv { .. } => ("MPI_Alltoallv", Collective::Alltoallv, None),
+        Action::Gather { root, .. } => ("MPI_Gather", Collective::Gather, Some(*root)),
+        Action::Gatherv { root, .. } => ("MPI_Gatherv", Collective::Gatherv, Some(*root)),
+        Action::Allgather { .. } => ("MPI_Allgather", Collective::Allgather, None),
+        Action::Allgatherv { .. } => ("MPI_Allgatherv", Collective::Allgatherv, None),
+        Action::Scatter { root, .. } => ("MPI_Scatter", Collective::Scatter, Some(*root)),
+        Action::Scatterv { root, .. } => ("MPI_Scatterv", Collective::Scatterv, Some(*root)),
+        Action::Reducescatter { .. } => ("MPI_Reduce_scatter", Collective::ReduceScatter, None),
         _ => return None,
     })
 }
@@ -422,6 +426,12 @@ fn collective(a: &Action) -> Option<(&'static str, Option<u32>)> {
 /// The MPI name of a collective action (`None` for any other action).
 pub fn collective_name(a: &Action) -> Option<&'static str> {
     collective(a).map(|c| c.0)
+}
+
+/// The collective a collective action is on the timelines: its MPI call's (`None` for any
+/// other action).
+pub fn timeline_collective(a: &Action) -> Option<Collective> {
+    collective(a).map(|c| c.1)
 }
 
 /// The MPI call an action is (or what it stands for: computing between calls).
@@ -460,7 +470,7 @@ pub fn call_name(a: &Action) -> &'static str {
 /// Every rank calls the same collectives, in the same order, with the same root; the number of
 /// collective calls of a rank.
 fn check_collectives(t: &TiTrace) -> Result<u64, String> {
-    let seq = |r: usize| -> Vec<(usize, (&'static str, Option<u32>))> {
+    let seq = |r: usize| -> Vec<(usize, Coll)> {
         t.ranks[r]
             .iter()
             .enumerate()
@@ -475,7 +485,7 @@ fn check_collectives(t: &TiTrace) -> Result<u64, String> {
                SimGrid's TI trace writes no communicator and the replay would run it on \
                MPI_COMM_WORLD. An OTF2 trace of the run (Score-P) names each collective's \
                communicator";
-    let name = |c: (&str, Option<u32>)| match c.1 {
+    let name = |c: Coll| match c.2 {
         Some(root) => format!("{} (root {root})", c.0),
         None => c.0.to_string(),
     };
@@ -486,7 +496,7 @@ fn check_collectives(t: &TiTrace) -> Result<u64, String> {
             if a.map(|x| x.1) == b.map(|x| x.1) {
                 continue;
             }
-            let at = |r: usize, x: Option<&(usize, (&'static str, Option<u32>))>| match x {
+            let at = |r: usize, x: Option<&(usize, Coll)>| match x {
                 Some((at, c)) => {
                     let l = &t.ranks[r][*at].1;
                     format!("{} at {}:{}", name(*c), l.file, l.line)
