@@ -247,6 +247,52 @@ fn same_seed_same_results_for_any_partitioning_or_threads_and_another_seed_diffe
     );
 }
 
+/// Issue 31 §2: a rank that waits forever because a wildcard receive took the message it
+/// waits for is told so: which receive took which message, and when.
+#[test]
+fn a_deadlock_names_the_wildcard_receive_that_took_the_message() {
+    let c = cfg("torus:2x2", "ecube");
+    let p = program(|r: Rank| async move {
+        match r.rank() {
+            1 => {
+                // the wildcard takes rank 2's message; the receive from 2 then waits forever
+                let s = r.recv_match(None, Some(7)).await;
+                assert_eq!(s.src, 2);
+                r.recv_match(Some(2), Some(7)).await;
+            }
+            2 => r.send(1, 7, Payload::Size(48)).await,
+            _ => {}
+        }
+    });
+    let e = run(&c, vec![0, 1, 2, 3], p, &Progress::hidden()).unwrap_err();
+    let RunError::Deadlock {
+        waiting, wildcards, ..
+    } = &e
+    else {
+        panic!("{e:?}")
+    };
+    assert_eq!(waiting.len(), 1, "{e}");
+    assert_eq!(wildcards.len(), 1, "{e}");
+    let (rank, takes, full) = &wildcards[0];
+    assert_eq!((*rank, takes.len(), *full), (1, 1, false), "{e}");
+    let w = takes[0];
+    assert_eq!(
+        (w.src, w.tag, w.msg_src, w.msg_tag, w.bytes),
+        (None, Some(7), 2, 7, 48)
+    );
+    assert!(w.posted <= w.taken, "{w:?}");
+    let text = e.to_string();
+    assert!(text.contains("1 rank waits for a message"), "{text}");
+    assert!(
+        text.contains(&format!(
+            "a wildcard receive took a message it waits for: the receive (source any, tag 7) \
+             posted at cycle {} took rank 2's message (tag 7, 48 bytes) at cycle {}",
+            w.posted, w.taken
+        )),
+        "{text}"
+    );
+}
+
 #[test]
 fn a_receive_nobody_sends_is_a_deadlock_naming_the_waiting_ranks() {
     let c = cfg("torus:2x2", "ecube");
@@ -290,6 +336,8 @@ fn a_receive_nobody_sends_is_a_deadlock_naming_the_waiting_ranks() {
         "{text}"
     );
     assert!(text.contains("4 ranks wait for a message"), "{text}");
+    // no wildcard took anything here
+    assert!(!text.contains("wildcard receive took"), "{text}");
     assert!(
         text.contains("unreceived in its queue: from rank 3 tag 5 (16 bytes)"),
         "{text}"

@@ -330,6 +330,47 @@ fn a_program_that_deadlocks_still_reports_a_deadlock() {
     assert!(err.contains("dead.txt:3"), "{err}");
 }
 
+/// Issue 31 §2: a TI trace records a wildcard receive, not the message it took. Here rank 0
+/// computes before it sends, so in the replay rank 2's message arrives first and rank 1's
+/// `MPI_ANY_SOURCE` receive takes it; its receive from rank 2 then waits forever. The report
+/// names the wildcard receive, the message it took and when, beside the message left in the
+/// queue.
+#[test]
+fn a_deadlock_names_the_wildcard_receive_that_took_the_message() {
+    let tmp = TempDir::new("steal");
+    let t = tmp.0.join("steal.txt");
+    std::fs::write(
+        &t,
+        "0 init\n1 init\n2 init\n0 compute 100\n0 send 1 7 64 1\n1 recv -333 7 64 1\n\
+         1 recv 2 7 64 1\n2 send 1 7 64 1\n0 finalize\n1 finalize\n2 finalize\n",
+    )
+    .unwrap();
+    let o = exanet(&[
+        "app",
+        "replay",
+        t.to_str().unwrap(),
+        "--topology",
+        "torus:2x2",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("1 rank waits for a message"), "{err}");
+    assert!(
+        err.contains("unreceived in its queue: from rank 0 tag 7"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "a wildcard receive took a message it waits for: the receive (source any, tag 7) \
+             posted at cycle "
+        ),
+        "{err}"
+    );
+    assert!(err.contains("took rank 2's message (tag 7, "), "{err}");
+    assert!(err.contains("rank 1 is in MPI_Recv at "), "{err}");
+    assert!(err.contains("steal.txt:7"), "{err}");
+}
+
 #[test]
 fn the_replay_bench_replays_a_recorded_trace_to_the_cycle_and_times_the_readers() {
     let v = exanet_json(&[

@@ -294,6 +294,39 @@ impl AppEndpoint {
         v
     }
 
+    /// Per blocked rank of this endpoint, the messages wildcard receives took that a receive
+    /// (or probe) it waits in matches, and whether some wildcard takes were not kept (the
+    /// deadlock report).
+    pub fn wildcard_takes(&self) -> Vec<(u32, Vec<crate::app::mpi::WildcardTake>, bool)> {
+        let mut v = Vec::new();
+        for r in &self.ranks {
+            if r.st != St::Blocked {
+                continue;
+            }
+            let waits: Vec<(Option<u32>, Option<i32>, bool)> = match &r.blocked {
+                Some(Call::Wait(qs)) => qs
+                    .iter()
+                    .filter_map(|q| match r.mpi.pending(*q) {
+                        Some(Pending::Recv { src, tag, coll }) => Some((src, tag, coll)),
+                        _ => None,
+                    })
+                    .collect(),
+                Some(Call::Probe { src, tag, coll }) => vec![(*src, *tag, *coll)],
+                _ => Vec::new(),
+            };
+            let mut takes: Vec<_> = waits
+                .iter()
+                .flat_map(|&(s, t, c)| r.mpi.taken_by_wildcards(s, t, c))
+                .collect();
+            takes.sort();
+            takes.dedup();
+            if !takes.is_empty() || (!waits.is_empty() && r.mpi.wildcard_keys_full) {
+                v.push((r.mpi.rank, takes, r.mpi.wildcard_keys_full));
+            }
+        }
+        v
+    }
+
     /// The NIC wrote the footer of a packet of local rank `local`'s send `req` at `cycle`.
     pub fn written(&mut self, local: u32, req: Request, cycle: u64) {
         let r = &mut self.ranks[local as usize];

@@ -84,6 +84,8 @@ struct Posted {
     src: Match<u32>,
     tag: Match<i32>,
     coll: bool,
+    /// The cycle it was posted.
+    at: u64,
 }
 
 #[derive(Debug)]
@@ -114,6 +116,23 @@ pub enum Pending {
 
 /// A message that arrived and that no receive took: (source, tag, bytes).
 pub type Unreceived = (u32, i32, u64);
+
+/// A message a receive with a wildcard (any source, any tag or both) took: the deadlock
+/// report names it when a receive that waits forever matches the message (the wildcard took
+/// what the other waited for).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct WildcardTake {
+    /// The receive's source and tag (`None`: any), and the cycle it was posted.
+    pub src: Match<u32>,
+    pub tag: Match<i32>,
+    pub posted: u64,
+    /// The cycle it took the message (its head matched), and the message's source, tag and
+    /// bytes.
+    pub taken: u64,
+    pub msg_src: u32,
+    pub msg_tag: i32,
+    pub bytes: u64,
+}
 
 /// A request: done (cycle, status) or pending.
 #[derive(Debug)]
@@ -150,7 +169,15 @@ pub struct Mpi {
     pub p2p_bytes_sent: u64,
     /// The messages received and their times, when a timeline is recorded (`record.rs`).
     pub log: Option<Box<RecvLog>>,
+    /// The last message a wildcard receive took, by the message's (context, source, tag):
+    /// bounded by the (source, tag) pairs the rank receives, not by the messages, and at most
+    /// [`WILDCARD_KEYS`] of them (`wildcard_keys_full`: a pair beyond was not kept).
+    wildcard_takes: HashMap<(bool, u32, i32), WildcardTake>,
+    pub wildcard_keys_full: bool,
 }
+
+/// The (source, tag) pairs whose last wildcard take a rank keeps for the deadlock report.
+pub const WILDCARD_KEYS: usize = 1024;
 
 fn matches(p: &Posted, src: u32, m: &Msg) -> bool {
     p.coll == m.coll && p.src.is_none_or(|s| s == src) && p.tag.is_none_or(|t| t == m.tag)
@@ -311,6 +338,7 @@ impl Mpi {
             src,
             tag,
             coll,
+            at: cycle,
         };
         let msgs = &self.msgs;
         let found = self.unexpected.first_from(src, |&(s, n)| {
@@ -319,11 +347,61 @@ impl Mpi {
         match found {
             Some(i) => {
                 let key = self.unexpected.remove(i).expect("found above");
+                self.note_wildcard(&p, key, cycle);
                 self.bind(key, q, cycle, out);
             }
             None => self.posted.push(src, p),
         }
         q
+    }
+
+    /// Receive `p` takes message `key` at `cycle`: noted when `p` has a wildcard.
+    fn note_wildcard(&mut self, p: &Posted, key: (u32, u32), cycle: u64) {
+        if p.src.is_some() && p.tag.is_some() {
+            return;
+        }
+        let m = &self.msgs[&key];
+        let k = (m.coll, key.0, m.tag);
+        if self.wildcard_takes.len() >= WILDCARD_KEYS && !self.wildcard_takes.contains_key(&k) {
+            self.wildcard_keys_full = true;
+            return;
+        }
+        self.wildcard_takes.insert(
+            k,
+            WildcardTake {
+                src: p.src,
+                tag: p.tag,
+                posted: p.at,
+                taken: cycle,
+                msg_src: key.0,
+                msg_tag: m.tag,
+                bytes: m.len,
+            },
+        );
+    }
+
+    /// The last message, of each source and tag, that a receive wider than `src`/`tag` (a
+    /// wildcard where this has none) took and that `src`/`tag` match: what a receive waiting
+    /// forever could have had (the deadlock report).
+    pub fn taken_by_wildcards(
+        &self,
+        src: Match<u32>,
+        tag: Match<i32>,
+        coll: bool,
+    ) -> Vec<WildcardTake> {
+        let mut v: Vec<WildcardTake> = self
+            .wildcard_takes
+            .iter()
+            .filter(|(&(c, s, t), w)| {
+                c == coll
+                    && src.is_none_or(|x| x == s)
+                    && tag.is_none_or(|x| x == t)
+                    && ((w.src.is_none() && src.is_some()) || (w.tag.is_none() && tag.is_some()))
+            })
+            .map(|(_, w)| *w)
+            .collect();
+        v.sort();
+        v
     }
 
     /// The first unexpected message `src`/`tag` match, as a status without data.
@@ -333,6 +411,7 @@ impl Mpi {
             src,
             tag,
             coll,
+            at: 0,
         };
         self.unexpected.iter().find_map(|&(s, n)| {
             let m = self.msgs.get(&(s, n))?;
@@ -475,6 +554,7 @@ impl Mpi {
         match self.posted.first_for(key.0, |p| matches(p, key.0, m)) {
             Some(i) => {
                 let p = self.posted.remove(i).expect("found above");
+                self.note_wildcard(&p, key, cycle);
                 self.bind(key, p.req, cycle, out);
             }
             None => self.unexpected.push(Some(key.0), key),
@@ -629,6 +709,54 @@ mod tests {
         assert_eq!(c.done_at(&[user]).unwrap(), None);
         assert!(c.probe(None, None, true).is_some());
         assert!(c.probe(None, None, false).is_none());
+    }
+
+    #[test]
+    fn a_wildcard_take_is_kept_for_the_narrower_receives_it_could_have_served() {
+        let (mut a, mut c) = (Mpi::new(0), Mpi::new(2));
+        let mut out = Vec::new();
+        let mut o = Vec::new();
+        // posted first (the message then matches it on arrival), and from the queue
+        let first = c.irecv(None, Some(5), false, 8, &mut o);
+        a.isend(&P, 2, 5, Payload::Size(3), false, &mut out);
+        deliver(&mut c, &mut out, 10, false);
+        assert_eq!(done(&mut c, first).src, 0);
+        a.isend(&P, 2, 6, Payload::Size(4), false, &mut out);
+        deliver(&mut c, &mut out, 12, false);
+        let any = c.irecv(None, None, false, 20, &mut o);
+        assert_eq!(done(&mut c, any).tag, 6);
+        // a receive from 0 tag 5 could have had the first: the wildcard's source was wider
+        let w = c.taken_by_wildcards(Some(0), Some(5), false);
+        assert_eq!(w.len(), 1);
+        assert_eq!(
+            (
+                w[0].src,
+                w[0].tag,
+                w[0].posted,
+                w[0].taken,
+                w[0].msg_tag,
+                w[0].bytes
+            ),
+            (None, Some(5), 8, 10, 5, 3)
+        );
+        // any source, tag 6: the second wildcard was wider in its tag
+        let w = c.taken_by_wildcards(None, Some(6), false);
+        assert_eq!((w.len(), w[0].posted, w[0].msg_tag), (1, 20, 6));
+        // a receive as wide as the wildcard (any source, tag 5) was not robbed: it was served
+        // in order; another context or tag matches nothing
+        assert!(c.taken_by_wildcards(None, Some(5), false).is_empty());
+        assert!(c.taken_by_wildcards(Some(0), Some(7), false).is_empty());
+        assert!(c.taken_by_wildcards(Some(0), Some(5), true).is_empty());
+        // a receive without wildcards is not kept
+        a.isend(&P, 2, 9, Payload::Size(1), false, &mut out);
+        deliver(&mut c, &mut out, 30, false);
+        let exact = c.irecv(Some(0), Some(9), false, 31, &mut o);
+        done(&mut c, exact);
+        assert!(c
+            .taken_by_wildcards(Some(0), None, false)
+            .iter()
+            .all(|w| w.msg_tag != 9));
+        assert!(!c.wildcard_keys_full);
     }
 
     #[test]

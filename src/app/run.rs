@@ -39,6 +39,9 @@ pub enum RunError {
         waiting: Vec<(u32, String)>,
         /// Per rank, the messages that arrived and that no receive took: (source, tag, bytes).
         unreceived: Vec<(u32, Vec<crate::app::mpi::Unreceived>)>,
+        /// Per waiting rank, the messages a wildcard receive took that what it waits for
+        /// matches, and whether some takes were not kept (`mpi::WILDCARD_KEYS`).
+        wildcards: Vec<(u32, Vec<crate::app::mpi::WildcardTake>, bool)>,
     },
     /// `app.max_cycles` passed (exit 1).
     Timeout(u64),
@@ -53,6 +56,7 @@ impl std::fmt::Display for RunError {
                 stopped,
                 waiting,
                 unreceived,
+                wildcards,
             } => {
                 let n = waiting.len();
                 writeln!(
@@ -82,6 +86,34 @@ impl std::fmt::Display for RunError {
                                 String::new()
                             }
                         )?;
+                    }
+                    if let Some((_, takes, full)) = wildcards.iter().find(|(u, ..)| u == r) {
+                        for w in takes.iter().take(8) {
+                            writeln!(
+                                f,
+                                "    a wildcard receive took a message it waits for: the receive \
+                                 (source {}, tag {}) posted at cycle {} took rank {}'s message \
+                                 (tag {}, {} bytes) at cycle {}",
+                                w.src.map_or("any".into(), |s| s.to_string()),
+                                w.tag.map_or("any".into(), |t| t.to_string()),
+                                w.posted,
+                                w.msg_src,
+                                w.msg_tag,
+                                w.bytes,
+                                w.taken
+                            )?;
+                        }
+                        if takes.len() > 8 {
+                            writeln!(f, "    ... and {} more such messages", takes.len() - 8)?;
+                        }
+                        if *full {
+                            writeln!(
+                                f,
+                                "    (its wildcard receives took messages of more than {} \
+                                 source and tag pairs; those of the first {0} are kept)",
+                                crate::app::mpi::WILDCARD_KEYS
+                            )?;
+                        }
                     }
                 }
                 if n > 20 {
@@ -420,11 +452,14 @@ pub fn drive(
                 apps.iter().flat_map(|a| a.unreceived_messages()).collect();
             unreceived.sort();
             let stopped = apps.iter().map(|a| a.last_progress).max().unwrap_or(0);
+            let mut wildcards: Vec<_> = apps.iter().flat_map(|a| a.wildcard_takes()).collect();
+            wildcards.sort();
             return Err(RunError::Deadlock {
                 cycle: net.cycle,
                 stopped,
                 waiting,
                 unreceived,
+                wildcards,
             });
         }
         if net.cycle >= limit {
