@@ -68,6 +68,40 @@ where
     (rep, figs)
 }
 
+/// Collectives on communicators of some ranks (`Rank::on_comm`): rows and columns of a 2x3
+/// grid, each row broadcasting from its rank 2 and each column reducing, interleaved on every
+/// rank. Each delivers its own communicator's data, and the messages are the communicators'
+/// algorithms' only (a row's binomial bcast on 3 ranks: 2; a column's allreduce on 2: 2).
+#[test]
+fn collectives_on_communicators_of_some_ranks_stay_among_their_members() {
+    let c = cfg("torus:3x3", "ecube");
+    let (rep, f) = run_checked(&c, 6, |r, f| async move {
+        let me = r.rank();
+        let (row, col) = (me / 3, me % 3);
+        let rows: Arc<[u32]> = (0..3).map(|k| row * 3 + k).collect();
+        // a column's ranks in reverse order: its rank 0 is world rank 3 + col
+        let cols: Arc<[u32]> = [3 + col, col].into();
+        let on_row = r.on_comm(rows, 1 + row).unwrap();
+        let on_col = r.on_comm(cols, 3 + col).unwrap();
+        assert_eq!((on_row.rank(), on_row.size()), (col, 3));
+        assert_eq!(on_col.size(), 2);
+        // only the root's bytes are the row's: every rank must end with them
+        let mine = if col == 2 { row as u8 + 10 } else { 99 };
+        let got = on_row.bcast(2, Payload::bytes(&[mine; 5])).await;
+        let sum = on_col.allreduce(&[me as f64], Op::Sum).await;
+        let bad = (got != Payload::bytes(&[row as u8 + 10; 5])) as u32
+            + (sum != [(col + 3 + col) as f64]) as u32;
+        f.set(&format!("bad{me}"), bad as f64);
+        assert!(r.on_comm([7u32, 8].into(), 1).is_err());
+    });
+    for me in 0..6 {
+        assert_eq!(f.get(&format!("bad{me}")), Some(0.0), "rank {me}");
+    }
+    // 2 rows x 2 bcast messages, 3 columns x (1 reduce + 1 bcast)
+    assert_eq!(rep.messages_sent, 2 * 2 + 3 * 2);
+    assert_eq!(rep.messages_received, rep.messages_sent);
+}
+
 #[test]
 fn every_collective_delivers_the_right_data_on_several_rank_counts_and_topologies() {
     for (topo, routing, ranks) in [

@@ -179,13 +179,14 @@ fn bad_otf2_inputs_exit_2_naming_the_problem() {
             vec!["rank 0", "event", "MPI_Alltoallv", "each peer"],
         ),
         (
-            anchor("subcomm"),
+            anchor("ibcast"),
             vec![
                 "rank 0",
                 "event",
-                "MPI_Barrier",
-                "\"sub\"",
-                "not all 3 ranks",
+                "NonBlockingCollectiveRequest",
+                "non-blocking collective",
+                "not supported",
+                "blocking",
             ],
         ),
     ];
@@ -198,4 +199,84 @@ fn bad_otf2_inputs_exit_2_naming_the_problem() {
             assert!(err.contains(w), "{trace}: {w:?} not in: {err}");
         }
     }
+}
+
+/// Issue 31 §5: the patterns of real programs that a SimGrid TI trace loses, written as OTF2
+/// by the reference library, replay with exactly the program's messages: a halo exchange with
+/// `MPI_PROC_NULL` at its ends, an `MPI_Sendrecv` against a plain `MPI_Recv` and `MPI_Send`,
+/// and collectives on communicators of some ranks (OTF2 names each collective's
+/// communicator): a barrier of 2 of 3 ranks, and a 2x2 grid's row broadcasts and column
+/// allreduces, each run among its communicator's members only.
+#[test]
+fn the_patterns_a_ti_trace_loses_replay_exactly_from_otf2() {
+    let summary = &traces().1;
+    for name in ["halo", "sendrecvmix", "subcomm", "rowcoll"] {
+        let s = &summary[name];
+        let v = replay(name, &[]);
+        assert_eq!(v["ranks"], s["ranks"], "{name}");
+        for (k, want) in [
+            ("traced_messages", &s["messages"]),
+            ("traced_bytes", &s["bytes"]),
+            ("p2p_messages_sent", &s["messages"]),
+            ("p2p_bytes_sent", &s["bytes"]),
+        ] {
+            assert_eq!(&v[k], want, "{name}: {k}");
+        }
+        assert_eq!(v["messages_unreceived"], 0, "{name}");
+        assert_eq!(v["messages_sent"], v["messages_received"], "{name}");
+        // an OTF2 trace's collectives are on their own communicators: no note of the world
+        assert!(
+            v["notes"].as_array().is_none_or(|n| n.is_empty()),
+            "{name}: {v}"
+        );
+    }
+    // the collectives' messages, from the replay's algorithms on each communicator's k ranks:
+    // a barrier 2(k-1) empty messages, a binomial bcast k-1 blocks, an allreduce (reduce, then
+    // bcast) 2(k-1) blocks
+    let coll = |v: &Value, call: &str| -> [u64; 3] {
+        let c = v["collectives"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["call"] == call)
+            .unwrap_or_else(|| panic!("{call} in {v}"));
+        ["calls", "messages", "bytes"].map(|k| c[k].as_u64().unwrap())
+    };
+    let v = replay("subcomm", &[]);
+    assert_eq!(coll(&v, "MPI_Barrier"), [1, 2, 0], "{v}");
+    assert_eq!(v["messages_sent"], 2);
+    let s = &summary["rowcoll"];
+    let b = |k: &str| s["blocks"][k].as_u64().unwrap();
+    let v = replay("rowcoll", &[]);
+    // two rows of 2 ranks, two columns of 2
+    assert_eq!(coll(&v, "MPI_Bcast"), [1, 2, 2 * b("bcast")], "{v}");
+    assert_eq!(coll(&v, "MPI_Allreduce"), [1, 4, 4 * b("allreduce")], "{v}");
+    assert_eq!(v["messages_sent"], 6);
+    assert_eq!(v["bytes_sent"], 2 * b("bcast") + 4 * b("allreduce"));
+}
+
+/// A program that deadlocks (each rank receives before it sends), written as OTF2, still
+/// reports a deadlock (exit 1): how many ranks wait, what each waits for, and the call it is
+/// in with its place in the trace.
+#[test]
+fn an_otf2_trace_of_a_deadlocking_program_reports_a_deadlock() {
+    let t = anchor("deadlock");
+    let o = exanet(&[
+        "app",
+        "replay",
+        "--format",
+        "otf2",
+        &t,
+        "--topology",
+        "torus:2x2",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("2 ranks wait for a message"), "{err}");
+    assert!(
+        err.contains("rank 0 waits for a receive from 1 tag 0"),
+        "{err}"
+    );
+    assert!(err.contains("rank 1 is in MPI_Recv at "), "{err}");
+    assert!(err.contains("deadlock/traces.otf2 rank 1:"), "{err}");
 }

@@ -134,7 +134,22 @@ pub struct Rank {
     freq_mhz: f64,
     /// Where the rank's calls are recorded, when they are (`calls.rs`).
     log: Option<super::calls::CallLog>,
+    /// The communicator this handle is on ([`Rank::on_comm`]); `None`: every rank.
+    comm: Option<Arc<CommView>>,
 }
+
+/// A communicator of some of the ranks: their world ranks in its rank order, this rank's place
+/// among them, and its context.
+#[derive(Debug)]
+struct CommView {
+    members: Arc<[u32]>,
+    me: u32,
+    ctx: i32,
+}
+
+/// The collectives' tags of context `c` are their tags on every rank plus `c` times this (the
+/// collectives' own tags are below it).
+pub const COMM_TAG_STRIDE: i32 = 16;
 
 /// A composite call under way (`Rank::enter`, [`Rank::as_collective`]): dropping it leaves
 /// the call.
@@ -189,6 +204,49 @@ impl Rank {
             size,
             freq_mhz,
             log,
+            comm: None,
+        }
+    }
+
+    /// This rank's handle on a communicator of `members` (world ranks, in the communicator's
+    /// rank order; this rank among them) with context `ctx` (1 or more, one a communicator):
+    /// its `rank()` and `size()` are the communicator's, and the ranks its calls name are
+    /// ranks in it. The collectives then run among the members only, as MPI's on a
+    /// communicator do; their messages go in the collectives' matching space under tags of
+    /// their own context (tag + `ctx` x [`COMM_TAG_STRIDE`]), so they never take another
+    /// communicator's. (A status names the world rank and tag; the collectives read neither.)
+    pub fn on_comm(&self, members: Arc<[u32]>, ctx: u32) -> Result<Rank, String> {
+        let me = members
+            .iter()
+            .position(|&m| m == self.rank)
+            .ok_or_else(|| format!("rank {} is not a member of {members:?}", self.rank))?;
+        let ctx = i32::try_from(ctx)
+            .ok()
+            .filter(|c| (1..=(i32::MAX - COMM_TAG_STRIDE) / COMM_TAG_STRIDE).contains(c))
+            .ok_or_else(|| format!("communicator context {ctx}: 1 to 2^27 - 1"))?;
+        Ok(Rank {
+            comm: Some(Arc::new(CommView {
+                members,
+                me: me as u32,
+                ctx,
+            })),
+            ..self.clone()
+        })
+    }
+
+    /// The world rank of rank `r` of this handle's communicator.
+    fn world(&self, r: u32) -> u32 {
+        match &self.comm {
+            Some(c) => c.members[r as usize],
+            None => r,
+        }
+    }
+
+    /// The tag a message of this handle's communicator goes under.
+    fn context_tag(&self, tag: i32) -> i32 {
+        match &self.comm {
+            Some(c) => tag + c.ctx * COMM_TAG_STRIDE,
+            None => tag,
         }
     }
 
@@ -238,14 +296,16 @@ impl Rank {
         ret
     }
 
-    /// This rank's number, 0 to `size() - 1`.
+    /// This rank's number, 0 to `size() - 1` (in its communicator, [`Rank::on_comm`]).
     pub fn rank(&self) -> u32 {
-        self.rank
+        self.comm.as_ref().map_or(self.rank, |c| c.me)
     }
 
-    /// The number of ranks.
+    /// The number of ranks (of its communicator).
     pub fn size(&self) -> u32 {
-        self.size
+        self.comm
+            .as_ref()
+            .map_or(self.size, |c| c.members.len() as u32)
     }
 
     /// The system clock, MHz (cycles a microsecond).
@@ -297,8 +357,8 @@ impl Rank {
     pub(crate) async fn isend_in(&self, dst: u32, tag: i32, msg: Payload, coll: bool) -> Request {
         match self
             .call(Call::Isend {
-                dst,
-                tag,
+                dst: self.world(dst),
+                tag: self.context_tag(tag),
                 msg,
                 coll,
             })
@@ -310,6 +370,7 @@ impl Rank {
     }
 
     pub(crate) async fn irecv_in(&self, src: Match<u32>, tag: Match<i32>, coll: bool) -> Request {
+        let (src, tag) = (src.map(|s| self.world(s)), tag.map(|t| self.context_tag(t)));
         match self.call(Call::Irecv { src, tag, coll }).await {
             Ret::Req(q) => q,
             r => unreachable!("Irecv answered {r:?}"),
@@ -317,6 +378,7 @@ impl Rank {
     }
 
     pub(crate) async fn probe_in(&self, src: Match<u32>, tag: Match<i32>, coll: bool) -> Status {
+        let (src, tag) = (src.map(|s| self.world(s)), tag.map(|t| self.context_tag(t)));
         match self.call(Call::Probe { src, tag, coll }).await {
             Ret::Probed(s) => s,
             r => unreachable!("Probe answered {r:?}"),

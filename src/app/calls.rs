@@ -130,7 +130,10 @@ impl CallLog {
         let ranks = (0..ranks)
             .map(|r| rank_actions(r as u32, calls.get(r).unwrap_or(&none), name))
             .collect::<Result<Vec<_>, String>>()?;
-        Ok(TiTrace { ranks })
+        Ok(TiTrace {
+            ranks,
+            comms: Vec::new(),
+        })
     }
 }
 

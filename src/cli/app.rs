@@ -1061,7 +1061,7 @@ pub fn replay(a: &ReplayArgs) -> R {
     );
     println!(
         "  messages             {} point-to-point ({} bytes; the trace sends {} of {} bytes), {} \
-         with the collectives'",
+         in all with the collectives'",
         r.p2p_messages_sent,
         r.p2p_bytes_sent,
         out.traced_messages,
@@ -1072,11 +1072,19 @@ pub fn replay(a: &ReplayArgs) -> R {
         "  packets              {} through the network, latency mean {:.1} cycles, max {}",
         r.packets, r.packet_latency_mean_cycles, r.packet_latency_max_cycles
     );
-    println!(
-        "  unreceived           {} message(s); {} receive(s) from MPI_PROC_NULL (source -333 \
-         in the trace, no message for it)",
-        r.messages_unreceived, out.procnull_receives
-    );
+    if a.format == TraceFormat::Simgrid {
+        println!(
+            "  unreceived           {} message(s); {} receive(s) from MPI_PROC_NULL (source -333 \
+             in the trace, no message for it)",
+            r.messages_unreceived, out.procnull_receives
+        );
+    } else {
+        // (an OTF2 trace records no event for a receive from MPI_PROC_NULL)
+        println!(
+            "  unreceived           {} message(s)",
+            r.messages_unreceived
+        );
+    }
     for c in &out.collectives {
         println!(
             "  {:<20} {} call(s), {} messages ({} bytes)",

@@ -42,9 +42,13 @@
 //!   `MpiIrecv` inside a call make one `WaitStarted` for the requests that call completed
 //!   (wait, waitall, a test that succeeded). A test that did not complete (`MpiRequestTest`) is
 //!   time inside MPI; a cancelled request (`MpiRequestCancelled`) is not started at all.
-//! - `MpiCollectiveEnd` is the collective it names, on MPI_COMM_WORLD or a copy of it (the
-//!   replay's collectives run on every rank), with per-peer sizes worked out from every rank's
-//!   bytes sent and received (`otf2/collective.rs`; decision 0020).
+//! - `MpiCollectiveEnd` is the collective it names, with per-peer sizes worked out from every
+//!   member's bytes sent and received (`otf2/collective.rs`; decision 0020). On MPI_COMM_WORLD
+//!   or a copy of it (all ranks in order) it runs on every rank; on a communicator of some
+//!   ranks (a row, a column) it is an `OnComm` action that runs among its members only, in the
+//!   communicator's rank order (`Rank::on_comm`: its messages under tags of its own context);
+//!   on `MPI_COMM_SELF` it moves nothing and is dropped. The members must call the same
+//!   collectives on it in the same order with the same root, and no other rank may call one.
 //! - Message tags are the trace's; when point-to-point messages use more than one
 //!   communicator, each communicator's tags are kept apart (tag + 2^24 x its number).
 //!
@@ -52,7 +56,8 @@
 //!
 //! Every refusal names the trace, the rank (or location) and the event's position: one-sided
 //! communication (`Rma*`), non-blocking collectives, `MPI_Alltoallv`/`w` (a trace gives each
-//! rank's total, not what goes to each peer), a collective on a sub-communicator, events of
+//! rank's total, not what goes to each peer), a collective by a rank outside its communicator
+//! or that its members do not all make, events of
 //! calling contexts (a trace recorded with unwinding, whose Enter/Leave it replaces), a
 //! measurement switched off (the trace misses events), records the library does not know, a
 //! receive request that never completes (its peer is unknown), a completion of a request that

@@ -20,7 +20,7 @@
 
 use super::resolve::{Resolution, SENDRECV_TAG};
 use super::simgrid::{Action, TiTrace};
-use crate::app::api::{program as prog, Payload, Program, Request};
+use crate::app::api::{program as prog, Payload, Program, Rank, Request};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
@@ -109,7 +109,6 @@ pub fn program(
         let (trace, res, times) = (trace.clone(), resolution.clone(), times.clone());
         async move {
             let me = r.rank() as usize;
-            let n = r.size() as usize;
             let ns = |flops: f64| flops / flops_per_s * 1e9;
             let cycles_of = |flops: f64| {
                 let clock_cycles = ns(flops) * 1e-3 * r.freq_mhz();
@@ -230,96 +229,17 @@ pub fn program(
                         r.waitall(&qs).await;
                         2
                     }
-                    Action::Barrier => {
-                        r.barrier().await;
+                    Action::OnComm { comm, action } => {
+                        let members = trace.comms[*comm as usize].clone();
+                        match r.on_comm(members, comm + 1) {
+                            Ok(c) => collective(&c, action, &cycles_of).await,
+                            // (the OTF2 reader puts a collective on the members' lists only)
+                            Err(e) => unreachable!("{e}"),
+                        }
                         1
                     }
-                    Action::Bcast { bytes, root } => {
-                        r.bcast(*root, Payload::Size(*bytes)).await;
-                        1
-                    }
-                    Action::Reduce { bytes, root, flops } => {
-                        r.reduce_sized(*root, *bytes, cycles_of(*flops)).await;
-                        1
-                    }
-                    Action::Allreduce { bytes, flops } => {
-                        r.reduce_sized(0, *bytes, cycles_of(*flops)).await;
-                        r.bcast(0, Payload::Size(*bytes)).await;
-                        1
-                    }
-                    Action::Scan { bytes, flops } | Action::Exscan { bytes, flops } => {
-                        r.scan_sized(*bytes, cycles_of(*flops)).await;
-                        1
-                    }
-                    Action::Alltoall {
-                        send_bytes,
-                        recv_bytes,
-                    } => {
-                        let out = vec![Payload::Size(*send_bytes); n];
-                        r.alltoallv(out, &vec![*recv_bytes; n]).await;
-                        1
-                    }
-                    Action::Alltoallv {
-                        send_bytes,
-                        recv_bytes,
-                    } => {
-                        let out = send_bytes.iter().map(|&b| Payload::Size(b)).collect();
-                        r.alltoallv(out, recv_bytes).await;
-                        1
-                    }
-                    Action::Gather {
-                        send_bytes,
-                        recv_bytes,
-                        root,
-                    } => {
-                        r.gather(*root, Payload::Size(*send_bytes), &vec![*recv_bytes; n])
-                            .await;
-                        1
-                    }
-                    Action::Gatherv {
-                        send_bytes,
-                        recv_bytes,
-                        root,
-                    } => {
-                        r.gather(*root, Payload::Size(*send_bytes), recv_bytes)
-                            .await;
-                        1
-                    }
-                    Action::Allgather {
-                        send_bytes,
-                        recv_bytes,
-                    } => {
-                        r.allgatherv(Payload::Size(*send_bytes), &vec![*recv_bytes; n])
-                            .await;
-                        1
-                    }
-                    Action::Allgatherv {
-                        send_bytes,
-                        recv_bytes,
-                    } => {
-                        r.allgatherv(Payload::Size(*send_bytes), recv_bytes).await;
-                        1
-                    }
-                    Action::Scatter {
-                        send_bytes,
-                        recv_bytes,
-                        root,
-                    } => {
-                        r.scatter(*root, vec![Payload::Size(*send_bytes); n], *recv_bytes)
-                            .await;
-                        1
-                    }
-                    Action::Scatterv {
-                        send_bytes,
-                        recv_bytes,
-                        root,
-                    } => {
-                        let out = send_bytes.iter().map(|&b| Payload::Size(b)).collect();
-                        r.scatter(*root, out, *recv_bytes).await;
-                        1
-                    }
-                    Action::Reducescatter { recv_bytes, flops } => {
-                        r.reduce_scatter_sized(recv_bytes, cycles_of(*flops)).await;
+                    a => {
+                        collective(&r, a, &cycles_of).await;
                         1
                     }
                 };
@@ -338,4 +258,91 @@ pub fn program(
             times.set(me, t);
         }
     })
+}
+
+/// Run collective action `a` on `r`'s ranks (every rank, or a communicator's, `Rank::on_comm`);
+/// `cycles_of` turns a reduction's flops into cycles.
+async fn collective(r: &Rank, a: &Action, cycles_of: &impl Fn(f64) -> u64) {
+    let n = r.size() as usize;
+    match a {
+        Action::Barrier => {
+            r.barrier().await;
+        }
+        Action::Bcast { bytes, root } => {
+            r.bcast(*root, Payload::Size(*bytes)).await;
+        }
+        Action::Reduce { bytes, root, flops } => {
+            r.reduce_sized(*root, *bytes, cycles_of(*flops)).await;
+        }
+        Action::Allreduce { bytes, flops } => {
+            r.reduce_sized(0, *bytes, cycles_of(*flops)).await;
+            r.bcast(0, Payload::Size(*bytes)).await;
+        }
+        Action::Scan { bytes, flops } | Action::Exscan { bytes, flops } => {
+            r.scan_sized(*bytes, cycles_of(*flops)).await;
+        }
+        Action::Alltoall {
+            send_bytes,
+            recv_bytes,
+        } => {
+            let out = vec![Payload::Size(*send_bytes); n];
+            r.alltoallv(out, &vec![*recv_bytes; n]).await;
+        }
+        Action::Alltoallv {
+            send_bytes,
+            recv_bytes,
+        } => {
+            let out = send_bytes.iter().map(|&b| Payload::Size(b)).collect();
+            r.alltoallv(out, recv_bytes).await;
+        }
+        Action::Gather {
+            send_bytes,
+            recv_bytes,
+            root,
+        } => {
+            r.gather(*root, Payload::Size(*send_bytes), &vec![*recv_bytes; n])
+                .await;
+        }
+        Action::Gatherv {
+            send_bytes,
+            recv_bytes,
+            root,
+        } => {
+            r.gather(*root, Payload::Size(*send_bytes), recv_bytes)
+                .await;
+        }
+        Action::Allgather {
+            send_bytes,
+            recv_bytes,
+        } => {
+            r.allgatherv(Payload::Size(*send_bytes), &vec![*recv_bytes; n])
+                .await;
+        }
+        Action::Allgatherv {
+            send_bytes,
+            recv_bytes,
+        } => {
+            r.allgatherv(Payload::Size(*send_bytes), recv_bytes).await;
+        }
+        Action::Scatter {
+            send_bytes,
+            recv_bytes,
+            root,
+        } => {
+            r.scatter(*root, vec![Payload::Size(*send_bytes); n], *recv_bytes)
+                .await;
+        }
+        Action::Scatterv {
+            send_bytes,
+            recv_bytes,
+            root,
+        } => {
+            let out = send_bytes.iter().map(|&b| Payload::Size(b)).collect();
+            r.scatter(*root, out, *recv_bytes).await;
+        }
+        Action::Reducescatter { recv_bytes, flops } => {
+            r.reduce_scatter_sized(recv_bytes, cycles_of(*flops)).await;
+        }
+        a => unreachable!("{a:?} is not a collective"),
+    }
 }

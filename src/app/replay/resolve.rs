@@ -419,6 +419,7 @@ fn collective(a: &Action) -> Option<Coll> {
         Action::Scatter { root, .. } => ("MPI_Scatter", Collective::Scatter, Some(*root)),
         Action::Scatterv { root, .. } => ("MPI_Scatterv", Collective::Scatterv, Some(*root)),
         Action::Reducescatter { .. } => ("MPI_Reduce_scatter", Collective::ReduceScatter, None),
+        Action::OnComm { action, .. } => return collective(action),
         _ => return None,
     })
 }
@@ -474,6 +475,9 @@ fn check_collectives(t: &TiTrace) -> Result<u64, String> {
         t.ranks[r]
             .iter()
             .enumerate()
+            // (a collective on a communicator of some ranks, an OTF2 trace's, was checked
+            // among its members when the trace was read)
+            .filter(|(_, (a, _))| !matches!(a, Action::OnComm { .. }))
             .filter_map(|(at, (a, _))| collective(a).map(|c| (at, c)))
             .collect()
     };

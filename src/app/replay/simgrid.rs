@@ -439,6 +439,13 @@ pub enum Action {
         recv_bytes: Vec<u64>,
         flops: f64,
     },
+    /// A collective on a communicator of some of the ranks (an OTF2 trace's; a TI trace names
+    /// no communicator): `action`, its ranks and root ranks in the communicator, on
+    /// `TiTrace::comms[comm]`.
+    OnComm {
+        comm: u32,
+        action: Box<Action>,
+    },
 }
 
 /// A whole trace: `ranks[r]` is rank `r`'s actions in program order, each with where it came
@@ -446,6 +453,9 @@ pub enum Action {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TiTrace {
     pub ranks: Vec<Vec<(Action, Loc)>>,
+    /// The communicators of [`Action::OnComm`]: each its members' world ranks, in its rank
+    /// order.
+    pub comms: Vec<std::sync::Arc<[u32]>>,
 }
 
 impl TiTrace {
@@ -455,6 +465,11 @@ impl TiTrace {
     pub fn messages_at_once(&self) -> u64 {
         let n = self.size() as u64;
         let step = |a: &Action| -> u64 {
+            // (a communicator's collective has at most the world's steps)
+            let a = match a {
+                Action::OnComm { action, .. } => action,
+                a => a,
+            };
             match a {
                 Action::Alltoall { send_bytes, .. } if *send_bytes > 0 => n.saturating_sub(1),
                 Action::Alltoallv { send_bytes, .. } => {
@@ -540,7 +555,10 @@ pub fn load(path: &Path) -> Result<TiTrace, String> {
         }
         ranks.push(parse_rank_file(&fname, text, r as u32, n)?);
     }
-    Ok(TiTrace { ranks })
+    Ok(TiTrace {
+        ranks,
+        comms: Vec::new(),
+    })
 }
 
 /// An index entry's file: relative to the index's directory, else as written.
@@ -683,7 +701,10 @@ pub fn parse_one_file(
         .into_iter()
         .map(|b| b.finish(last))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(TiTrace { ranks })
+    Ok(TiTrace {
+        ranks,
+        comms: Vec::new(),
+    })
 }
 
 /// One rank's actions as its lines come, holding a `location` line for the action after it.

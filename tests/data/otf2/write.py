@@ -18,7 +18,15 @@ block sizes of its collectives. The timer counts nanoseconds.
     collectives  4 ranks, MPI_Barrier, MPI_Bcast (root 1), MPI_Allreduce, MPI_Alltoall
     rma          the ring, with an MPI_Put at rank 1 (refused: one-sided)
     alltoallv    the collectives with an MPI_Alltoallv (refused: no per-peer sizes)
-    subcomm      an MPI_Barrier on a communicator of ranks 0 and 1 (refused)
+    subcomm      an MPI_Barrier on a communicator of ranks 0 and 1 of 3
+    halo         4 ranks in a line, not periodic: an MPI_Sendrecv each way, with MPI_PROC_NULL
+                 at the ends (Score-P writes no message event for MPI_PROC_NULL)
+    sendrecvmix  2 ranks: rank 0's MPI_Sendrecv against rank 1's MPI_Recv, then MPI_Send
+    rowcoll      4 ranks as a 2x2 grid: an MPI_Bcast on each row's communicator, an
+                 MPI_Allreduce on each column's
+    ibcast       2 ranks: an MPI_Ibcast and the MPI_Wait that completes it (refused: a
+                 non-blocking collective)
+    deadlock     2 ranks, each receives before it sends: a program that deadlocks
 """
 
 import json
@@ -86,7 +94,8 @@ def trace(out, name, n, body):
                 ("MPI_Sendrecv", RegionRole.POINT2POINT), ("MPI_Barrier", RegionRole.BARRIER),
                 ("MPI_Bcast", RegionRole.COLL_ONE2ALL), ("MPI_Allreduce", RegionRole.COLL_ALL2ALL),
                 ("MPI_Alltoall", RegionRole.COLL_ALL2ALL),
-                ("MPI_Alltoallv", RegionRole.COLL_ALL2ALL), ("MPI_Put", RegionRole.RMA)]:
+                ("MPI_Alltoallv", RegionRole.COLL_ALL2ALL), ("MPI_Put", RegionRole.RMA),
+                ("MPI_Ibcast", RegionRole.COLL_ONE2ALL), ("MPI_Wait", RegionRole.POINT2POINT)]:
             regions[call] = d.region(call, paradigm=Paradigm.MPI, region_role=role)
         ranks = [Rank(tr.event_writer_from_location(locations[r]), r, regions) for r in range(n)]
         for rk in ranks:
@@ -200,6 +209,95 @@ def subcomm(ranks, defs, s):
         collective(rk, "MPI_Barrier", CollectiveOp.BARRIER, sub, ROOT_NONE, 0, 0)
 
 
+def halo(ranks, defs, s):
+    world = defs["world"]
+    n = len(ranks)
+    for k in range(2):
+        size = 800 + 16 * k
+        # to the right, then to the left; MPI_PROC_NULL beyond the ends
+        for step, (to, frm) in enumerate([(1, -1), (-1, 1)]):
+            tag = 10 + step
+            for rk in ranks:
+                r = rk.rank
+                dst, src = r + to, r + frm
+                events = []
+                if 0 <= dst < n:
+                    events.append(lambda t, rk=rk, dst=dst, tag=tag, size=size:
+                                  rk.w.mpi_send(t, dst, world, tag, size))
+                    s["messages"] += 1
+                    s["bytes"] += size
+                if 0 <= src < n:
+                    events.append(lambda t, rk=rk, src=src, tag=tag, size=size:
+                                  rk.w.mpi_recv(t, src, world, tag, size))
+                rk.compute(gap(r, 10 * k + step))
+                rk.call("MPI_Sendrecv", 3_000, events)
+
+
+def sendrecvmix(ranks, defs, s):
+    world = defs["world"]
+    a, b = ranks
+    for k in range(3):
+        size = 200 + 8 * k
+        a.compute(gap(0, k))
+        a.call("MPI_Sendrecv", 4_000, [
+            lambda t, size=size: a.w.mpi_send(t, 1, world, 3, size),
+            lambda t, size=size: a.w.mpi_recv(t, 1, world, 4, size)])
+        b.compute(gap(1, k))
+        b.call("MPI_Recv", 2_000, [lambda t, size=size: b.w.mpi_recv(t, 0, world, 3, size)])
+        b.call("MPI_Send", 300, [lambda t, size=size: b.w.mpi_send(t, 0, world, 4, size)])
+        s["messages"] += 2
+        s["bytes"] += 2 * size
+
+
+def rowcoll(ranks, defs, s):
+    """A 2x2 grid: rank r is in row r // 2 and column r % 2."""
+    d = defs["d"]
+
+    def comm(name, members):
+        g = d.group(name, group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI,
+                    members=members)
+        return d.comm(name, group=g, parent=defs["world"])
+
+    rows = [comm("row 0", [0, 1]), comm("row 1", [2, 3])]
+    cols = [comm("column 0", [0, 2]), comm("column 1", [1, 3])]
+    bcast, allreduce = 96, 24
+    s["blocks"] = {"bcast": bcast, "allreduce": allreduce}
+    for rk in ranks:
+        r = rk.rank
+        row, col, me_in_row = rows[r // 2], cols[r % 2], r % 2
+        rk.compute(gap(r, 1))
+        # Score-P: the root (rank 0 of the row) sends 2 blocks, each rank receives one
+        collective(rk, "MPI_Bcast", CollectiveOp.BCAST, row, 0,
+                   2 * bcast if me_in_row == 0 else 0, bcast)
+        rk.compute(gap(r, 2))
+        collective(rk, "MPI_Allreduce", CollectiveOp.ALLREDUCE, col, ROOT_NONE,
+                   2 * allreduce, 2 * allreduce)
+
+
+def ibcast(ranks, defs, s):
+    world = defs["world"]
+    for rk in ranks:
+        r = rk.rank
+        rk.compute(gap(r, 1))
+        rk.call("MPI_Ibcast", 200, [
+            lambda t, rk=rk: rk.w.non_blocking_collective_request(t, 9)])
+        rk.compute(gap(r, 2))
+        rk.call("MPI_Wait", 2_000, [
+            lambda t, rk=rk, r=r: rk.w.non_blocking_collective_complete(
+                t, CollectiveOp.BCAST, world, 0, 64 if r == 0 else 0, 32, 9)])
+
+
+def deadlock(ranks, defs, s):
+    world = defs["world"]
+    for rk in ranks:
+        other = 1 - rk.rank
+        rk.compute(gap(rk.rank, 1))
+        rk.call("MPI_Recv", 1_000, [lambda t, rk=rk, o=other: rk.w.mpi_recv(t, o, world, 0, 4)])
+        rk.call("MPI_Send", 300, [lambda t, rk=rk, o=other: rk.w.mpi_send(t, o, world, 0, 4)])
+        s["messages"] += 1
+        s["bytes"] += 4
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -211,6 +309,11 @@ def main():
         "alltoallv": trace(out, "alltoallv", 4,
                            lambda r, d, s: collectives(r, d, s, alltoallv=True)),
         "subcomm": trace(out, "subcomm", 3, subcomm),
+        "halo": trace(out, "halo", 4, halo),
+        "sendrecvmix": trace(out, "sendrecvmix", 2, sendrecvmix),
+        "rowcoll": trace(out, "rowcoll", 4, rowcoll),
+        "ibcast": trace(out, "ibcast", 2, ibcast),
+        "deadlock": trace(out, "deadlock", 2, deadlock),
     }
     json.dump(summary, sys.stdout, indent=1)
     print()

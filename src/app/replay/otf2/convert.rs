@@ -7,6 +7,7 @@ use super::collective;
 use super::{op, Defs, Ev, Event, GroupKind, P2p, Raw};
 use crate::app::replay::simgrid::{Action, Loc, TiTrace};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 /// With point-to-point messages on several communicators, a communicator's tags are shifted
 /// up by its number times 2^24 (the trace's tags must then be below 2^24)...
@@ -67,7 +68,9 @@ fn refusal(name: &str) -> String {
     let why = if name.starts_with("Rma") {
         "one-sided communication (windows, put, get), which the replay cannot do"
     } else if name.starts_with("NonBlockingCollective") {
-        "a non-blocking collective (MPI_Ibarrier, MPI_Iallreduce, ...), which the replay cannot do"
+        "a non-blocking collective (MPI_Ibcast, MPI_Iallreduce, ...), not supported: the \
+         replay's collectives are blocking, each running from its call to its end, where a \
+         non-blocking one overlaps the rank's other calls up to the wait that completes it"
     } else if name.starts_with("CallingContext") {
         "a calling-context event: the trace was recorded with unwinding \
          (SCOREP_ENABLE_UNWINDING), whose calling contexts replace the Enter and Leave events \
@@ -325,9 +328,10 @@ pub fn convert(raw: &Raw, name: &str) -> Result<TiTrace, String> {
         ranks.push(out);
         colls.push(c);
     }
-    collectives(&cx, &mut ranks, &colls)?;
+    let comms = collectives(&cx, &mut ranks, &colls)?;
     Ok(TiTrace {
         ranks: ranks.into_iter().map(compact).collect(),
+        comms,
     })
 }
 
@@ -694,9 +698,17 @@ impl<'a> Walk<'a> {
 }
 
 /// Each collective's actions, in place of the placeholders: the k-th collective on a
-/// communicator at every rank is one call.
-fn collectives(cx: &Ctx, ranks: &mut [Slots], colls: &[Vec<CollAt>]) -> Result<(), String> {
+/// communicator at every member is one call. A communicator of all ranks in order (the world or
+/// a copy) gives plain actions; one of some ranks gives [`Action::OnComm`] actions on the
+/// communicators returned (each its members' world ranks in its rank order), run among its
+/// members only; `MPI_COMM_SELF`'s move nothing and are dropped.
+fn collectives(
+    cx: &Ctx,
+    ranks: &mut [Slots],
+    colls: &[Vec<CollAt>],
+) -> Result<Vec<Arc<[u32]>>, String> {
     let n = ranks.len();
+    let mut comms: Vec<Arc<[u32]>> = Vec::new();
     // communicator -> per rank, its collectives on it in order
     let mut by_comm: BTreeMap<u64, Vec<Vec<CollAt>>> = BTreeMap::new();
     for (r, cs) in colls.iter().enumerate() {
@@ -712,36 +724,55 @@ fn collectives(cx: &Ctx, ranks: &mut [Slots], colls: &[Vec<CollAt>]) -> Result<(
                 .push(*c);
         }
     }
+    let world: Vec<u32> = (0..n as u32).collect();
     for (comm, per_rank) in by_comm {
         let first = per_rank
             .iter()
             .enumerate()
             .find_map(|(r, v)| v.first().map(|c| (r as u32, c)))
             .expect("a communicator in the map has a collective");
-        let world: Vec<u32> = (0..n as u32).collect();
-        let everyone = match cx.members(comm) {
-            Ok(Members::Ranks(v)) => *v == world,
-            Ok(Members::Myself) => n == 1,
+        let members: Vec<u32> = match cx.members(comm) {
+            Ok(Members::Ranks(v)) => v.clone(),
+            Ok(Members::Myself) if n > 1 => {
+                // each rank's own communicator: a collective of one rank moves nothing
+                for (r, v) in per_rank.iter().enumerate() {
+                    for c in v {
+                        ranks[r][c.index] = None;
+                    }
+                }
+                continue;
+            }
+            Ok(Members::Myself) => world.clone(),
             Err(e) => return Err(cx.at(first.0, first.1.pos, e)),
         };
-        if !everyone {
+        let name = |c: &CollAt| super::op_name(c.coll.op);
+        if let Some((r, v)) = per_rank
+            .iter()
+            .enumerate()
+            .find(|(r, v)| !v.is_empty() && !members.contains(&(*r as u32)))
+        {
             return Err(cx.at(
-                first.0,
-                first.1.pos,
+                r as u32,
+                v[0].pos,
                 format!(
-                    "{} on communicator {}, which is not all {n} ranks in order: the replay's \
-                     collectives run on MPI_COMM_WORLD (or a copy of it)",
-                    super::op_name(first.1.coll.op),
+                    "{} on communicator {}, whose members are ranks {members:?}: rank {r} is \
+                     not one of them",
+                    name(&v[0]),
                     cx.comm_name(comm)
                 ),
             ));
         }
-        let count = per_rank[first.0 as usize].len();
-        if let Some((r, v)) = per_rank.iter().enumerate().find(|(_, v)| v.len() != count) {
-            let (has, lacks) = if v.len() > count {
-                (r, first.0 as usize)
+        let lead = members[0] as usize;
+        let count = per_rank[lead].len();
+        if let Some(&m) = members
+            .iter()
+            .find(|&&m| per_rank[m as usize].len() != count)
+        {
+            let r = m as usize;
+            let (has, lacks) = if per_rank[r].len() > count {
+                (r, lead)
             } else {
-                (first.0 as usize, r)
+                (lead, r)
             };
             let c = per_rank[has][per_rank[lacks].len()];
             return Err(cx.at(
@@ -750,28 +781,34 @@ fn collectives(cx: &Ctx, ranks: &mut [Slots], colls: &[Vec<CollAt>]) -> Result<(
                 format!(
                     "{} on communicator {}: rank {lacks} has {} collectives on it, rank {has} \
                      {}: the trace misses some of rank {lacks}'s events",
-                    super::op_name(c.coll.op),
+                    name(&c),
                     cx.comm_name(comm),
                     per_rank[lacks].len(),
                     per_rank[has].len()
                 ),
             ));
         }
+        let on = if members == world {
+            None
+        } else {
+            comms.push(members.clone().into());
+            Some(comms.len() as u32 - 1)
+        };
         for k in 0..count {
-            let c0 = per_rank[0][k];
-            for (r, v) in per_rank.iter().enumerate() {
-                let c = v[k];
+            let c0 = per_rank[lead][k];
+            for &m in &members {
+                let c = per_rank[m as usize][k];
                 let rooted = c.coll.op != op::BARRIER && c.coll.root != op::ROOT_NONE;
                 if c.coll.op != c0.coll.op || (rooted && c.coll.root != c0.coll.root) {
                     return Err(cx.at(
-                        r as u32,
+                        m,
                         c.pos,
                         format!(
-                            "{} (root {}) where rank 0 calls {} (root {}) at event {}: the ranks' \
-                             collectives on communicator {} do not match",
-                            super::op_name(c.coll.op),
+                            "{} (root {}) where rank {lead} calls {} (root {}) at event {}: the \
+                             ranks' collectives on communicator {} do not match",
+                            name(&c),
                             c.coll.root,
-                            super::op_name(c0.coll.op),
+                            name(&c0),
                             c0.coll.root,
                             c0.pos,
                             cx.comm_name(comm)
@@ -779,26 +816,36 @@ fn collectives(cx: &Ctx, ranks: &mut [Slots], colls: &[Vec<CollAt>]) -> Result<(
                     ));
                 }
             }
-            let views: Vec<collective::View> = per_rank
+            // every member's totals, in the communicator's rank order (roots are ranks in it)
+            let views: Vec<collective::View> = members
                 .iter()
-                .map(|v| (v[k].coll.sent, v[k].coll.received))
+                .map(|&m| {
+                    let c = per_rank[m as usize][k].coll;
+                    (c.sent, c.received)
+                })
                 .collect();
             let acts = collective::actions(c0.coll.op, c0.coll.root, &views)
-                .map_err(|e| cx.at(0, c0.pos, format!("{}: {e}", super::op_name(c0.coll.op))))?;
-            for (r, v) in per_rank.iter().enumerate() {
-                let slot = &mut ranks[r][v[k].index];
+                .map_err(|e| cx.at(lead as u32, c0.pos, format!("{}: {e}", name(&c0))))?;
+            for (i, &m) in members.iter().enumerate() {
+                let slot = &mut ranks[m as usize][per_rank[m as usize][k].index];
                 match &acts {
                     None => *slot = None,
                     Some(a) => {
                         if let Some((x, _)) = slot {
-                            *x = a[r].clone();
+                            *x = match on {
+                                None => a[i].clone(),
+                                Some(comm) => Action::OnComm {
+                                    comm,
+                                    action: Box::new(a[i].clone()),
+                                },
+                            };
                         }
                     }
                 }
             }
         }
     }
-    Ok(())
+    Ok(comms)
 }
 
 /// The actions without the cancelled ones, `WaitStarted` renumbered to match.

@@ -551,9 +551,9 @@ fn fails(raw: &Raw, parts: &[&str]) {
 
 #[test]
 fn what_the_replay_cannot_do_is_an_error_naming_the_rank_and_the_event() {
-    // a collective on a sub-communicator
+    // a collective on a sub-communicator by a rank that is not one of its members
     let mut raw = world(3);
-    for r in [0, 2] {
+    for r in [0, 1] {
         let c = Coll {
             op: op::BARRIER,
             comm: SUB,
@@ -565,7 +565,31 @@ fn what_the_replay_cannot_do_is_an_error_naming_the_rank_and_the_event() {
     }
     fails(
         &raw,
-        &["rank 0", "event 2", "MPI_Barrier", "not all 3 ranks"],
+        &[
+            "rank 1",
+            "event 2",
+            "MPI_Barrier",
+            "members are ranks [2, 0]",
+            "not one of them",
+        ],
+    );
+    // ... and by one member only
+    let mut raw = world(3);
+    let c = Coll {
+        op: op::BARRIER,
+        comm: SUB,
+        root: op::ROOT_NONE,
+        sent: 0,
+        received: 0,
+    };
+    call(&mut raw, 2, 0, 1, &[Ev::MpiCollectiveEnd(c)]);
+    fails(
+        &raw,
+        &[
+            "MPI_Barrier",
+            "rank 0 has 0 collectives on it, rank 2 1",
+            "misses",
+        ],
     );
 
     // one-sided communication
@@ -780,4 +804,37 @@ fn what_the_writer_writes_the_reader_reads_back() {
     });
     let e = write(&dir, RES, &["a", "b", "c"], &bad).unwrap_err();
     assert!(e.contains("rank 0, event 9"), "{e}");
+}
+
+/// A collective on a communicator of some ranks runs among its members (issue 31 §5): every
+/// member gets the action worked out in the communicator's rank order (its root a rank in
+/// it), on the trace's communicator of their world ranks in that order; the others get none.
+#[test]
+fn a_collective_on_a_sub_communicator_runs_among_its_members() {
+    // SUB = world ranks (2, 0); a bcast from its rank 1 (world rank 0) of 48 bytes, as
+    // Score-P counts it: the root sends 2 blocks, every member receives one
+    let mut raw = world(3);
+    for (r, sent) in [(0, 96), (2, 0)] {
+        let c = Coll {
+            op: op::BCAST,
+            comm: SUB,
+            root: 1,
+            sent,
+            received: 48,
+        };
+        call(&mut raw, r, 0, 1, &[Ev::MpiCollectiveEnd(c)]);
+    }
+    let t = conv(&raw).unwrap();
+    assert_eq!(t.comms.len(), 1);
+    assert_eq!(&*t.comms[0], &[2, 0]);
+    let on = Action::OnComm {
+        comm: 0,
+        action: Box::new(Action::Bcast { bytes: 48, root: 1 }),
+    };
+    for r in [0, 2] {
+        assert!(acts(&t, r).contains(&on), "rank {r}: {:?}", acts(&t, r));
+    }
+    assert!(acts(&t, 1)
+        .iter()
+        .all(|a| !matches!(a, Action::OnComm { .. } | Action::Bcast { .. })));
 }

@@ -930,6 +930,7 @@ fn actions_the_format_has_no_line_for_are_not_written() {
     };
     let t = TiTrace {
         ranks: vec![vec![(Action::ComputeTime { seconds: 1.0 }, loc)]],
+        comms: Vec::new(),
     };
     let e = write::write(&t).unwrap_err();
     assert!(

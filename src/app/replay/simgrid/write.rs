@@ -6,8 +6,8 @@
 //! goes before an action that has a call site. Amounts (flops, seconds) are written as Rust
 //! prints an `f64`, the shortest text that reads back as the same number.
 //!
-//! Actions SimGrid's format has no line for (an OTF2 trace's `ComputeTime` and `WaitStarted`)
-//! are an error, as are per-rank vectors of another length than the world's.
+//! Actions SimGrid's format has no line for (an OTF2 trace's `ComputeTime`, `WaitStarted` and
+//! `OnComm`) are an error, as are per-rank vectors of another length than the world's.
 
 use super::{Action, SendKind, TiTrace, ANY_TAG, UNDEFINED_RANK};
 use std::fmt::Write as _;
@@ -171,6 +171,12 @@ fn line(o: &mut String, a: &Action, n: usize) -> Result<(), String> {
         A::ComputeTime { .. } | A::WaitStarted { .. } => {
             return Err(format!(
                 "{a:?} has no line in SimGrid's format (an OTF2 trace's action)"
+            ))
+        }
+        A::OnComm { .. } => {
+            return Err(format!(
+                "{a:?}: a collective on a communicator of some ranks has no line in SimGrid's \
+                 format, which names no communicator (an OTF2 trace's action)"
             ))
         }
     };
