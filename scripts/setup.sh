@@ -137,6 +137,16 @@ need_mpi() {
     { echo "error: no $(libclang_root)/llvm-*/lib/libclang.so after apt-get (libclang-dev)" >&2; exit 1; }
 }
 
+# The cargo features the test command builds with, when their libraries are installed (after
+# `bash scripts/test-all.sh` they are): the main job then reuses the test command's build instead
+# of compiling the crate again with other features. It installs nothing.
+test_features() {
+  if command -v pkg-config >/dev/null && pkg-config --exists otf2 &&
+    command -v mpicc >/dev/null && have_libclang; then
+    echo "--features otf2,mpi"
+  fi
+}
+
 need_chromium() {
   command -v chromium >/dev/null || apt_install chromium
   command -v chromium >/dev/null || { echo "error: chromium still missing after apt-get" >&2; exit 1; }

@@ -499,7 +499,7 @@ enum NetworkCmd {
         #[command(flatten)]
         out: CsvOut,
         /// Counts of failed links.
-        #[arg(long, default_value = "0,1,2,4,8,16", value_name = "LIST")]
+        #[arg(long, default_value = "0,1,2,4,8", value_name = "LIST")]
         links: String,
         /// Seeds of every count (1..3 or 1,2,7).
         #[arg(long, default_value = "1..3", value_name = "LIST")]

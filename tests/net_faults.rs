@@ -378,6 +378,27 @@ fn latency_against_time_bins_every_delivered_packet() {
     );
 }
 
+/// `network faults` with its defaults runs (issue 32 §2: 16 failed links split the default 4x4
+/// torus, which e-cube cannot route); a count that splits it is refused before anything is
+/// simulated, naming every seed it splits for.
+#[test]
+fn network_faults_runs_with_its_defaults_and_refuses_a_split_at_once() {
+    let v = json(&["network", "faults", "--json"]);
+    let k: Vec<u64> = v["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["failed_links"].as_u64().unwrap())
+        .collect();
+    assert_eq!(k, [0, 1, 2, 4, 8]);
+    let o = exanet(&["network", "faults", "--links", "4,16"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("2 of the 6 runs cannot run"), "{err}");
+    assert!(err.contains("16 links with seed 1"), "{err}");
+    assert!(err.contains("split the network"), "{err}");
+}
+
 /// `network faults`: each count of failed links runs over the seeds, every failed link is
 /// marked down at both ends, and the output does not depend on --jobs; bad counts, and a
 /// configuration with faults of its own, are refused.

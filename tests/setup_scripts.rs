@@ -325,6 +325,49 @@ fn nothing_is_installed_when_everything_is_there() {
     assert_eq!(log, "", "apt-get ran although nothing was missing");
 }
 
+/// After the test command, the main job builds with its features (otf2, mpi) and so reuses its
+/// build (issue 32 §2); on a machine without their libraries it builds without them, installing
+/// nothing for them.
+#[test]
+fn the_main_job_reuses_the_test_commands_features_when_their_libraries_are_there() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    for (name, libs) in [("karma-after-tests", true), ("karma-fresh", false)] {
+        let s = Sandbox::new(name);
+        for t in ["cc", "curl", "bash", "dirname"] {
+            if t == "bash" || t == "dirname" {
+                let real = ["/usr/bin", "/bin"]
+                    .iter()
+                    .map(|d| Path::new(d).join(t))
+                    .find(|p| p.exists())
+                    .unwrap();
+                std::os::unix::fs::symlink(real, s.dir.join("bin").join(t)).unwrap();
+            } else {
+                s.tool(t, "true");
+            }
+        }
+        s.rust_in(&s.dir.join("bin"), 90);
+        // cargo records how it is run
+        s.tool(
+            "cargo",
+            "case \"$1\" in --version) echo 'cargo 1.90.0 (fake)';; *) echo \"cargo $*\" >> \"$LOG\";; esac",
+        );
+        if libs {
+            s.tool("pkg-config", "test \"$*\" = '--exists otf2'");
+            s.tool("mpicc", "true");
+            fs::create_dir_all(s.dir.join("llvm-16/lib")).unwrap();
+            fs::write(s.dir.join("llvm-16/lib/libclang.so"), "").unwrap();
+        }
+        let (o, log) = s.run(&format!("bash {root}/scripts/karma.sh --iterations 3"));
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let want = if libs {
+            "cargo run --release --features otf2,mpi -- karma pingpong --iterations 3"
+        } else {
+            "cargo run --release -- karma pingpong --iterations 3"
+        };
+        assert_eq!(log.trim(), want, "{name}");
+    }
+}
+
 #[test]
 fn a_missing_rust_and_linker_are_installed() {
     let s = Sandbox::new("rust");

@@ -19,7 +19,7 @@ use std::path::Path;
 pub struct FaultsArgs<'a> {
     pub config: Option<&'a Path>,
     pub json: bool,
-    /// Counts of failed links: `0,1,2,4,8,16`.
+    /// Counts of failed links: `0,1,2,4,8`.
     pub links: &'a str,
     pub seeds: &'a str,
     /// The cycle the links fail at.
@@ -106,7 +106,7 @@ pub fn faults(a: &FaultsArgs) -> R {
         .iter()
         .flat_map(|&k| seeds.iter().map(move |&s| (k, s)))
         .collect();
-    let work = |i: usize| -> Result<Summary, CliError> {
+    let config = |i: usize| -> Result<crate::config::Config, CliError> {
         let (k, seed) = runs[i];
         let mut cfg = base.clone();
         cfg.sim.seed = seed;
@@ -118,6 +118,33 @@ pub fn faults(a: &FaultsArgs) -> R {
             duration: None,
         });
         cfg.validate()?;
+        Ok(cfg)
+    };
+    // every run's faults planned before any is simulated: a count that splits the network
+    // (which the routing cannot route) is refused at once, naming every seed it splits for
+    let mut refused = Vec::new();
+    for i in 0..runs.len() {
+        if let Err(e) = plan(&config(i)?) {
+            refused.push((runs[i], e));
+        }
+    }
+    if let Some(((k, _), e)) = refused.first() {
+        let which: Vec<String> = refused
+            .iter()
+            .map(|((k, s), _)| format!("{k} links with seed {s}"))
+            .collect();
+        return Err(CliError::input(format!(
+            "--links {}: {} of the {} runs cannot run ({}); the first, {k} failed links: {e}. \
+             Or give fewer links (--links)",
+            a.links,
+            refused.len(),
+            runs.len(),
+            which.join(", ")
+        )));
+    }
+    let work = |i: usize| -> Result<Summary, CliError> {
+        let (k, _) = runs[i];
+        let cfg = config(i)?;
         let p = plan(&cfg).map_err(|e| CliError::input(format!("{k} failed links: {e}")))?;
         let (s, _) = run_logged(
             &cfg,
