@@ -58,6 +58,15 @@ struct Threads {
     threads: Option<u32>,
 }
 
+/// The seed of a run's random generators.
+#[derive(Args, Clone)]
+struct Seed {
+    /// Seed of every random generator: traffic, bit errors, mappings, faults (replaces
+    /// sim.seed; 0 to 2^63-1).
+    #[arg(long, value_parser = parse_seed)]
+    seed: Option<u64>,
+}
+
 /// A table written as CSV too, with the fields of the JSON rows.
 #[derive(Args, Clone)]
 struct CsvOut {
@@ -373,6 +382,8 @@ enum KarmaCmd {
         #[command(flatten)]
         common: Common,
         #[command(flatten)]
+        seed: Seed,
+        #[command(flatten)]
         out: CsvOut,
         /// Hops (default: both).
         #[arg(long, value_parser = PossibleValuesParser::new(["1", "2"]))]
@@ -521,7 +532,18 @@ enum NetworkCmd {
         #[command(flatten)]
         threads: Threads,
         #[command(flatten)]
+        seed: Seed,
+        #[command(flatten)]
         out: CsvOut,
+        /// Topology (replaces net.topology).
+        #[arg(long)]
+        topology: Option<TopologySpec>,
+        /// Routing algorithm (replaces net.routing).
+        #[arg(long, value_enum)]
+        routing: Option<RoutingSpec>,
+        /// Applied load, a fraction of the injection bandwidth (replaces net.load).
+        #[arg(long)]
+        load: Option<f64>,
         /// Write one CSV line per delivered packet.
         #[arg(long, value_name = "FILE.csv")]
         packets: Option<PathBuf>,
@@ -546,6 +568,8 @@ enum NetworkCmd {
     Serve {
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        seed: Seed,
         /// Address to listen on, loopback only (port 0: any free port; the address is printed
         /// on standard error).
         #[arg(long, default_value = "127.0.0.1:0")]
@@ -623,6 +647,8 @@ enum AppCmd {
         #[command(flatten)]
         threads: Threads,
         #[command(flatten)]
+        seed: Seed,
+        #[command(flatten)]
         out: CsvOut,
         #[command(flatten)]
         timeline: TimelineOut,
@@ -658,6 +684,8 @@ enum AppCmd {
         #[command(flatten)]
         threads: Threads,
         #[command(flatten)]
+        seed: Seed,
+        #[command(flatten)]
         out: CsvOut,
         #[command(flatten)]
         timeline: TimelineOut,
@@ -688,6 +716,8 @@ enum AppCmd {
         common: Common,
         #[command(flatten)]
         threads: Threads,
+        #[command(flatten)]
+        seed: Seed,
         #[command(flatten)]
         timeline: TimelineOut,
         /// Write each rank's cycles per state as CSV.
@@ -901,6 +931,57 @@ fn threads_of(cmd: &Cmd) -> Option<u32> {
     }
 }
 
+/// `--seed` of the commands that take it as `Seed` (the sweep and the co-simulation read their
+/// own).
+fn seed_of(cmd: &Cmd) -> Option<u64> {
+    match cmd {
+        Cmd::Network {
+            cmd: NetworkCmd::Run { seed, .. } | NetworkCmd::Serve { seed, .. },
+        }
+        | Cmd::App {
+            cmd: AppCmd::Run { seed, .. } | AppCmd::Dpsnn { seed, .. } | AppCmd::Replay { seed, .. },
+        }
+        | Cmd::Karma {
+            cmd: KarmaCmd::Pingpong { seed, .. },
+        } => seed.seed,
+        _ => None,
+    }
+}
+
+/// The configuration fields a command's own flags replace, as assignments after the `--set`s
+/// (the flags win): `--threads`, `--seed`, and `network run`'s `--topology`, `--routing`,
+/// `--load`.
+fn flag_assignments(cmd: &Cmd) -> Vec<String> {
+    let mut v = Vec::new();
+    if let Some(n) = threads_of(cmd) {
+        v.push(format!("net.threads={n}"));
+    }
+    if let Some(s) = seed_of(cmd) {
+        v.push(format!("sim.seed={s}"));
+    }
+    if let Cmd::Network {
+        cmd:
+            NetworkCmd::Run {
+                topology,
+                routing,
+                load,
+                ..
+            },
+    } = cmd
+    {
+        if let Some(t) = topology {
+            v.push(format!("net.topology={t}"));
+        }
+        if let Some(r) = routing {
+            v.push(format!("net.routing={r}"));
+        }
+        if let Some(l) = load {
+            v.push(format!("net.load={l}"));
+        }
+    }
+    v
+}
+
 fn main() -> ExitCode {
     #[cfg(unix)]
     default_sigpipe();
@@ -910,13 +991,9 @@ fn main() -> ExitCode {
         cmd => {
             if let Some(c) = common_of(cmd) {
                 let mut sets = c.set.clone();
-                // `--threads` after the `--set`s: the flag wins
-                if let Some(n) = threads_of(cmd) {
-                    sets.push(
-                        format!("net.threads={n}")
-                            .parse()
-                            .expect("a number of threads is a valid assignment"),
-                    );
+                // the flags after the `--set`s: the flag wins
+                for a in flag_assignments(cmd) {
+                    sets.push(a.parse().expect("a flag's value is a valid assignment"));
                 }
                 cli::set_overrides(&sets);
             }
@@ -1045,6 +1122,7 @@ fn main() -> ExitCode {
                 plot,
                 vcd,
                 wave_format,
+                ..
             } => cli::karma::pingpong(&cli::karma::PingPongArgs {
                 config: common.config.as_deref(),
                 json: common.json,
@@ -1120,6 +1198,7 @@ fn main() -> ExitCode {
                 mapping,
                 timeout_s,
                 token_file,
+                ..
             } => cli::network::serve(&cli::network::ServeArgs {
                 config: common.config.as_deref(),
                 json: common.json,
@@ -1153,13 +1232,13 @@ fn main() -> ExitCode {
             }),
             NetworkCmd::Run {
                 common,
-                threads: _,
                 out,
                 packets,
                 latency_bin,
                 latency_plot,
                 report,
                 report_every,
+                ..
             } => cli::netrun::run(
                 common.config.as_deref(),
                 common.json,
@@ -1186,6 +1265,7 @@ fn main() -> ExitCode {
                 mapping,
                 bytes,
                 iterations,
+                ..
             } => cli::app::run(&cli::app::RunArgs {
                 config: common.config.as_deref(),
                 json: common.json,
@@ -1210,6 +1290,7 @@ fn main() -> ExitCode {
                 routing,
                 mapping,
                 flops_per_second,
+                ..
             } => cli::app::replay(&cli::app::ReplayArgs {
                 config: common.config.as_deref(),
                 json: common.json,
@@ -1240,6 +1321,7 @@ fn main() -> ExitCode {
                 barrier,
                 calc_ns_per_spike,
                 latency_bin_cycles,
+                ..
             } => cli::app::dpsnn(&cli::app::DpsnnArgs {
                 config: common.config.as_deref(),
                 json: common.json,

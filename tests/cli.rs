@@ -414,7 +414,8 @@ fn router_measurements_print_the_documented_json() {
     assert_eq!(v["rows"][0]["intra_ports"], 2);
     let v = json(&["router", "cdg", "--topology", "torus:4x4", "--json"]);
     assert_eq!(v["acyclic"], true);
-    let v = json(&[
+    // a cyclic graph exits 1, its JSON printed all the same (issue 32 §2)
+    let o = exanet(&[
         "router",
         "cdg",
         "--topology",
@@ -422,6 +423,8 @@ fn router_measurements_print_the_documented_json() {
         "--no-vc-rule",
         "--json",
     ]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["acyclic"], false);
     let cycle = v["cycle"].as_array().unwrap();
     assert!(
@@ -430,7 +433,7 @@ fn router_measurements_print_the_documented_json() {
     );
     // the table form says the same
     let o = exanet(&["router", "cdg", "--topology", "torus:4x4", "--no-vc-rule"]);
-    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).contains("cycle"), "{}", stdout(&o));
 }
 
@@ -586,4 +589,103 @@ fn run_lengths_beyond_what_fits_are_refused_naming_the_bound() {
     // the bounds themselves run (the node's minimum sends its first packet)
     let v = json(&["bench", "node", "--cycles", &node_min.to_string(), "--json"]);
     assert_eq!(v["cycles"], node_min);
+}
+
+/// One way to set the common things (issue 32 §2): `--seed` on every command whose run draws
+/// random numbers, and on `network run` `--topology`, `--routing`, `--load` as on its siblings;
+/// each is the same as its `--set`, and wins over one.
+#[test]
+fn seed_topology_routing_and_load_flags_are_their_fields() {
+    let shape = ["--threads", "1", "--json"];
+    let flags = json(
+        &[
+            &[
+                "network",
+                "run",
+                "--topology",
+                "mesh:3x3",
+                "--routing",
+                "ecube",
+            ][..],
+            &["--load", "0.05", "--seed", "7"],
+            &shape,
+        ]
+        .concat(),
+    );
+    let sets = json(
+        &[
+            &["network", "run", "--set", "net.topology=mesh:3x3"][..],
+            &["--set", "net.routing=ecube", "--set", "net.load=0.05"],
+            &["--set", "sim.seed=7"],
+            &shape,
+        ]
+        .concat(),
+    );
+    assert_eq!(flags["stats_hash"], sets["stats_hash"]);
+    assert_eq!(flags["run"]["config"], sets["run"]["config"]);
+    assert_eq!(flags["seed"], 7);
+    assert_eq!(flags["topology"], "mesh:3x3");
+    // the flag wins over a --set of the same field
+    let won = json(
+        &[
+            &["network", "run", "--set", "net.topology=torus:4x4"][..],
+            &["--topology", "mesh:3x3", "--set", "net.routing=ecube"],
+            &[
+                "--set",
+                "net.load=0.05",
+                "--set",
+                "sim.seed=3",
+                "--seed",
+                "7",
+            ],
+            &shape,
+        ]
+        .concat(),
+    );
+    assert_eq!(won["stats_hash"], sets["stats_hash"]);
+    // another seed, another run
+    let other = json(
+        &[
+            &[
+                "network",
+                "run",
+                "--topology",
+                "mesh:3x3",
+                "--routing",
+                "ecube",
+            ][..],
+            &["--load", "0.05", "--seed", "8"],
+            &shape,
+        ]
+        .concat(),
+    );
+    assert_ne!(other["stats_hash"], sets["stats_hash"]);
+    // the application and co-simulation-server commands take --seed too
+    for cmd in [
+        &[
+            "app",
+            "run",
+            "ring",
+            "--topology",
+            "mesh:2x2",
+            "--mapping",
+            "random",
+        ][..],
+        &[
+            "app",
+            "dpsnn",
+            "--columns",
+            "2x2",
+            "--iterations",
+            "1",
+            "--topology",
+            "mesh:2x2",
+        ],
+    ] {
+        let a = json(&[cmd, &["--seed", "5", "--json"]].concat());
+        assert_eq!(a["run"]["seeds"], serde_json::json!([5]), "{cmd:?}");
+    }
+    let o = exanet(&["network", "run", "--seed", "x"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("'x' is not a seed"), "{}", stderr(&o));
 }

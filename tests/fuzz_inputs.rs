@@ -984,6 +984,9 @@ fn command_line_options_at_their_edges_exit_0_or_2() {
                     &[0, 1, 2]
                 } else if spec.base.contains(&"serve") {
                     &[1, 2]
+                } else if spec.base.contains(&"cdg") {
+                    // a cyclic graph is a finding: exit 1, as documented
+                    &[0, 1, 2]
                 } else {
                     &[0, 2]
                 };

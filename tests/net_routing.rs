@@ -497,7 +497,8 @@ fn cli_json_has_the_documented_fields() {
         "--no-extra-vc",
         "--json",
     ]);
-    assert!(o.status.success());
+    // a cyclic graph exits 1, its JSON printed all the same (issue 32 §2)
+    assert_eq!(o.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(
         (v["routing"].as_str(), v["acyclic"].as_bool()),
@@ -517,7 +518,7 @@ fn cli_json_has_the_documented_fields() {
     ]);
     let s = String::from_utf8_lossy(&o.stdout);
     assert!(
-        o.status.success() && s.contains("cyclic: a cycle of"),
+        o.status.code() == Some(1) && s.contains("cyclic: a cycle of"),
         "{s}"
     );
 }
@@ -555,6 +556,16 @@ fn cli_bad_input_exits_2() {
                 "--no-extra-vc",
             ],
             "no variant without an extra VC",
+        ),
+        (
+            vec![
+                "--topology",
+                "torus:4x4",
+                "--routing",
+                "ecube-1vc",
+                "--no-extra-vc",
+            ],
+            "'ecube-1vc' is already without its extra VC",
         ),
         (
             vec!["--topology", "torus:65x65", "--routing", "ecube"],

@@ -745,8 +745,15 @@ pub fn router_cdg(
         .map_err(|e| CliError::input(format!("--topology: {e}")))?;
     let r = crate::router::cdg::analyse(shape, !no_vc_rule, &topology.to_string())
         .map_err(CliError::failed)?;
+    // a cyclic graph is a finding a script must see: exit 1, its cycle printed
+    let code = if r.cycle.is_some() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    };
     if json {
-        return json_out(&r);
+        json_out(&r)?;
+        return Ok(code);
     }
     println!(
         "{} ({} nodes), {} VC rule: {} channels used, {} dependencies",
@@ -769,7 +776,7 @@ pub fn router_cdg(
             }
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(code)
 }
 
 /// Set in the child process `wave_diff` runs an FST comparison in.

@@ -123,9 +123,9 @@ pub fn faults(a: &FaultsArgs) -> R {
     // every run's faults planned before any is simulated: a count that splits the network
     // (which the routing cannot route) is refused at once, naming every seed it splits for
     let mut refused = Vec::new();
-    for i in 0..runs.len() {
+    for (i, run) in runs.iter().enumerate() {
         if let Err(e) = plan(&config(i)?) {
-            refused.push((runs[i], e));
+            refused.push((*run, e));
         }
     }
     if let Some(((k, _), e)) = refused.first() {

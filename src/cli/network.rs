@@ -23,8 +23,15 @@ pub fn cdg(topology: &TopologySpec, routing: RoutingSpec, no_extra_vc: bool, jso
     .build();
     admit(t.as_ref(), r.as_ref()).map_err(CliError::input)?;
     let rep = analyse(t.as_ref(), r.as_ref()).map_err(CliError::failed)?;
+    // a cyclic graph is a finding a script must see: exit 1, its cycle printed
+    let code = if rep.cycle.is_some() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    };
     if json {
-        return json_out(&rep);
+        json_out(&rep)?;
+        return Ok(code);
     }
     println!(
         "{}, routing {} ({} VC{}, {}): {} nodes, {} endpoints, {} channels, {} dependencies",
@@ -54,7 +61,7 @@ pub fn cdg(topology: &TopologySpec, routing: RoutingSpec, no_extra_vc: bool, jso
             }
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(code)
 }
 
 pub struct ServeArgs<'a> {

@@ -70,10 +70,13 @@ impl RoutingSpec {
     /// min-routing's local VC for packets from another group.
     pub fn without_extra_vc(self) -> Result<RoutingSpec, String> {
         match self {
-            RoutingSpec::Ecube | RoutingSpec::EcubeDateline | RoutingSpec::Ecube1Vc => {
-                Ok(RoutingSpec::Ecube1Vc)
-            }
-            RoutingSpec::Min | RoutingSpec::Min1Vc => Ok(RoutingSpec::Min1Vc),
+            RoutingSpec::Ecube | RoutingSpec::EcubeDateline => Ok(RoutingSpec::Ecube1Vc),
+            RoutingSpec::Min => Ok(RoutingSpec::Min1Vc),
+            RoutingSpec::Ecube1Vc | RoutingSpec::Min1Vc => Err(format!(
+                "routing '{self}' is already without its extra VC; give its two-VC form \
+                 ({}) with --no-extra-vc, or '{self}' alone",
+                if self == RoutingSpec::Ecube1Vc { "ecube" } else { "min" }
+            )),
             _ => Err(format!(
                 "routing '{self}' has no variant without an extra VC; accepted: ecube, ecube-dateline, min"
             )),
@@ -126,5 +129,14 @@ mod tests {
         }
         let e = RoutingSpec::SmartDor.without_extra_vc().unwrap_err();
         assert!(e.contains("'smart-dor' has no variant"), "{e}");
+        // a one-VC form given with --no-extra-vc says it twice: refused, not passed through
+        let e = RoutingSpec::Ecube1Vc.without_extra_vc().unwrap_err();
+        assert!(
+            e.contains("'ecube-1vc' is already without its extra VC"),
+            "{e}"
+        );
+        assert!(e.contains("(ecube)"), "{e}");
+        let e = RoutingSpec::Min1Vc.without_extra_vc().unwrap_err();
+        assert!(e.contains("(min)"), "{e}");
     }
 }
