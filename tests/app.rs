@@ -52,6 +52,16 @@ fn pingpong_two_hops_minus_one_hop_is_karmas_one_router_and_link() {
         (app_us - karma_us).abs() <= 0.02,
         "app {app_us} us, karma {karma_us} us"
     );
+    // docs/validation.md gives the two half round trips as measured (issue 32 §2: no stale
+    // figure)
+    let doc = common::read("docs/validation.md");
+    let (one, two) = (pingpong_half_rt(vec![0, 1]), pingpong_half_rt(vec![0, 3]));
+    let said =
+        format!("half round trip {one:.1} cycles one hop away, {two:.1} cycles two hops away");
+    assert!(
+        doc.replace('\n', " ").contains(&said),
+        "docs/validation.md does not say '{said}'"
+    );
 }
 
 /// Runs `f` on every rank; returns the figures each rank recorded.

@@ -689,3 +689,41 @@ fn seed_topology_routing_and_load_flags_are_their_fields() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("'x' is not a seed"), "{}", stderr(&o));
 }
+
+/// The README lists every command and subcommand `exanet --help` has, and every routing
+/// (issue 32 §2).
+#[test]
+fn the_readme_lists_every_command_and_routing() {
+    let readme = common::read("README.md");
+    let commands = |args: &[&str]| -> Vec<String> {
+        let o = exanet(&[args, &["--help"]].concat());
+        let text = stdout(&o);
+        text.lines()
+            .skip_while(|l| !l.starts_with("Commands:"))
+            .skip(1)
+            .take_while(|l| !l.trim().is_empty())
+            .filter_map(|l| l.split_whitespace().next().map(String::from))
+            .filter(|c| c != "help")
+            .collect()
+    };
+    let top = commands(&[]);
+    assert!(top.len() > 10, "{top:?}");
+    for c in &top {
+        let subs = commands(&[c.as_str()]);
+        let leaves: Vec<String> = if subs.is_empty() {
+            vec![format!("exanet {c}")]
+        } else {
+            subs.iter().map(|s| format!("exanet {c} {s}")).collect()
+        };
+        for l in leaves {
+            assert!(readme.contains(&l), "README.md does not list '{l}'");
+        }
+    }
+    for r in exanet::spec::RoutingSpec::ALL {
+        assert!(
+            readme.contains(&format!("`{}`", r.name())),
+            "README.md does not list routing '{}'",
+            r.name()
+        );
+    }
+}
