@@ -371,6 +371,18 @@ fn the_table_of_several_seeds_gives_mean_and_interval() {
         .expect("a row");
     assert_eq!(row.matches('±').count(), 2, "{row}");
     assert!(row.trim_end().ends_with("0/3"), "{row}");
+    // every column says its unit (issue 32 §2)
+    assert!(t.contains("(load)") && t.contains("(runs)"), "{t}");
+    let one = ok(&sweep(&["--loads", "0.1"]));
+    let units = one
+        .lines()
+        .find(|l| l.trim_start().starts_with("(load)"))
+        .expect("a line of units");
+    assert_eq!(units.split_whitespace().count(), 8, "{units}");
+    assert!(
+        units.contains("(cycles)") && units.contains("(packets)"),
+        "{units}"
+    );
 }
 
 // ---- --jobs ----

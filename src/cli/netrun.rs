@@ -608,6 +608,19 @@ fn print_tables(curves: &[Curve], seeds: usize) {
                 "delivered",
                 "in flight"
             );
+            // the units under the names: loads are fractions of the injection bandwidth (the
+            // heading above says of how many bytes a cycle), latencies cycles, counts packets
+            println!(
+                "{:>7} {:>8} {:>8} {:>10} {:>9} {:>8} {:>10} {:>9}",
+                "(load)",
+                "(load)",
+                "(load)",
+                "(cycles)",
+                "(cycles)",
+                "(cycles)",
+                "(packets)",
+                "(packets)"
+            );
             for p in &c.points {
                 let x = &p.summary;
                 any_unstable |= !x.stable;
@@ -629,6 +642,10 @@ fn print_tables(curves: &[Curve], seeds: usize) {
                 "{:>7} {:>21} {:>23} {:>8}   ({seeds} seeds; mean ± half-width of the 95 % \
                  interval)",
                 "offered", "accepted", "latency mean (cycles)", "unstable"
+            );
+            println!(
+                "{:>7} {:>21} {:>23} {:>8}",
+                "(load)", "(load)", "", "(runs)"
             );
             for m in &c.means {
                 any_unstable |= !m.stable;
