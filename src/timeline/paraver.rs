@@ -18,10 +18,11 @@
 //! 1, as Paraver writes them (CPU 0 in a record: no CPU).
 //!
 //! Time: integer units only (Minkenberg and Rodriguez 2008 §4.1 reports the trouble floating-point times make).
-//! Paraver's header knows ns, us and ms; a trace in clock cycles is written with the `_ns`
-//! suffix (the smallest unit, so nothing is scaled), and its `.pcf` and `.row` say in a comment
-//! line that the numbers are cycles of a named clock (decision 0021); [`read`] gives the unit
-//! back from that line.
+//! Paraver's header knows ns, us and ms, and labels what it shows in them. A trace in clock
+//! cycles is written in ns, the finest (each cycle's time rounded to the nearest ns; a cycle is
+//! at least a ns, so no two meet and the order holds), so that Paraver labels it truthfully;
+//! its `.pcf` and `.row` say in a comment line that the times are those of the cycles of a
+//! named clock (decision 0021), and [`read`] turns them back into exactly those cycles.
 //!
 //! The records are written sorted by their first time (a state's begin, an event's time, a
 //! communication's logical send), then state before event before communication, then by
@@ -40,8 +41,29 @@ pub const DATE: &str = "01/01/70 at 00:00";
 pub enum TimeUnit {
     /// Nanoseconds.
     Ns,
-    /// Cycles of a clock of `freq_mhz` MHz (Paraver labels them ns).
+    /// Cycles of a clock of `freq_mhz` MHz (at most 1000: a cycle of at least a ns). The files
+    /// hold nanoseconds, the unit Paraver shows: each time the cycle's, rounded to the nearest
+    /// ns, which [`read`] turns back into exactly that cycle.
     Cycles { freq_mhz: f64 },
+}
+
+impl TimeUnit {
+    /// Time `t` of the trace as the files hold it: ns.
+    fn written(self, t: u64) -> u64 {
+        match self {
+            TimeUnit::Ns => t,
+            TimeUnit::Cycles { freq_mhz } => (t as f64 * 1000.0 / freq_mhz).round() as u64,
+        }
+    }
+
+    /// A time of the files (ns) as the trace's unit: the cycle it was rounded from (a cycle
+    /// is at least a ns long, so no two cycles round to one ns).
+    fn read_back(self, t: u64) -> u64 {
+        match self {
+            TimeUnit::Ns => t,
+            TimeUnit::Cycles { freq_mhz } => (t as f64 * freq_mhz / 1000.0).round() as u64,
+        }
+    }
 }
 
 /// A node of the resource model and the names of its CPUs (at least one).
@@ -203,6 +225,14 @@ impl Trace {
             if !(freq_mhz.is_finite() && freq_mhz > 0.0) {
                 return Err(format!("clock of {freq_mhz} MHz: must be positive"));
             }
+            if freq_mhz > 1000.0 {
+                return Err(format!(
+                    "clock of {freq_mhz} MHz: a cycle of {} ns, and Paraver's finest unit is \
+                     the ns, in which two cycles could not be told apart; a Paraver trace needs \
+                     a clock of at most 1000 MHz, or one whose cycle is a whole number of ns",
+                    1000.0 / freq_mhz
+                ));
+            }
         }
         if self.nodes.is_empty() {
             return Err("no node: Paraver's resource model needs at least one".into());
@@ -340,6 +370,19 @@ impl Trace {
         self.validate()?;
         let mut t = self.clone();
         t.sort();
+        // the files hold ns (rounding keeps the order: a cycle is at least a ns)
+        let u = t.unit;
+        t.end = u.written(t.end);
+        for x in &mut t.states {
+            (x.begin, x.end) = (u.written(x.begin), u.written(x.end));
+        }
+        for x in &mut t.events {
+            x.time = u.written(x.time);
+        }
+        for x in &mut t.comms {
+            (x.log_send, x.phys_send) = (u.written(x.log_send), u.written(x.phys_send));
+            (x.log_recv, x.phys_recv) = (u.written(x.log_recv), u.written(x.phys_recv));
+        }
         let mut s = String::new();
         let cpus: Vec<String> = t.nodes.iter().map(|n| n.cpus.len().to_string()).collect();
         let _ = write!(
@@ -421,7 +464,7 @@ impl Trace {
         match self.unit {
             TimeUnit::Ns => None,
             TimeUnit::Cycles { freq_mhz } => Some(format!(
-                "# {UNIT_NOTE}{freq_mhz} MHz clock ({} ns a cycle); Paraver labels them ns",
+                "# {UNIT_NOTE}{freq_mhz} MHz clock ({} ns a cycle), each rounded to the nearest ns",
                 1000.0 / freq_mhz
             )),
         }
@@ -524,8 +567,8 @@ impl Trace {
     }
 }
 
-/// The start of the comment line that marks a trace in cycles.
-const UNIT_NOTE: &str = "times are cycles of a ";
+/// The start of the comment line that marks a trace of cycles (held as ns).
+const UNIT_NOTE: &str = "times are ns: the cycles of a ";
 
 /// The three files of trace `stem`: `stem.prv`, `stem.pcf`, `stem.row`.
 pub fn files(stem: &Path) -> [PathBuf; 3] {
@@ -815,9 +858,21 @@ pub fn parse(prv: (&str, &str), pcf: (&str, &str), row: (&str, &str)) -> Result<
             return Err(at(format!("{x:?} and more after the record's last field")));
         }
     }
+    // the files hold ns: back to the trace's unit
+    let u = unit;
+    for x in &mut states {
+        (x.begin, x.end) = (u.read_back(x.begin), u.read_back(x.end));
+    }
+    for x in &mut events {
+        x.time = u.read_back(x.time);
+    }
+    for x in &mut comms {
+        (x.log_send, x.phys_send) = (u.read_back(x.log_send), u.read_back(x.phys_send));
+        (x.log_recv, x.phys_recv) = (u.read_back(x.log_recv), u.read_back(x.phys_recv));
+    }
     let t = Trace {
         unit,
-        end: h.end,
+        end: u.read_back(h.end),
         nodes,
         appls,
         states,
@@ -1104,6 +1159,27 @@ mod tests {
     }
 
     #[test]
+    fn cycles_are_held_as_the_nearest_ns_and_read_back_exactly() {
+        for freq_mhz in [156.25, 300.0, 999.9, 1.5] {
+            let u = TimeUnit::Cycles { freq_mhz };
+            let mut last = None;
+            for c in (0..20_000).chain([1 << 40, (1 << 40) + 1]) {
+                let ns = u.written(c);
+                assert!((ns as f64 - c as f64 * 1000.0 / freq_mhz).abs() <= 0.5);
+                assert_eq!(u.read_back(ns), c, "{freq_mhz} MHz, cycle {c}");
+                assert!(last.is_none_or(|l| ns > l), "{freq_mhz} MHz: order");
+                last = Some(ns);
+            }
+        }
+        // a cycle shorter than a ns cannot be held in ns without two cycles meeting
+        let mut t = sample(TimeUnit::Cycles { freq_mhz: 2000.0 });
+        let e = t.prv().unwrap_err();
+        assert!(e.contains("Paraver's finest unit is the ns"), "{e}");
+        t.unit = TimeUnit::Cycles { freq_mhz: 1000.0 };
+        assert!(t.prv().is_ok());
+    }
+
+    #[test]
     fn the_files_follow_paraver_syntax() {
         let t = sample(TimeUnit::Cycles { freq_mhz: 156.25 });
         let prv = t.prv().unwrap();
@@ -1111,16 +1187,19 @@ mod tests {
         assert_eq!(
             lines,
             [
-                "#Paraver (01/01/70 at 00:00):100_ns:2(1,2):1:2(1:1,2:2)",
-                "1:1:1:1:1:0:40:3",
-                "1:3:1:2:1:0:100:1",
+                // cycles of 6.4 ns held as ns, Paraver's unit (issue 32 §2)
+                "#Paraver (01/01/70 at 00:00):640_ns:2(1,2):1:2(1:1,2:2)",
+                "1:1:1:1:1:0:256:3",
+                "1:3:1:2:1:0:640:1",
                 "2:1:1:1:1:0:50000001:1:50100001:4096",
-                "3:1:1:1:1:0:10:0:1:2:2:5:60:4096:-7",
-                "1:1:1:1:1:40:100:1",
+                "3:1:1:1:1:0:64:0:1:2:2:32:384:4096:-7",
+                "1:1:1:1:1:256:640:1",
             ]
         );
         let pcf = t.pcf().unwrap();
-        assert!(pcf.starts_with("# times are cycles of a 156.25 MHz clock (6.4 ns a cycle)"));
+        assert!(pcf.starts_with(
+            "# times are ns: the cycles of a 156.25 MHz clock (6.4 ns a cycle), each rounded"
+        ));
         assert!(pcf.contains("\nSTATES\n1    Compute\n3    Send\n"), "{pcf}");
         assert!(pcf.contains("\nSTATES_COLOR\n1    {0,0,255}\n"), "{pcf}");
         assert!(
