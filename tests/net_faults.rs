@@ -448,3 +448,49 @@ fn network_faults_runs_every_count_over_the_seeds() {
         ],
     );
 }
+
+/// Issue 32 §1: a packet whose footer a failed node stomped names no source. It is counted
+/// delivered and as a payload error, never as a probe packet (`net.probe` is empty), and the
+/// `--packets` CSV gives it an empty source, not a sentinel number.
+#[test]
+fn a_stomped_footer_is_no_probe_and_no_sentinel_reaches_the_packets_file() {
+    let dir = common::TempDir::new("stomped");
+    let csv = dir.0.join("p.csv");
+    let v = json(&[
+        "network",
+        "run",
+        "--threads",
+        "1",
+        "--set",
+        "net.load=0.3",
+        "--set",
+        "net.faults=node:5@5000..8000",
+        "--packets",
+        csv.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(v["probe_packets"], 0, "{v}");
+    assert!(
+        v["payload_errors"].as_u64().unwrap() > 0,
+        "the node stomps footers: {v}"
+    );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let (src, probe) = (
+        header.iter().position(|h| *h == "src").unwrap(),
+        header.iter().position(|h| *h == "probe").unwrap(),
+    );
+    let mut unnamed = 0;
+    for l in lines {
+        let f: Vec<&str> = l.split(',').collect();
+        assert_eq!(f[probe], "false", "{l}");
+        if f[src].is_empty() {
+            unnamed += 1;
+        } else {
+            assert!(f[src].parse::<u64>().unwrap() < 16, "{l}");
+        }
+    }
+    assert!(unnamed > 0, "no damaged footer in the file");
+    assert!(!text.contains(&usize::MAX.to_string()));
+}

@@ -54,7 +54,14 @@ fn logged_hops_and_vcs_are_the_routing_s_paths_and_the_log_changes_no_result() {
         let t = parse(topo).unwrap();
         let r = parse_routing(routing).unwrap();
         for x in &recs {
-            let path = walk(t.as_ref(), r.as_ref(), x.src, x.dst, &mut |_| 0).unwrap();
+            let path = walk(
+                t.as_ref(),
+                r.as_ref(),
+                x.src.expect("a lossless run names every source"),
+                x.dst,
+                &mut |_| 0,
+            )
+            .unwrap();
             let inter: Vec<_> = path
                 .iter()
                 .filter(|h| matches!(h.hop.port, Port::Inter(_)))

@@ -87,7 +87,12 @@ struct Delivered(Arc<Mutex<Vec<Packet>>>);
 impl PacketSink for Delivered {
     fn record(&mut self, r: &PacketRecord) {
         let mut v = self.0.lock().unwrap();
-        v.push((r.src, r.dst, r.size as u64, r.delivered));
+        v.push((
+            r.src.expect("a lossless run names every source"),
+            r.dst,
+            r.size as u64,
+            r.delivered,
+        ));
     }
     fn finish(&mut self) -> Result<(), String> {
         Ok(())

@@ -114,7 +114,7 @@ mod tests {
     fn packets_fall_in_the_bin_of_their_delivery() {
         let mut s = LatencyBins::new(100);
         let r = |injected, delivered, probe| PacketRecord {
-            src: 0,
+            src: Some(0),
             dst: 1,
             vc: 0,
             size: 64,

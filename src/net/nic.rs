@@ -684,7 +684,9 @@ impl Nic {
             size,
             injected: HDR_DST_ADDR.get(self.rhdr),
             arrived: cycle,
-            probe,
+            // a footer that names no endpoint was damaged (a failed node stomped it): its probe
+            // bit is no probe's
+            probe: probe && src != usize::MAX,
             crc_bad: (ftr >> FTR_CRC_BAD_BIT) & 1 == 1,
             payload_errors,
             vc: HDR_VC.get(self.rhdr) as u8,

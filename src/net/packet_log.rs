@@ -26,8 +26,9 @@ use std::path::{Path, PathBuf};
 /// A delivered packet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PacketRecord {
-    /// Source and destination endpoints (the indices traffic patterns use).
-    pub src: usize,
+    /// Source and destination endpoints (the indices traffic patterns use); the source is
+    /// `None` for a packet whose footer names no endpoint (a failed node stomped it).
+    pub src: Option<usize>,
     pub dst: usize,
     /// The VC in the header the destination NIC popped: the VC of the packet's last link.
     pub vc: u8,
@@ -78,7 +79,7 @@ impl PacketLog {
     pub fn arrive(&mut self, a: &Arrival, w: &Window) {
         let hops = self.hops.remove(&(a.src, a.seq)).unwrap_or(0);
         self.sink.record(&PacketRecord {
-            src: a.src,
+            src: (a.src != usize::MAX).then_some(a.src),
             dst: a.dst,
             vc: a.vc,
             size: a.size,
@@ -147,7 +148,8 @@ impl PacketSink for CsvSink {
             out,
             "{},{},{},{},{},{},{},{},{},{},{}",
             self.prefix,
-            r.src,
+            // (empty: a damaged footer named no source)
+            r.src.map_or(String::new(), |s| s.to_string()),
             r.dst,
             r.vc,
             r.size,

@@ -66,6 +66,12 @@ impl Stats {
         self.delivered += 1;
         self.crc_bad += a.crc_bad as u64;
         self.payload_errors += a.payload_errors as u64;
+        if a.src == usize::MAX {
+            // a packet whose footer names no endpoint (a failed node stomped it): counted
+            // delivered and as a payload error above, but its header's injection time and its
+            // source are not its own, so it has no latency and no place in its pair's order
+            return;
+        }
         let lat = a.arrived.saturating_sub(a.injected).min(u32::MAX as u64) as u32;
         if a.probe {
             if w.contains(a.injected) {
