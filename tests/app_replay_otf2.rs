@@ -248,9 +248,9 @@ fn the_patterns_a_ti_trace_loses_replay_exactly_from_otf2() {
     let s = &summary["rowcoll"];
     let b = |k: &str| s["blocks"][k].as_u64().unwrap();
     let v = replay("rowcoll", &[]);
-    // two rows of 2 ranks, two columns of 2
-    assert_eq!(coll(&v, "MPI_Bcast"), [1, 2, 2 * b("bcast")], "{v}");
-    assert_eq!(coll(&v, "MPI_Allreduce"), [1, 4, 4 * b("allreduce")], "{v}");
+    // two rows of 2 ranks, two columns of 2: a call on each
+    assert_eq!(coll(&v, "MPI_Bcast"), [2, 2, 2 * b("bcast")], "{v}");
+    assert_eq!(coll(&v, "MPI_Allreduce"), [2, 4, 4 * b("allreduce")], "{v}");
     assert_eq!(v["messages_sent"], 6);
     assert_eq!(v["bytes_sent"], 2 * b("bcast") + 4 * b("allreduce"));
 }

@@ -37,8 +37,8 @@ type Started = (
 
 /// Per rank: cycles computing, communicating, waiting; the action each rank is in (its
 /// position in the rank's list, until the rank finishes: the deadlock report's call); and per
-/// collective, by its MPI call's name: calls (rank 0's), and the messages and bytes all ranks
-/// sent in them.
+/// collective, by its MPI call's name: calls (each once, counted by its communicator's first
+/// rank: rank 0 for the world's), and the messages and bytes all ranks sent in them.
 #[derive(Debug, Clone, Default)]
 pub struct Times(
     Arc<Mutex<Vec<[u64; 3]>>>,
@@ -56,10 +56,10 @@ impl Times {
         self.2.lock().expect("times").clone()
     }
 
-    fn collective(&self, name: &'static str, rank: usize, messages: u64, bytes: u64) {
+    fn collective(&self, name: &'static str, lead: bool, messages: u64, bytes: u64) {
         let mut t = self.2.lock().expect("times");
         let e = t.entry(name).or_default();
-        e[0] += u64::from(rank == 0);
+        e[0] += u64::from(lead);
         e[1] += messages;
         e[2] += bytes;
     }
@@ -247,7 +247,13 @@ pub fn program(
                 t[kind] += r.cycle().await - t0;
                 if let Some(name) = coll {
                     let sent = r.sent().await;
-                    times.collective(name, me, sent.0 - sent0.0, sent.1 - sent0.1);
+                    // a call counted once: by its communicator's first rank
+                    let lead = match a {
+                        Action::OnComm { comm, .. } => trace.comms[*comm as usize][0] as usize,
+                        _ => 0,
+                    };
+                    let (m, b) = (sent.0 - sent0.0, sent.1 - sent0.1);
+                    times.collective(name, me == lead, m, b);
                 }
             }
             if !pending.is_empty() {
