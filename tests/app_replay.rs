@@ -301,18 +301,12 @@ fn what_a_trace_lost_is_refused_by_file_line_rank_and_reason() {
     }
 }
 
-/// Issue 31 §5: a program that deadlocks (each rank receives before it sends) still reports a
-/// deadlock: its messages pair, and the replay finds the ranks blocked (exit 1).
-#[test]
-fn a_program_that_deadlocks_still_reports_a_deadlock() {
-    let tmp = TempDir::new("deadlock");
-    let t = tmp.0.join("dead.txt");
-    std::fs::write(
-        &t,
-        "0 init\n1 init\n0 recv 1 0 4 1\n1 recv 0 0 4 1\n0 send 1 0 4 1\n1 send 0 0 4 1\n\
-         0 finalize\n1 finalize\n",
-    )
-    .unwrap();
+/// Replay the TI trace `text`, written as `name` in a temporary folder, on a 2x2 torus; it must
+/// end in a deadlock (exit 1): its report.
+fn replay_deadlock(name: &str, text: &str) -> String {
+    let tmp = TempDir::new(name.trim_end_matches(".txt"));
+    let t = tmp.0.join(name);
+    std::fs::write(&t, text).unwrap();
     let o = exanet(&[
         "app",
         "replay",
@@ -320,8 +314,20 @@ fn a_program_that_deadlocks_still_reports_a_deadlock() {
         "--topology",
         "torus:2x2",
     ]);
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
     assert_eq!(o.status.code(), Some(1), "{err}");
+    err
+}
+
+/// Issue 31 §5: a program that deadlocks (each rank receives before it sends) still reports a
+/// deadlock: its messages pair, and the replay finds the ranks blocked (exit 1).
+#[test]
+fn a_program_that_deadlocks_still_reports_a_deadlock() {
+    let err = replay_deadlock(
+        "dead.txt",
+        "0 init\n1 init\n0 recv 1 0 4 1\n1 recv 0 0 4 1\n0 send 1 0 4 1\n1 send 0 0 4 1\n\
+         0 finalize\n1 finalize\n",
+    );
     assert!(err.contains("deadlock"), "{err}");
     // §2: how many ranks, and the call each waits in, from the trace
     assert!(err.contains("2 ranks wait for a message"), "{err}");
@@ -337,23 +343,11 @@ fn a_program_that_deadlocks_still_reports_a_deadlock() {
 /// queue.
 #[test]
 fn a_deadlock_names_the_wildcard_receive_that_took_the_message() {
-    let tmp = TempDir::new("steal");
-    let t = tmp.0.join("steal.txt");
-    std::fs::write(
-        &t,
+    let err = replay_deadlock(
+        "steal.txt",
         "0 init\n1 init\n2 init\n0 compute 100\n0 send 1 7 64 1\n1 recv -333 7 64 1\n\
          1 recv 2 7 64 1\n2 send 1 7 64 1\n0 finalize\n1 finalize\n2 finalize\n",
-    )
-    .unwrap();
-    let o = exanet(&[
-        "app",
-        "replay",
-        t.to_str().unwrap(),
-        "--topology",
-        "torus:2x2",
-    ]);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{err}");
+    );
     assert!(err.contains("1 rank waits for a message"), "{err}");
     assert!(
         err.contains("unreceived in its queue: from rank 0 tag 7"),

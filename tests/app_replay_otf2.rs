@@ -28,7 +28,9 @@ fn python() -> String {
 fn traces() -> &'static (PathBuf, Value) {
     static T: OnceLock<(PathBuf, Value)> = OnceLock::new();
     T.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("exanet-otf2-{}", std::process::id()));
+        // under cargo's temporary folder for tests (in `target/`), emptied by every run: the
+        // traces outlive the tests that share them, and none piles up in the system's
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("exanet-otf2");
         let _ = std::fs::remove_dir_all(&dir);
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/otf2/write.py");
         let py = python();

@@ -19,8 +19,10 @@ fn json(args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("{args:?}: {e}: {}", stdout(&o)))
 }
 
+/// A file of this test binary's own, under cargo's temporary folder for tests (in `target/`):
+/// written again by every run, so none piles up in the system's.
 fn tmp_file(name: &str, text: &str) -> std::path::PathBuf {
-    let p = std::env::temp_dir().join(format!("exanet-cli-{}-{name}", std::process::id()));
+    let p = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("exanet-cli-{name}"));
     std::fs::write(&p, text).unwrap();
     p
 }

@@ -3,6 +3,8 @@
 //! that break the protocol get an error, and the server neither hangs nor panics. Everything on
 //! the loopback interface, with time-outs of seconds.
 
+mod common;
+
 use exanet::app::record::{collect, Timeline};
 use exanet::app::replay::{program::resolved as replay_program, program::Times, simgrid};
 use exanet::app::run::{self, drive, prepare_recorded};
@@ -430,23 +432,21 @@ fn exanet_network_serve_serves_a_replay_and_reports_it() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let token_file = dir.join("token");
-    let mut p = std::process::Command::new(env!("CARGO_BIN_EXE_exanet"))
-        .args(["network", "serve", "--json", "--topology", "torus:4x4"])
-        .args(["--routing", "ecube", "--ranks", &n.to_string()])
-        .args(["--timeout-s", "20", "--token-file"])
-        .arg(&token_file)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut err = BufReader::new(p.stderr.take().unwrap());
-    let mut l = String::new();
-    err.read_line(&mut l).unwrap();
-    let addr = l
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("{l}"))
-        .to_string();
+    let ranks = n.to_string();
+    let (p, mut err, addr) = common::spawn_serve(
+        &[
+            "--json",
+            "--topology",
+            "torus:4x4",
+            "--routing",
+            "ecube",
+            "--ranks",
+            &ranks,
+            "--timeout-s",
+            "20",
+        ],
+        &token_file,
+    );
     let prog = replay_program(t.clone(), 20000.0, Times::default()).unwrap();
     let shared = Arc::new(run::shared(&c, placement.clone(), 16, prog).unwrap());
     let all: Vec<u32> = (0..n as u32).collect();

@@ -10,9 +10,9 @@ mod common;
 
 use common::{exanet_json, TempDir};
 use serde_json::Value;
-use std::io::{BufRead, BufReader};
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 
 fn python() -> String {
     std::env::var("EXANET_PYTHON").unwrap_or_else(|_| "/usr/bin/python3".into())
@@ -26,31 +26,8 @@ fn repo(rel: &str) -> PathBuf {
 /// listens, and the token file.
 fn serve(dir: &Path, args: &[&str]) -> (Child, String, PathBuf) {
     let token = dir.join("token");
-    let mut p = Command::new(env!("CARGO_BIN_EXE_exanet"))
-        .args([
-            "network",
-            "serve",
-            "--ranks",
-            "2",
-            "--json",
-            "--timeout-s",
-            "20",
-        ])
-        .args(args)
-        .arg("--token-file")
-        .arg(&token)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut err = BufReader::new(p.stderr.take().unwrap());
-    let mut l = String::new();
-    err.read_line(&mut l).unwrap();
-    let addr = l
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("{l}"))
-        .to_string();
+    let base = ["--ranks", "2", "--json", "--timeout-s", "20"];
+    let (p, mut err, addr) = common::spawn_serve(&[&base[..], args].concat(), &token);
     // the token is in the file once the second line is printed
     let mut l = String::new();
     err.read_line(&mut l).unwrap();

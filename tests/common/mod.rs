@@ -127,3 +127,34 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// `exanet network serve ARGS --token-file TOKEN`, started with its stdout and stderr piped:
+/// the process, its stderr (read up to its first line) and the address that line gives.
+pub fn spawn_serve(
+    args: &[&str],
+    token: &Path,
+) -> (
+    std::process::Child,
+    std::io::BufReader<std::process::ChildStderr>,
+    String,
+) {
+    use std::io::BufRead;
+    let mut p = Command::new(env!("CARGO_BIN_EXE_exanet"))
+        .args(["network", "serve"])
+        .args(args)
+        .arg("--token-file")
+        .arg(token)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = std::io::BufReader::new(p.stderr.take().unwrap());
+    let mut l = String::new();
+    err.read_line(&mut l).unwrap();
+    let addr = l
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("{l}"))
+        .to_string();
+    (p, err, addr)
+}
