@@ -268,7 +268,7 @@ fn the_simulated_fractions_follow_what_secded_and_the_crc_predict() {
             "--set",
             "net.topology=torus:6x6",
             "--set",
-            "net.measure_cycles=20000",
+            "net.measure_cycles=22000",
             "--set",
             "net.warmup_cycles=1000",
             "--set",

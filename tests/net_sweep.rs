@@ -378,7 +378,7 @@ fn the_table_of_several_seeds_gives_mean_and_interval() {
         .lines()
         .find(|l| l.trim_start().starts_with("(load)"))
         .expect("a line of units");
-    assert_eq!(units.split_whitespace().count(), 8, "{units}");
+    assert_eq!(units.split_whitespace().count(), 9, "{units}");
     assert!(
         units.contains("(cycles)") && units.contains("(packets)"),
         "{units}"

@@ -598,7 +598,7 @@ fn print_tables(curves: &[Curve], seeds: usize) {
         }
         if seeds == 1 {
             println!(
-                "{:>7} {:>8} {:>8} {:>10} {:>9} {:>8} {:>10} {:>9}",
+                "{:>7} {:>8} {:>8} {:>10} {:>9} {:>8} {:>10} {:>9} {:>9}",
                 "offered",
                 "injected",
                 "accepted",
@@ -606,12 +606,13 @@ fn print_tables(curves: &[Curve], seeds: usize) {
                 "lat std",
                 "lat p99",
                 "delivered",
+                "lost",
                 "in flight"
             );
             // the units under the names: loads are fractions of the injection bandwidth (the
             // heading above says of how many bytes a cycle), latencies cycles, counts packets
             println!(
-                "{:>7} {:>8} {:>8} {:>10} {:>9} {:>8} {:>10} {:>9}",
+                "{:>7} {:>8} {:>8} {:>10} {:>9} {:>8} {:>10} {:>9} {:>9}",
                 "(load)",
                 "(load)",
                 "(load)",
@@ -619,13 +620,14 @@ fn print_tables(curves: &[Curve], seeds: usize) {
                 "(cycles)",
                 "(cycles)",
                 "(packets)",
+                "(packets)",
                 "(packets)"
             );
             for p in &c.points {
                 let x = &p.summary;
                 any_unstable |= !x.stable;
                 println!(
-                    "{:>7.3} {:>8.3} {:>8.3} {:>10.1} {:>9.1} {:>8} {:>10} {:>9}{}",
+                    "{:>7.3} {:>8.3} {:>8.3} {:>10.1} {:>9.1} {:>8} {:>10} {:>9} {:>9}{}",
                     x.offered_load,
                     x.injected_load,
                     x.accepted_load,
@@ -633,6 +635,7 @@ fn print_tables(curves: &[Curve], seeds: usize) {
                     x.latency_std_cycles,
                     x.latency_p99_cycles,
                     x.packets_delivered,
+                    x.packets_lost,
                     x.packets_in_flight,
                     if x.stable { "" } else { " *" }
                 );
@@ -960,9 +963,12 @@ pub(super) fn report_run(
         s.latency_max_cycles
     );
     println!(
-        "  packets              {} injected in the window, {} delivered, {} still in flight{}",
+        "  packets              {} injected in the window, {} delivered, {} lost{}, {} still in \
+         flight{}",
         s.packets_injected,
         s.packets_delivered,
+        s.packets_lost,
+        lost_split(s),
         s.packets_in_flight,
         if s.stable { "" } else { " *" }
     );
@@ -1007,6 +1013,25 @@ pub(super) fn report_run(
         println!("{UNSTABLE_LEGEND}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where the window's lost packets went, " (...)" when any was lost.
+fn lost_split(s: &Summary) -> String {
+    let parts: Vec<String> = [
+        (s.packets_dropped, "dropped by routers"),
+        (s.packets_lost_on_failed_links, "on failed links"),
+        (s.packets_lost_to_bit_errors, "to bit errors"),
+        (s.packets_lost_at_dead_nodes, "at dead nodes"),
+    ]
+    .iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, what)| format!("{n} {what}"))
+    .collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join(", "))
+    }
 }
 
 /// Where every packet of the run is, and, when bit errors hit, what they did on the links.

@@ -679,8 +679,12 @@ impl LinkDesign {
                 sum(atx.stat_stall, btx.stat_stall),
             ),
         ]);
-        let ab = LinkAccount::of(&atx, &brx);
-        s.extend(ab.add(&LinkAccount::of(&btx, &arx)).fields("link_"));
+        let lat = self.link.phy.latency_cycles;
+        let ab = LinkAccount::of(&atx, &brx).bounded(lat);
+        s.extend(
+            ab.add(&LinkAccount::of(&btx, &arx).bounded(lat))
+                .fields("link_"),
+        );
         s
     }
 }

@@ -475,10 +475,13 @@ impl NodeDesign {
     /// The node's counters that its reset clears: every link's packet accounting (both
     /// directions) and the packets it dropped.
     fn counters(&self) -> BTreeMap<String, u64> {
+        let lat = self.cfg.link.phy.latency_cycles;
         let links = self
             .link_accounts()
             .iter()
-            .fold(LinkAccount::default(), |a, (o, i)| a.add(o).add(i));
+            .fold(LinkAccount::default(), |a, (o, i)| {
+                a.add(&o.bounded(lat)).add(&i.bounded(lat))
+            });
         let mut s: BTreeMap<String, u64> = links.fields("link_").into_iter().collect();
         // (register DROPS, the gates' counters summed, as the hardware counted them)
         let r = &self.top.node.dp.router;

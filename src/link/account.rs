@@ -17,10 +17,26 @@
 //! footer with a good CRC and link sequence number arrives. It is never negative (the RX never
 //! accounts for more packets than were sent); after a clean packet has crossed the link, it is
 //! the packets sent after that one. Tests hold both at every cycle.
+//!
+//! What a report shows (`bounded`): a link cannot hold more than [`capacity`] packets, so what
+//! `in_flight` holds beyond that is lost, though the RX has not seen it yet (`lost_unseen`). A
+//! link under a bit-error rate high enough that no footer checks any more never learns of its
+//! losses: without the bound, every packet it ever lost would read as in flight.
 
 use super::tcl_rx::TclRx;
 use super::tcl_tx::TclTx;
 use serde::Serialize;
+
+/// Beats of the shortest packet on a lane: MAGIC, START, the header's two, the footer's two.
+pub const MIN_PACKET_BEATS: u32 = 6;
+
+/// The most packets one direction of a link can have sent and not yet accounted for: a packet
+/// is accounted for at its footer's last beat, so each one in flight has that beat still in
+/// the TX (one packet: the one it is sending), on the lane (`latency` beats, at least
+/// [`MIN_PACKET_BEATS`] apart from the next packet's) or in the RX's two register stages.
+pub fn capacity(latency: u32) -> u64 {
+    (latency + 2).div_ceil(MIN_PACKET_BEATS) as u64 + 1
+}
 
 /// Packet accounting of one direction of a link (counters wrap at 2^32, as the registers).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -37,8 +53,12 @@ pub struct LinkAccount {
     pub discarded_framing: u64,
     /// Discarded while the RX discarded to the next Start after a bad header.
     pub discarded_resync: u64,
-    /// Sent and not yet accounted for at the RX (see the module's documentation).
+    /// Sent and not yet accounted for at the RX (see the module's documentation); after
+    /// `bounded`, at most what the link can hold.
     pub in_flight: i64,
+    /// Sent, not yet accounted for, and more than the link can hold: lost, the RX not knowing
+    /// it yet (0 until `bounded`).
+    pub lost_unseen: u64,
     /// Beats the RX dropped outside any packet.
     pub beats_dropped: u64,
 }
@@ -55,8 +75,20 @@ impl LinkAccount {
             discarded_framing: rx.stat_disc_framing as u64,
             discarded_resync: rx.stat_disc_resync as u64,
             in_flight: tx.sent().wrapping_sub(outcomes) as i32 as i64,
+            lost_unseen: 0,
             beats_dropped: rx.stat_dropped as u64,
         }
+    }
+
+    /// One direction's account with what its lane of `latency` cycles cannot hold in flight
+    /// (`capacity`) moved into `lost_unseen`.
+    pub fn bounded(mut self, latency: u32) -> LinkAccount {
+        let cap = capacity(latency) as i64;
+        if self.in_flight > cap {
+            self.lost_unseen += (self.in_flight - cap) as u64;
+            self.in_flight = cap;
+        }
+        self
     }
 
     /// Packets discarded, every reason (the RX's `stat_lost`, register `LINK_LOST`).
@@ -74,6 +106,7 @@ impl LinkAccount {
             discarded_framing: self.discarded_framing + o.discarded_framing,
             discarded_resync: self.discarded_resync + o.discarded_resync,
             in_flight: self.in_flight + o.in_flight,
+            lost_unseen: self.lost_unseen + o.lost_unseen,
             beats_dropped: self.beats_dropped + o.beats_dropped,
         }
     }
@@ -120,10 +153,33 @@ impl LinkAccount {
             ("discarded_framing", self.discarded_framing),
             ("discarded_resync", self.discarded_resync),
             ("in_flight", self.in_flight.max(0) as u64),
+            ("lost_unseen", self.lost_unseen),
             ("beats_dropped", self.beats_dropped),
         ]
         .into_iter()
         .map(|(k, v)| (format!("{prefix}{k}"), v))
         .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_link_reports_in_flight_only_what_it_can_hold() {
+        // 42 cycles of lane and two RX stages hold 8 footers 6 beats apart, and the TX one more
+        assert_eq!(capacity(42), 9);
+        assert_eq!(capacity(4), 2);
+        let a = LinkAccount {
+            sent: 100,
+            in_flight: 30,
+            ..LinkAccount::default()
+        };
+        let b = a.bounded(42);
+        assert_eq!((b.in_flight, b.lost_unseen), (9, 21));
+        let c = LinkAccount { in_flight: 5, ..a }.bounded(42);
+        assert_eq!((c.in_flight, c.lost_unseen), (5, 0));
+        assert_eq!(b.add(&c).lost_unseen, 21);
     }
 }

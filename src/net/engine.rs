@@ -54,6 +54,7 @@ use super::routing::Routing;
 use super::stats::{Stats, Summary, Window};
 use super::topology::{PortClass, Topology};
 use super::traffic::{Injector, Pattern, SizeDist};
+use super::window_books::{book_words, WindowBooks, WindowLosses};
 use crate::config::Config;
 use crate::link::errors::{BitErrorInjector, ErrorPlan};
 use crate::link::LinkParams;
@@ -398,6 +399,11 @@ impl Network {
         } else {
             0
         };
+        // a run that can lose packets keeps the window's books (`window_books.rs`); every
+        // process decides alike, from the configuration
+        let lossy = faults.is_some()
+            || cfg.link.phy.ber > 0.0
+            || cfg.net.link_ber.iter().any(|l| l.ber > 0.0);
         let mut nodes = Vec::with_capacity(share.len());
         let mut wires = Vec::with_capacity(n);
         let mut inj = injectors.into_iter();
@@ -477,6 +483,9 @@ impl Network {
             }
             let mut node = NetNode::new(id, dp, cfg_r, ports, nics);
             node.routing = Some(rf);
+            if lossy {
+                node.books = Some(Box::new(WindowBooks::new(measure, &node.dp.router)));
+            }
             nodes.push(node);
             wires.push(w);
         }
@@ -1004,10 +1013,13 @@ impl Network {
             let m = self.merged();
             // every process stops at the same cycle: the counts of them all
             let mut c = [m.delivered_window, m.injected_window];
+            let mut books = self.book_words();
             if let Some(p) = &self.peers {
                 p.sum(&mut c);
+                p.sum(&mut books);
             }
-            if c[0] >= c[1] || self.cycle >= limit {
+            let lost = WindowLosses::of(&books, &self.wires).total();
+            if c[0] + lost >= c[1] || self.cycle >= limit {
                 break;
             }
             // a fixed step, so that where the run stops does not depend on the window
@@ -1019,11 +1031,13 @@ impl Network {
         let mut local = [self.fifo_errors(), self.self_addressed()];
         let mut raw = Raw::of(&self.nodes).to_words();
         let mut losses = loss_words(&self.nodes, self.base, self.wires.len());
+        let mut books = self.book_words();
         if let Some(p) = &self.peers {
             m = p.merge(m);
             p.sum(&mut local);
             p.sum(&mut raw);
             p.sum(&mut losses);
+            p.sum(&mut books);
         }
         let mut s = m.summary(
             offered,
@@ -1034,6 +1048,7 @@ impl Network {
             self.cycle,
         );
         [s.fifo_errors, s.self_addressed] = local;
+        s.set_losses(&WindowLosses::of(&books, &self.wires));
         s.accounting = PacketAccount::new(
             m.injected,
             m.delivered,
@@ -1052,6 +1067,18 @@ impl Network {
             f
         });
         s
+    }
+
+    /// This process's window books now (`window_books.rs`; empty when the run keeps none).
+    fn book_words(&mut self) -> Vec<u64> {
+        let (n, latency) = (self.wires.len(), self.link.phy.latency as u64);
+        book_words(&mut self.nodes, self.base, n, self.cycle, latency)
+    }
+
+    /// The window's packets lost so far (this process's nodes only; `run_phases` sums the
+    /// processes). All 0 in a run that cannot lose packets.
+    pub fn window_losses(&mut self) -> WindowLosses {
+        WindowLosses::of(&self.book_words(), &self.wires)
     }
 
     /// Where every packet is now (this process's nodes only; `run_phases` sums the processes).
@@ -1409,6 +1436,9 @@ impl Worker<'_> {
                 if node.dead > 0 {
                     // a dead node's host takes nothing: the packet is lost there, counted
                     node.dead_arrivals += 1;
+                    if let Some(b) = node.books.as_deref_mut() {
+                        b.dead_arrival(&a);
+                    }
                 } else {
                     st.arrive(a.dst, &a, &ctx.measure, ctx.check_order);
                 }

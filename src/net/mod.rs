@@ -29,3 +29,4 @@ pub mod stats;
 pub mod topology;
 pub mod traffic;
 pub mod tred;
+pub mod window_books;

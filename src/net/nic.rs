@@ -15,13 +15,15 @@
 //! injection: network time only, not the software queue (Pisani 2016 §4.1).
 //!
 //! What a packet carries (so a sink needs nothing from its source): header `dst_addr` = the
-//! injection cycle; footer `src_x/y/z` = the source node's address, `chan_id` = sequence number
-//! bits 15:0, `user` = sequence bits 27:16, source terminal (bits 30:28 of the sequence word),
-//! and the probe tag. Payload word k of packet (source endpoint, seq) is a fixed mix of the
+//! injection cycle, `pdid` = 1 for a probe packet (`window_books::PROBE_PDID`), else 0;
+//! footer `src_x/y/z` = the source node's address, `chan_id` = sequence number bits 15:0,
+//! `user` = sequence bits 27:16, source terminal (bits 30:28 of the sequence word), and the
+//! probe tag (written, but the header's mark is the one read: SECDED protects it). Payload word k of packet (source endpoint, seq) is a fixed mix of the
 //! three, so the sink can check it.
 
 use super::topology::{Addr, Topology};
 use super::traffic::{Injector, Pattern, SizeDist};
+use super::window_books::PROBE_PDID;
 use crate::app::api::Request;
 use crate::app::endpoint::{AppEndpoint, NicPkt, NicRun};
 use crate::app::envelope::{Envelope, ENVELOPE_BYTES};
@@ -558,6 +560,9 @@ impl Nic {
             h = HDR_DST_PORT.set(h, terminal as u64);
             // injected in the next cycle, when this strobe writes it
             h = HDR_DST_ADDR.set(h, cycle + 1);
+            // probes travel in a protection domain of their own, so that every hop tells
+            // them from the measured traffic (`window_books.rs`)
+            h = HDR_PDID.set(h, if p_probe { PROBE_PDID } else { 0 });
             let h = secded_encode(h);
             self.wwords = payload_words(h, siw);
             self.wr_hf = true;
@@ -644,7 +649,7 @@ impl Nic {
     }
 
     fn arrival(&mut self, t: &dyn Topology, ftr: u128, cycle: u64) -> Arrival {
-        let FooterId { src, seq, probe } = footer_id(t, ftr);
+        let FooterId { src, seq, .. } = footer_id(t, ftr);
         let size = HDR_SIZE.get(self.rhdr) as u32;
         if let Some(app) = self.app.as_mut() {
             match self.rwords.first() {
@@ -684,9 +689,9 @@ impl Nic {
             size,
             injected: HDR_DST_ADDR.get(self.rhdr),
             arrived: cycle,
-            // a footer that names no endpoint was damaged (a failed node stomped it): its probe
-            // bit is no probe's
-            probe: probe && src != usize::MAX,
+            // the header's mark (SECDED keeps it), not the footer's bit, which a bit error
+            // may flip or a failed node's PAD replace
+            probe: HDR_PDID.get(self.rhdr) == PROBE_PDID,
             crc_bad: (ftr >> FTR_CRC_BAD_BIT) & 1 == 1,
             payload_errors,
             vc: HDR_VC.get(self.rhdr) as u8,

@@ -35,6 +35,7 @@ use super::faults::PAD;
 use super::nic::{Arrival, Injection, Nic, NicFifoIn};
 use super::topology::Topology;
 use super::traffic::{Pattern, SizeDist};
+use super::window_books::WindowBooks;
 use crate::block;
 use crate::link::errors::BitErrorInjector;
 use crate::link::phy::{PhyCfg, PhyIn};
@@ -138,6 +139,9 @@ pub struct NetNode {
     ri: RouterIn,
     /// Step the sub-blocks in a seeded random order every cycle (`shuffle_sub_blocks`; tests).
     shuffle: Option<Box<rand_mt::Mt64>>,
+    /// Where the measurement window's packets went (`window_books.rs`): kept in runs that can
+    /// lose packets.
+    pub books: Option<Box<WindowBooks>>,
 }
 
 /// A sub-block of a network node, in the visiting order of `NetNode::step`.
@@ -235,6 +239,7 @@ impl NetNode {
                 ..Default::default()
             },
             shuffle: None,
+            books: None,
         }
     }
 
@@ -428,6 +433,13 @@ impl NetNode {
                         // the RX counts a packet as it writes its footer (`TclRx::data_beat`)
                         ev.hop_footers.push(rx.wr_data);
                     }
+                    if let Some(b) = self.books.as_deref_mut() {
+                        // a header written: a header/footer word that is not the footer
+                        // (the RX counts a packet at its footer)
+                        if rx.wr_valid && rx.wr_hf && rx.stat_pkts == packets {
+                            b.forwarded(q, rx.wr_data);
+                        }
+                    }
                 }
                 Sub::Lane(q) => {
                     let port = self.ports[q].as_mut().expect("a wired port");
@@ -452,7 +464,12 @@ impl NetNode {
                         }
                     }
                 }
-                Sub::Router => self.router_busy = self.dp.router.step(&self.ri),
+                Sub::Router => {
+                    self.router_busy = self.dp.router.step(&self.ri);
+                    if let Some(b) = self.books.as_deref_mut() {
+                        b.gates(&self.dp.router);
+                    }
+                }
             }
         }
         if !skip {
@@ -464,14 +481,22 @@ impl NetNode {
     /// Port `q`'s TCL TX steps with inputs `x`.
     #[inline(always)]
     fn step_tx(&mut self, q: usize, x: &TxIn, env: &NodeEnv, cycle: u64) {
+        let tx = &mut self.dp.link_mut(q).tcl.tx;
+        let was_in_packet = tx.pkt;
         block::step(
-            &mut self.dp.link_mut(q).tcl.tx,
+            tx,
             &TclTxIn {
                 p: &env.link.tcl,
                 cfg: &env.tcl_cfg,
                 port: x,
             },
         );
+        if let Some(b) = self.books.as_deref_mut() {
+            // a MAGIC loaded: the header at the head of the VC it chose starts
+            if tx.pkt && !was_in_packet {
+                b.sent(q, x.hf_rdata[tx.vc as usize], cycle);
+            }
+        }
         self.ports[q].as_mut().expect("a wired port").tx_seen = cycle + 1;
     }
 

@@ -4,7 +4,7 @@
 //! Phases: warm-up, then a measurement window of `measure` cycles, then a drain. The packets
 //! *injected* in the window are the measured ones: their latency (arrival - injection: network
 //! time only) is kept for the mean, standard deviation and percentiles, and every one of them is
-//! accounted for at the end, delivered or still in flight. Accepted traffic counts the payload
+//! accounted for at the end: delivered, lost (`window_books.rs`) or still in flight. Accepted traffic counts the payload
 //! bytes *arriving* during the window. Each partition of the network keeps its own `Stats`;
 //! `merge` adds them up and the summary sorts, so the result does not depend on the
 //! partitioning or on the order of the nodes.
@@ -12,6 +12,7 @@
 use super::account::{LinkLoss, PacketAccount};
 use super::ber_model::BerPrediction;
 use super::nic::{Arrival, Injection};
+use super::window_books::WindowLosses;
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -66,13 +67,12 @@ impl Stats {
         self.delivered += 1;
         self.crc_bad += a.crc_bad as u64;
         self.payload_errors += a.payload_errors as u64;
-        if a.src == usize::MAX {
-            // a packet whose footer names no endpoint (a failed node stomped it): counted
-            // delivered and as a payload error above, but its header's injection time and its
-            // source are not its own, so it has no latency and no place in its pair's order
-            return;
-        }
         let lat = a.arrived.saturating_sub(a.injected).min(u32::MAX as u64) as u32;
+        // A packet whose footer names no endpoint (a failed node's PAD ended it, or bit errors
+        // cost its framing) is delivered, flagged, and counted as a payload error above. Its
+        // header, which SECDED keeps, says when it was injected and whether it is a probe
+        // (`Arrival::probe`), so it counts in the window with its latency, as any packet whose
+        // CRC failed does; it has no place in its pair's order.
         if a.probe {
             if w.contains(a.injected) {
                 self.probe_latencies.push(lat);
@@ -86,6 +86,9 @@ impl Stats {
         if w.contains(a.arrived) {
             self.arrived_window += 1;
             self.arrived_bytes_window += a.size as u64;
+        }
+        if a.src == usize::MAX {
+            return;
         }
         if check_order {
             let key = (dst as u32, a.src as u32);
@@ -201,11 +204,22 @@ pub struct Summary {
     pub latency_mean_ns: f64,
     pub packets_injected: u64,
     pub packets_delivered: u64,
-    /// Window packets not delivered when the run stopped.
+    /// Window packets lost (`window_books.rs`): the sum of the next four.
+    pub packets_lost: u64,
+    /// Dropped by a router's gate (no live hop, an unreachable destination, an unroutable
+    /// header).
+    pub packets_dropped: u64,
+    /// Sent on a link whose lane lost beats to a fault, and never out of its RX.
+    pub packets_lost_on_failed_links: u64,
+    /// Sent on a link that never failed, and discarded by its RX (bit errors).
+    pub packets_lost_to_bit_errors: u64,
+    /// Reached a node that was down.
+    pub packets_lost_at_dead_nodes: u64,
+    /// Window packets neither delivered nor lost when the run stopped: still in the network.
     pub packets_in_flight: u64,
-    /// Every window packet was delivered by the end of the drain (`packets_in_flight` is 0):
-    /// the network kept up with the load. An unstable point's latency leaves out the packets
-    /// still in flight, so it understates the latency.
+    /// No window packet was left in the network at the end of the drain (`packets_in_flight`
+    /// is 0): the network kept up with the load. An unstable point's latency leaves out the
+    /// packets still in flight, so it understates the latency.
     pub stable: bool,
     /// Every packet delivered in the run: warm-up, window and drain, probe packets included
     /// (the lines of a packets file, `PacketLog`).
@@ -238,6 +252,21 @@ pub struct Summary {
     pub faults: Option<crate::net::engine::FaultSummary>,
     /// A hash of every figure and latency, to compare runs bit for bit.
     pub stats_hash: String,
+}
+
+impl Summary {
+    /// The window's packets that were lost (`window_books.rs`): no longer counted in flight.
+    pub fn set_losses(&mut self, l: &WindowLosses) {
+        self.packets_lost = l.total();
+        self.packets_dropped = l.dropped;
+        self.packets_lost_on_failed_links = l.on_failed_links;
+        self.packets_lost_to_bit_errors = l.to_bit_errors;
+        self.packets_lost_at_dead_nodes = l.at_dead_nodes;
+        self.packets_in_flight = self
+            .packets_injected
+            .saturating_sub(self.packets_delivered + self.packets_lost);
+        self.stable = self.packets_in_flight == 0;
+    }
 }
 
 fn percentile(sorted: &[u32], q: f64) -> u32 {
@@ -289,6 +318,11 @@ impl Stats {
             latency_mean_ns: mean * ns_per_cycle,
             packets_injected: self.injected_window,
             packets_delivered: self.delivered_window,
+            packets_lost: 0,
+            packets_dropped: 0,
+            packets_lost_on_failed_links: 0,
+            packets_lost_to_bit_errors: 0,
+            packets_lost_at_dead_nodes: 0,
             packets_in_flight: self.injected_window - self.delivered_window,
             stable: self.injected_window == self.delivered_window,
             packets_delivered_total: self.delivered,
