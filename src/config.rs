@@ -291,6 +291,11 @@ pub struct NetConfig {
     pub measure_cycles: u64,
     /// At most this many cycles of drain after the window, 0 to 1e9. Default 50000.
     pub drain_cycles: u64,
+    /// A point is saturated when its accepted load falls short of the load its sources made
+    /// (generated) by more than this fraction of it, or its source queues grow by more than
+    /// this fraction of the packets made in the window; a fraction, 0 to 1. Default 0.05
+    /// (docs/decisions/0048).
+    pub saturation_margin: f64,
     /// Partitions of the nodes, contiguous blocks each keeping its own statistics, 0 to 1048576
     /// partitions; 0: one per thread. Results do not depend on it. Default 0.
     pub partitions: u32,
@@ -379,6 +384,7 @@ impl Default for NetConfig {
             warmup_cycles: 2000,
             measure_cycles: 10_000,
             drain_cycles: 50_000,
+            saturation_margin: 0.05,
             partitions: 0,
             threads: 0,
             window_cycles: 0,
@@ -427,6 +433,13 @@ impl NetConfig {
             if v > 1_000_000_000 {
                 return Err(err(f, format!("{v}: must be at most 1e9 cycles")));
             }
+        }
+        let m = self.saturation_margin;
+        if !(0.0..=1.0).contains(&m) {
+            return Err(err(
+                "net.saturation_margin",
+                format!("{m:?}: must be a fraction, 0 to 1"),
+            ));
         }
         range("net.partitions", self.partitions, 0, 1 << 20, "partitions")?;
         range("net.threads", self.threads, 0, 1024, "threads")?;

@@ -857,3 +857,51 @@ fn packets_a_pattern_sends_to_their_own_source_are_counted() {
     c.net.pattern = "uniform".parse().unwrap();
     assert_eq!(run_cfg(&c).self_addressed, 0);
 }
+
+/// Issue 32 §1, as BookSim reports a point: packet latency (made to delivered, the source's
+/// software queue included) beside network latency, percentiles and a histogram of the network
+/// latencies, and a saturation flag that marks the points past the peak. 10x10 e-cube peaks
+/// near 0.35: at 0.2 it keeps up, at 0.5 (injected 0.42, accepted 0.33) it does not.
+#[test]
+fn a_point_reports_packet_latency_percentiles_a_histogram_and_whether_it_saturated() {
+    let point = |load: f64| {
+        let mut cfg = Config::default();
+        cfg.net.topology = "torus:10x10".parse().unwrap();
+        cfg.net.load = load;
+        cfg.net.measure_cycles = 5000;
+        cfg.net.drain_cycles = 20_000;
+        let p = plan(&cfg).unwrap();
+        run(&cfg, &p, load).unwrap()
+    };
+    let s = point(0.2);
+    assert!(!s.saturated, "{s:?}");
+    assert!(s.stable);
+    assert!((s.generated_load - 0.2).abs() < 0.01, "{}", s.generated_load);
+    // every window packet carries its source's timestamp: packet = queue + network, packet
+    // by packet, so the means add up
+    assert!(s.source_queue_mean_cycles >= 0.0);
+    assert!(
+        (s.packet_latency_mean_cycles - s.source_queue_mean_cycles - s.latency_mean_cycles).abs()
+            < 1e-6,
+        "{s:?}"
+    );
+    assert!(s.packet_latency_max_cycles >= s.latency_max_cycles);
+    let l = [
+        s.latency_p50_cycles,
+        s.latency_p90_cycles,
+        s.latency_p99_cycles,
+        s.latency_p999_cycles,
+        s.latency_max_cycles,
+    ];
+    assert!(l.windows(2).all(|w| w[0] <= w[1]), "{l:?}");
+    let h = &s.latency_histogram;
+    assert_eq!(h.counts.iter().sum::<u64>(), s.packets_delivered);
+    assert!(h.counts.len() as u32 <= exanet::net::stats::Histogram::MAX_BINS);
+    assert_eq!(h.counts.len() as u32 - 1, s.latency_max_cycles / h.bin_cycles);
+    assert!(h.counts[(s.latency_p50_cycles / h.bin_cycles) as usize] > 0);
+    let s = point(0.5);
+    assert!(s.saturated, "{s:?}");
+    assert!(s.accepted_load < 0.9 * s.generated_load, "{s:?}");
+    // (a 5,000-cycle window: the network is still filling up, the queues begin to grow)
+    assert!(s.source_queue_growth_packets > 0, "{s:?}");
+}

@@ -59,6 +59,8 @@ pub struct PointMeans {
     /// Every run stable.
     pub stable: bool,
     pub unstable_runs: usize,
+    /// Runs whose network did not keep up with the offered load (`Summary::saturated`).
+    pub saturated_runs: usize,
     /// Over the runs: mean, sample standard deviation and the half-width of the 95 %
     /// confidence interval of the mean (Student t, runs - 1 degrees of freedom).
     pub accepted_load: MeanCi,
@@ -560,6 +562,7 @@ fn means_of(runs: &[PointRow]) -> PointMeans {
         runs: runs.len(),
         stable: unstable == 0,
         unstable_runs: unstable,
+        saturated_runs: runs.iter().filter(|r| r.summary.saturated).count(),
         accepted_load: MeanCi::of(&pick(|s| s.accepted_load)),
         latency_mean_cycles: MeanCi::of(&pick(|s| s.latency_mean_cycles)),
     }
@@ -598,7 +601,7 @@ fn print_tables(curves: &[Curve], seeds: usize) {
         }
         if seeds == 1 {
             println!(
-                "{:>7} {:>8} {:>8} {:>10} {:>9} {:>8} {:>10} {:>9} {:>9}",
+                "{:>7} {:>8} {:>8} {:>10} {:>9} {:>8} {:>10} {:>9} {:>9} {:>9}",
                 "offered",
                 "injected",
                 "accepted",
@@ -607,12 +610,13 @@ fn print_tables(curves: &[Curve], seeds: usize) {
                 "lat p99",
                 "delivered",
                 "lost",
-                "in flight"
+                "in flight",
+                "saturated"
             );
             // the units under the names: loads are fractions of the injection bandwidth (the
             // heading above says of how many bytes a cycle), latencies cycles, counts packets
             println!(
-                "{:>7} {:>8} {:>8} {:>10} {:>9} {:>8} {:>10} {:>9} {:>9}",
+                "{:>7} {:>8} {:>8} {:>10} {:>9} {:>8} {:>10} {:>9} {:>9} {:>9}",
                 "(load)",
                 "(load)",
                 "(load)",
@@ -621,13 +625,14 @@ fn print_tables(curves: &[Curve], seeds: usize) {
                 "(cycles)",
                 "(packets)",
                 "(packets)",
-                "(packets)"
+                "(packets)",
+                "(yes/no)"
             );
             for p in &c.points {
                 let x = &p.summary;
                 any_unstable |= !x.stable;
                 println!(
-                    "{:>7.3} {:>8.3} {:>8.3} {:>10.1} {:>9.1} {:>8} {:>10} {:>9} {:>9}{}",
+                    "{:>7.3} {:>8.3} {:>8.3} {:>10.1} {:>9.1} {:>8} {:>10} {:>9} {:>9} {:>9}{}",
                     x.offered_load,
                     x.injected_load,
                     x.accepted_load,
@@ -637,18 +642,19 @@ fn print_tables(curves: &[Curve], seeds: usize) {
                     x.packets_delivered,
                     x.packets_lost,
                     x.packets_in_flight,
+                    if x.saturated { "yes" } else { "no" },
                     if x.stable { "" } else { " *" }
                 );
             }
         } else {
             println!(
-                "{:>7} {:>21} {:>23} {:>8}   ({seeds} seeds; mean ± half-width of the 95 % \
+                "{:>7} {:>21} {:>23} {:>9} {:>8}   ({seeds} seeds; mean ± half-width of the 95 % \
                  interval)",
-                "offered", "accepted", "latency mean (cycles)", "unstable"
+                "offered", "accepted", "latency mean (cycles)", "saturated", "unstable"
             );
             println!(
-                "{:>7} {:>21} {:>23} {:>8}",
-                "(load)", "(load)", "", "(runs)"
+                "{:>7} {:>21} {:>23} {:>9} {:>8}",
+                "(load)", "(load)", "", "(runs)", "(runs)"
             );
             for m in &c.means {
                 any_unstable |= !m.stable;
@@ -656,10 +662,11 @@ fn print_tables(curves: &[Curve], seeds: usize) {
                     format!("{:.*} ± {:.*}", prec, x.mean, prec, x.ci95.unwrap_or(0.0))
                 };
                 println!(
-                    "{:>7.3} {:>21} {:>23} {:>8}{}",
+                    "{:>7.3} {:>21} {:>23} {:>9} {:>8}{}",
                     m.offered_load,
                     ci(&m.accepted_load, 4),
                     ci(&m.latency_mean_cycles, 1),
+                    format!("{}/{}", m.saturated_runs, m.runs),
                     format!("{}/{}", m.unstable_runs, m.runs),
                     if m.stable { "" } else { " *" }
                 );
@@ -951,10 +958,26 @@ pub(super) fn report_run(
         mpi_world_size.map_or(String::new(), |n| format!(", {n} MPI ranks"))
     );
     println!("  routing              {}", cfg.net.routing.provenance());
-    println!("  injected load        {:.4}", s.injected_load);
-    println!("  accepted load        {:.4}", s.accepted_load);
     println!(
-        "  latency              mean {:.1} cycles ({:.1} ns), std {:.1}, p50 {}, p99 {}, max {}",
+        "  offered load         {:.4} (as the sources drew it; {:.4} configured)",
+        s.generated_load, s.offered_load
+    );
+    println!("  injected load        {:.4}", s.injected_load);
+    println!(
+        "  accepted load        {:.4}{}",
+        s.accepted_load,
+        if s.saturated {
+            format!(
+                "  saturated: short of the offered load, or the source queues grew by {} \
+                 packets (net.saturation_margin)",
+                s.source_queue_growth_packets
+            )
+        } else {
+            String::new()
+        }
+    );
+    println!(
+        "  network latency      mean {:.1} cycles ({:.1} ns), std {:.1}, p50 {}, p99 {}, max {}",
         s.latency_mean_cycles,
         s.latency_mean_ns,
         s.latency_std_cycles,
@@ -962,6 +985,18 @@ pub(super) fn report_run(
         s.latency_p99_cycles,
         s.latency_max_cycles
     );
+    if s.packet_latency_max_cycles > 0 {
+        println!(
+            "  packet latency       mean {:.1} cycles (source queue {:.1} + network {:.1}), p50 {}, \
+             p99 {}, max {}",
+            s.packet_latency_mean_cycles,
+            s.source_queue_mean_cycles,
+            s.packet_latency_mean_cycles - s.source_queue_mean_cycles,
+            s.packet_latency_p50_cycles,
+            s.packet_latency_p99_cycles,
+            s.packet_latency_max_cycles
+        );
+    }
     println!(
         "  packets              {} injected in the window, {} delivered, {} lost{}, {} still in \
          flight{}",

@@ -148,6 +148,8 @@ pub struct Network {
     faults: Option<Box<FaultRun>>,
     /// Cycles without a credit after which a port is marked down (0: no faults).
     detect_cycles: u64,
+    /// `net.saturation_margin`.
+    saturation_margin: f64,
 }
 
 /// A run's faults: the physical events still to come, and the fault manager's state.
@@ -527,6 +529,7 @@ impl Network {
             stats: vec![Stats::default(); np],
             measure,
             clock_ns: cfg.clock().ns(1.0),
+            saturation_margin: cfg.net.saturation_margin,
             idle_skip: s.idle_skip,
             wake: vec![0; n],
             packet_log: None,
@@ -1046,6 +1049,7 @@ impl Network {
             bytes_per_cycle,
             self.clock_ns,
             self.cycle,
+            self.saturation_margin,
         );
         [s.fifo_errors, s.self_addressed] = local;
         s.set_losses(&WindowLosses::of(&books, &self.wires));
@@ -1428,6 +1432,9 @@ impl Worker<'_> {
                 for a in &ev.arrived {
                     log.arrive(a, &ctx.measure);
                 }
+            }
+            for size in ev.generated.drain(..) {
+                st.generate(c, size, &ctx.measure);
             }
             for x in ev.injected.drain(..) {
                 st.inject(&x, &ctx.measure);

@@ -12,14 +12,17 @@
 //! the write in flight, has room; a packet is *injected* in the cycle its header is written
 //! (that cycle is in the header's `dst_addr`). The reader pops one word a cycle from each FIFO
 //! while words show; a packet *arrives* in the cycle its footer is popped. Latency = arrival -
-//! injection: network time only, not the software queue (Pisani 2016 §4.1).
+//! injection: network time only, not the software queue (Pisani 2016 §4.1). A generator's
+//! packet also carries the cycle its software made it (payload word 0's high half), so the
+//! sink knows its packet latency, software queue included (BookSim's "packet latency").
 //!
 //! What a packet carries (so a sink needs nothing from its source): header `dst_addr` = the
 //! injection cycle, `pdid` = 1 for a probe packet (`window_books::PROBE_PDID`), else 0;
 //! footer `src_x/y/z` = the source node's address, `chan_id` = sequence number bits 15:0,
 //! `user` = sequence bits 27:16, source terminal (bits 30:28 of the sequence word), and the
-//! probe tag (written, but the header's mark is the one read: SECDED protects it). Payload word k of packet (source endpoint, seq) is a fixed mix of the
-//! three, so the sink can check it.
+//! probe tag (written, but the header's mark is the one read: SECDED protects it). Payload
+//! word k of packet (source endpoint, seq) is a fixed mix of the two and k, so the sink can
+//! check it; word 0's high half is the cycle the packet was made instead.
 
 use super::topology::{Addr, Topology};
 use super::traffic::{Injector, Pattern, SizeDist};
@@ -106,6 +109,8 @@ struct Pending {
     dst: usize,
     size: u32,
     probe: bool,
+    /// The cycle the software made it (a generator's timestamp, carried in payload word 0).
+    created: u64,
     /// An application packet (`src/app/`): its envelope and bytes, and the local rank sending it.
     app: Option<Box<NicPkt>>,
 }
@@ -125,6 +130,9 @@ pub struct Arrival {
     pub crc_bad: bool,
     /// 1 when the payload differs from what the source wrote (checked in check mode only).
     pub payload_errors: u32,
+    /// The cycle the source's software made it (the generator's timestamp in payload word 0;
+    /// None for an application's packet, or a stamp later than the injection: a damaged one).
+    pub created: Option<u64>,
     /// The VC it arrived on (the header's at the last hop).
     pub vc: u8,
 }
@@ -152,6 +160,9 @@ pub struct Nic {
     queue: VecDeque<Pending>,
     /// Packets the injector made that the pattern sent back to the source (not sent).
     pub self_addressed: u64,
+    /// Payload bytes of each packet the injector or a replay made this cycle (queued to be
+    /// sent, the node's cycle events take them: `NodeEvents::generated`).
+    pub generated: Vec<u32>,
     /// The node is down (`net/faults.rs`): what the injector and the probe make is not sent,
     /// but counted in `muted_packets` (they never enter the network).
     pub muted: bool,
@@ -173,6 +184,8 @@ pub struct Nic {
     rleft: u32,
     rk: u32,
     rcrc: u32,
+    /// The timestamp of the packet being read (payload word 0's high half).
+    rstamp: u64,
     check: bool,
     /// The software of this endpoint (`src/app/`, `src/serve/`) and its queue, when a program
     /// runs.
@@ -228,6 +241,18 @@ pub fn payload_word(src: usize, seq: u32, k: u32) -> u128 {
     (a as u128) << 64 | b as u128
 }
 
+/// Payload word `k` of a generator's packet (`src`, `seq`) made in cycle `created`: word 0
+/// carries the timestamp in its high half (as a traffic generator stamps its packets), the
+/// rest is [`payload_word`]'s.
+pub fn stamped_word(src: usize, seq: u32, k: u32, created: u64) -> u128 {
+    let w = payload_word(src, seq, k);
+    if k == 0 {
+        (created as u128) << 64 | (w as u64) as u128
+    } else {
+        w
+    }
+}
+
 /// Payload word `k` of an application packet: the envelope, then the message bytes
 /// (little-endian, zero-padded; zeros for a message sent as a length only).
 fn app_word(a: &NicPkt, k: u32) -> u128 {
@@ -265,6 +290,7 @@ impl Nic {
             probe,
             queue: VecDeque::new(),
             self_addressed: 0,
+            generated: Vec::new(),
             muted: false,
             muted_packets: 0,
             wr_hf: false,
@@ -282,6 +308,7 @@ impl Nic {
             rleft: 0,
             rk: 0,
             rcrc: CRC_INIT,
+            rstamp: u64::MAX,
             check,
             app: None,
             rwords: Vec::new(),
@@ -445,10 +472,12 @@ impl Nic {
                 } else if self.muted {
                     self.muted_packets += 1;
                 } else {
+                    self.generated.push(size);
                     self.queue.push_back(Pending {
                         dst,
                         size,
                         probe: false,
+                        created: cycle,
                         app: None,
                     });
                 }
@@ -464,6 +493,7 @@ impl Nic {
                     dst: *dst,
                     size: crate::net::traffic::MIN_SIZE,
                     probe: true,
+                    created: cycle,
                     app: None,
                 });
             }
@@ -475,10 +505,12 @@ impl Nic {
         }
         while self.replay.front().is_some_and(|r| r.0 <= cycle) {
             let (_, dst, size) = self.replay.pop_front().expect("checked");
+            self.generated.push(size);
             self.queue.push_back(Pending {
                 dst,
                 size,
                 probe: false,
+                created: cycle,
                 app: None,
             });
         }
@@ -511,6 +543,7 @@ impl Nic {
             dst: endpoint as usize,
             size: pkt.size(),
             probe: false,
+            created: 0,
             app: Some(Box::new(NicPkt {
                 endpoint,
                 pkt,
@@ -537,7 +570,7 @@ impl Nic {
             }
         }
         let p = self.wcur.as_ref().expect("checked above");
-        let (p_dst, p_size, p_probe) = (p.dst, p.size, p.probe);
+        let (p_dst, p_size, p_probe, p_created) = (p.dst, p.size, p.probe, p.created);
         let words = self.wwords;
         let is_hf = self.widx == 0 || self.widx == words + 1;
         let (usedw, depth, in_flight) = if is_hf {
@@ -572,7 +605,7 @@ impl Nic {
         } else if self.widx <= words {
             let w = match &p.app {
                 Some(a) => app_word(a, self.widx - 1),
-                None => payload_word(self.endpoint, seq, self.widx - 1),
+                None => stamped_word(self.endpoint, seq, self.widx - 1, p_created),
             };
             self.wr_pay = true;
             self.wdata = w;
@@ -631,6 +664,9 @@ impl Nic {
             if self.check {
                 self.rcrc = crc32c_update128(self.rcrc, rx.pay_rdata);
             }
+            if self.rk == 0 {
+                self.rstamp = (rx.pay_rdata >> 64) as u64;
+            }
             if self.app.is_some() {
                 self.rwords.push(rx.pay_rdata);
             }
@@ -678,16 +714,20 @@ impl Nic {
         let mut payload_errors = (src == usize::MAX) as u32;
         if self.check {
             let want = (0..self.rk).fold(CRC_INIT, |c, k| {
-                crc32c_update128(c, payload_word(src, seq, k))
+                crc32c_update128(c, stamped_word(src, seq, k, self.rstamp))
             });
             payload_errors = (src == usize::MAX || want != self.rcrc) as u32;
         }
+        let injected = HDR_DST_ADDR.get(self.rhdr);
+        let created =
+            (self.app.is_none() && self.rk > 0 && self.rstamp <= injected).then_some(self.rstamp);
         Arrival {
             dst: self.endpoint,
             src,
             seq,
             size,
-            injected: HDR_DST_ADDR.get(self.rhdr),
+            created,
+            injected,
             arrived: cycle,
             // the header's mark (SECDED keeps it), not the footer's bit, which a bit error
             // may flip or a failed node's PAD replace

@@ -176,6 +176,8 @@ const MAX_SUBS: usize = MAX_INTRA + 3 * MAX_INTER + 1;
 /// What happened at a node in a cycle.
 #[derive(Debug, Default)]
 pub struct NodeEvents {
+    /// Packets the NICs' software made (payload bytes), in this cycle.
+    pub generated: Vec<u32>,
     pub injected: Vec<Injection>,
     pub arrived: Vec<Arrival>,
     /// Footers the TCL RXs wrote into the router this cycle: one packet crossed one link into
@@ -398,6 +400,7 @@ impl NetNode {
                     if let Some(x) = arr {
                         ev.arrived.push(x);
                     }
+                    ev.generated.append(&mut self.nics[t].generated);
                 }
                 Sub::Tx(q) => {
                     if !tx_on[q] {

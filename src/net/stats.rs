@@ -31,6 +31,10 @@ impl Window {
 
 #[derive(Debug, Clone, Default)]
 pub struct Stats {
+    /// Packets (and their payload bytes) the sources' software made in the window: the load
+    /// they offered, measured (probe packets aside).
+    pub generated_window: u64,
+    pub generated_bytes_window: u64,
     /// Every packet injected, and those injected in the window.
     pub injected: u64,
     pub injected_window: u64,
@@ -38,6 +42,11 @@ pub struct Stats {
     /// Window packets delivered so far, and their latencies (cycles).
     pub delivered_window: u64,
     pub latencies: Vec<u32>,
+    /// Of the window packets delivered with their source's timestamp (`Arrival::created`):
+    /// their packet latencies (made to delivered, cycles), and their cycles in the source's
+    /// software queue, summed.
+    pub packet_latencies: Vec<u32>,
+    pub source_queue_cycles: u64,
     /// Payload bytes and packets arriving during the window (any injection time).
     pub arrived_bytes_window: u64,
     pub arrived_window: u64,
@@ -54,6 +63,14 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// A packet of `size` payload bytes made by a source's software in `cycle`.
+    pub fn generate(&mut self, cycle: u64, size: u32, w: &Window) {
+        if w.contains(cycle) {
+            self.generated_window += 1;
+            self.generated_bytes_window += size as u64;
+        }
+    }
+
     pub fn inject(&mut self, x: &Injection, w: &Window) {
         self.injected += 1;
         if w.contains(x.cycle) && !x.probe {
@@ -82,6 +99,11 @@ impl Stats {
         if w.contains(a.injected) {
             self.delivered_window += 1;
             self.latencies.push(lat);
+            if let Some(c) = a.created {
+                let plat = a.arrived.saturating_sub(c).min(u32::MAX as u64) as u32;
+                self.packet_latencies.push(plat);
+                self.source_queue_cycles += a.injected - c;
+            }
         }
         if w.contains(a.arrived) {
             self.arrived_window += 1;
@@ -102,6 +124,10 @@ impl Stats {
     }
 
     pub fn merge(&mut self, o: &Stats) {
+        self.generated_window += o.generated_window;
+        self.generated_bytes_window += o.generated_bytes_window;
+        self.packet_latencies.extend_from_slice(&o.packet_latencies);
+        self.source_queue_cycles += o.source_queue_cycles;
         self.injected += o.injected;
         self.injected_window += o.injected_window;
         self.injected_bytes_window += o.injected_bytes_window;
@@ -122,6 +148,10 @@ impl Stats {
     pub fn to_words(&self) -> Vec<u64> {
         // every field named, so that a new one cannot be left out unnoticed
         let Stats {
+            generated_window,
+            generated_bytes_window,
+            packet_latencies,
+            source_queue_cycles,
             injected,
             injected_window,
             injected_bytes_window,
@@ -147,8 +177,11 @@ impl Stats {
             *crc_bad,
             *payload_errors,
             *order_errors,
+            *generated_window,
+            *generated_bytes_window,
+            *source_queue_cycles,
         ];
-        for l in [latencies, probe_latencies] {
+        for l in [latencies, probe_latencies, packet_latencies] {
             w.push(l.len() as u64);
             w.extend(l.iter().map(|&x| x as u64));
         }
@@ -157,7 +190,7 @@ impl Stats {
 
     /// [`Stats::to_words`] read back; `None` for words it did not write.
     pub fn from_words(w: &[u64]) -> Option<Stats> {
-        let (counts, mut rest) = w.split_at_checked(10)?;
+        let (counts, mut rest) = w.split_at_checked(13)?;
         let mut list = || -> Option<Vec<u32>> {
             let (&n, r) = rest.split_first()?;
             let (l, r) = r.split_at_checked(usize::try_from(n).ok()?)?;
@@ -166,6 +199,7 @@ impl Stats {
         };
         let latencies = list()?;
         let probe_latencies = list()?;
+        let packet_latencies = list()?;
         if !rest.is_empty() {
             return None;
         }
@@ -182,6 +216,10 @@ impl Stats {
             payload_errors: counts[8],
             order_errors: counts[9],
             probe_latencies,
+            generated_window: counts[10],
+            generated_bytes_window: counts[11],
+            source_queue_cycles: counts[12],
+            packet_latencies,
             last_seq: HashMap::new(),
         })
     }
@@ -191,17 +229,41 @@ impl Stats {
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
     pub offered_load: f64,
+    /// Payload bytes the sources' software made in the window, normalised like the load: the
+    /// offered load as the run drew it.
+    pub generated_load: f64,
     /// Payload bytes injected into the NICs' FIFOs in the window, normalised like the load.
     pub injected_load: f64,
     /// Payload bytes arriving in the window, per endpoint and cycle, over the injection
     /// bandwidth.
     pub accepted_load: f64,
+    /// Network latency (injection to delivery) of the window's delivered packets.
     pub latency_mean_cycles: f64,
     pub latency_std_cycles: f64,
     pub latency_p50_cycles: u32,
+    pub latency_p90_cycles: u32,
     pub latency_p99_cycles: u32,
+    pub latency_p999_cycles: u32,
     pub latency_max_cycles: u32,
     pub latency_mean_ns: f64,
+    /// The network latencies' histogram: bins of `bin_cycles` from 0.
+    pub latency_histogram: Histogram,
+    /// Packet latency (made by the source's software to delivery: the software queue
+    /// included, BookSim's "packet latency") of the window's delivered packets that carry
+    /// their source's timestamp (every generator's packet); 0 when none does.
+    pub packet_latency_mean_cycles: f64,
+    pub packet_latency_p50_cycles: u32,
+    pub packet_latency_p99_cycles: u32,
+    pub packet_latency_max_cycles: u32,
+    /// Their mean time in the source's software queue (packet latency less network latency).
+    pub source_queue_mean_cycles: f64,
+    /// Packets made in the window less packets injected in it: what the sources' queues grew
+    /// by.
+    pub source_queue_growth_packets: i64,
+    /// The network did not keep up with the load the sources offered (`net.saturation_margin`):
+    /// accepted fell short of generated, or the source queues grew, by more than the margin.
+    /// A saturated point's latencies are not steady-state figures.
+    pub saturated: bool,
     pub packets_injected: u64,
     pub packets_delivered: u64,
     /// Window packets lost (`window_books.rs`): the sum of the next four.
@@ -269,6 +331,44 @@ impl Summary {
     }
 }
 
+/// A histogram of latencies from 0 in bins of `bin_cycles` (1, 2 or 5 times a power of ten,
+/// the smallest that covers the largest latency in at most [`Histogram::MAX_BINS`] bins):
+/// `counts[k]` latencies in `[k x bin_cycles, (k + 1) x bin_cycles)`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Histogram {
+    pub bin_cycles: u32,
+    pub counts: Vec<u64>,
+}
+
+impl Histogram {
+    pub const MAX_BINS: u32 = 40;
+
+    /// Of `sorted` latencies (ascending).
+    pub fn of(sorted: &[u32]) -> Histogram {
+        let Some(&max) = sorted.last() else {
+            return Histogram::default();
+        };
+        let mut width = 1u32;
+        'find: for decade in 0..10 {
+            for m in [1u32, 2, 5] {
+                let w = m.saturating_mul(10u32.saturating_pow(decade));
+                if (max / w) < Self::MAX_BINS {
+                    width = w;
+                    break 'find;
+                }
+            }
+        }
+        let mut counts = vec![0u64; (max / width) as usize + 1];
+        for &x in sorted {
+            counts[(x / width) as usize] += 1;
+        }
+        Histogram {
+            bin_cycles: width,
+            counts,
+        }
+    }
+}
+
 fn percentile(sorted: &[u32], q: f64) -> u32 {
     if sorted.is_empty() {
         return 0;
@@ -278,7 +378,9 @@ fn percentile(sorted: &[u32], q: f64) -> u32 {
 }
 
 impl Stats {
-    /// `endpoints`, `window` and `bytes_per_cycle` normalise the loads; `ns_per_cycle` converts.
+    /// `endpoints`, `window` and `bytes_per_cycle` normalise the loads; `ns_per_cycle` converts;
+    /// `margin` is `net.saturation_margin`.
+    #[allow(clippy::too_many_arguments)]
     pub fn summary(
         &self,
         offered: f64,
@@ -287,6 +389,7 @@ impl Stats {
         bytes_per_cycle: f64,
         ns_per_cycle: f64,
         cycles: u64,
+        margin: f64,
     ) -> Summary {
         let mut lat = self.latencies.clone();
         lat.sort_unstable();
@@ -306,16 +409,40 @@ impl Stats {
             self.probe_latencies.iter().map(|&x| x as f64).sum::<f64>()
                 / self.probe_latencies.len() as f64
         });
+        let mut plat = self.packet_latencies.clone();
+        plat.sort_unstable();
+        let pmean = |sum: f64| {
+            if plat.is_empty() {
+                0.0
+            } else {
+                sum / plat.len() as f64
+            }
+        };
+        let generated_load = self.generated_bytes_window as f64 / norm;
+        let accepted_load = self.arrived_bytes_window as f64 / norm;
+        let growth = self.generated_window as i64 - self.injected_window as i64;
         let mut s = Summary {
             offered_load: offered,
+            generated_load,
             injected_load: self.injected_bytes_window as f64 / norm,
-            accepted_load: self.arrived_bytes_window as f64 / norm,
+            accepted_load,
             latency_mean_cycles: mean,
             latency_std_cycles: var.sqrt(),
             latency_p50_cycles: percentile(&lat, 0.5),
+            latency_p90_cycles: percentile(&lat, 0.9),
             latency_p99_cycles: percentile(&lat, 0.99),
+            latency_p999_cycles: percentile(&lat, 0.999),
             latency_max_cycles: lat.last().copied().unwrap_or(0),
             latency_mean_ns: mean * ns_per_cycle,
+            latency_histogram: Histogram::of(&lat),
+            packet_latency_mean_cycles: pmean(plat.iter().map(|&x| x as f64).sum()),
+            packet_latency_p50_cycles: percentile(&plat, 0.5),
+            packet_latency_p99_cycles: percentile(&plat, 0.99),
+            packet_latency_max_cycles: plat.last().copied().unwrap_or(0),
+            source_queue_mean_cycles: pmean(self.source_queue_cycles as f64),
+            source_queue_growth_packets: growth,
+            saturated: accepted_load < generated_load * (1.0 - margin)
+                || growth as f64 > margin * self.generated_window as f64,
             packets_injected: self.injected_window,
             packets_delivered: self.delivered_window,
             packets_lost: 0,
@@ -400,7 +527,7 @@ mod tests {
         s.last_seq.insert((1, 2), 3);
         let back = Stats::from_words(&s.to_words()).expect("its own words");
         let w = Window { start: 0, end: 100 };
-        let sum = |x: &Stats| x.summary(0.5, 4, &w, 8.0, 1.0, 200);
+        let sum = |x: &Stats| x.summary(0.5, 4, &w, 8.0, 1.0, 200, 0.05);
         assert_eq!(sum(&back).stats_hash, sum(&s).stats_hash);
         assert_eq!(back.to_words(), s.to_words());
         let words = s.to_words();
