@@ -498,6 +498,13 @@ enum NetworkCmd {
         /// Write one CSV line per delivered packet.
         #[arg(long, value_name = "FILE.csv")]
         packets: Option<PathBuf>,
+        /// Instead of the loads, find each curve's saturation throughput: bisection on the
+        /// offered load, over the seeds, to --resolution (docs/network.md).
+        #[arg(long)]
+        saturation: bool,
+        /// Load step of the saturation search [default: 0.01].
+        #[arg(long, value_name = "LOAD")]
+        resolution: Option<f64>,
     },
     /// Accepted traffic and latency against the number of failed links: for each count, the
     /// configuration's network with that many links (drawn from each seed) failed, over the
@@ -1172,6 +1179,8 @@ fn main() -> ExitCode {
                 csv,
                 plot,
                 packets,
+                saturation,
+                resolution,
             } => cli::netrun::sweep(&cli::netrun::SweepArgs {
                 config: common.config.as_deref(),
                 json: common.json,
@@ -1187,6 +1196,8 @@ fn main() -> ExitCode {
                 csv: csv.as_deref(),
                 plot: plot.as_deref(),
                 packets: packets.as_deref(),
+                saturation,
+                resolution,
             }),
             NetworkCmd::Serve {
                 common,

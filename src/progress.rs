@@ -92,6 +92,13 @@ impl Progress {
         }
     }
 
+    /// `n` more steps to do (a search that learns its length as it goes).
+    pub fn inc_length(&self, n: u64) {
+        if let Some(b) = &self.bar {
+            b.inc_length(n);
+        }
+    }
+
     /// `n` steps done in all.
     pub fn set_position(&self, n: u64) {
         if let Some(b) = &self.bar {

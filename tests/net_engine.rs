@@ -876,7 +876,11 @@ fn a_point_reports_packet_latency_percentiles_a_histogram_and_whether_it_saturat
     let s = point(0.2);
     assert!(!s.saturated, "{s:?}");
     assert!(s.stable);
-    assert!((s.generated_load - 0.2).abs() < 0.01, "{}", s.generated_load);
+    assert!(
+        (s.generated_load - 0.2).abs() < 0.01,
+        "{}",
+        s.generated_load
+    );
     // every window packet carries its source's timestamp: packet = queue + network, packet
     // by packet, so the means add up
     assert!(s.source_queue_mean_cycles >= 0.0);
@@ -897,7 +901,10 @@ fn a_point_reports_packet_latency_percentiles_a_histogram_and_whether_it_saturat
     let h = &s.latency_histogram;
     assert_eq!(h.counts.iter().sum::<u64>(), s.packets_delivered);
     assert!(h.counts.len() as u32 <= exanet::net::stats::Histogram::MAX_BINS);
-    assert_eq!(h.counts.len() as u32 - 1, s.latency_max_cycles / h.bin_cycles);
+    assert_eq!(
+        h.counts.len() as u32 - 1,
+        s.latency_max_cycles / h.bin_cycles
+    );
     assert!(h.counts[(s.latency_p50_cycles / h.bin_cycles) as usize] > 0);
     let s = point(0.5);
     assert!(s.saturated, "{s:?}");

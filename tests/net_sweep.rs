@@ -817,3 +817,74 @@ fn fixed_size_saturation_stays_under_the_channel_load_bound() {
         .get("channel_load_bound")
         .is_none_or(|b| b.is_null()));
 }
+
+// ---- --saturation ----
+
+/// Issue 32 §1: the saturation search brackets each curve's saturation by bisection, and what it
+/// reports is what plain sweeps at the two loads of its bracket say: the load below keeps up in
+/// a majority of the seeds, the load above saturates, and the throughput is the accepted load at
+/// the load below, with its interval over the seeds.
+#[test]
+fn the_saturation_search_brackets_what_the_sweep_says_at_its_two_loads() {
+    let win = [
+        "--set",
+        "net.measure_cycles=4000",
+        "--topology",
+        "torus:4x4",
+    ];
+    let mut a = win.to_vec();
+    a.extend_from_slice(&[
+        "--saturation",
+        "--resolution",
+        "0.05",
+        "--seeds",
+        "1..2",
+        "--json",
+    ]);
+    let v = json(&sweep(&a));
+    assert_eq!(v["resolution"], 0.05);
+    let c = &v["saturation"][0];
+    let (below, above) = (
+        c["load_below"].as_f64().unwrap(),
+        c["load_above"].as_f64().unwrap(),
+    );
+    assert!((above - below - 0.05).abs() < 1e-9, "{c}");
+    let probes = c["probes"].as_array().unwrap();
+    assert_eq!(probes[0]["offered_load"], 1.0, "{c}");
+    // 1, 0.5, 0.75, then two or three more halvings of 20 steps
+    assert!((4..=7).contains(&probes.len()), "{c}");
+    let mut b = win.to_vec();
+    let loads = format!("{below},{above}");
+    b.extend_from_slice(&["--loads", &loads, "--seeds", "1..2", "--json"]);
+    let s = json(&sweep(&b));
+    let means = s["curves"][0]["means"].as_array().unwrap();
+    assert!(2 * means[0]["saturated_runs"].as_u64().unwrap() < 2, "{s}");
+    assert!(2 * means[1]["saturated_runs"].as_u64().unwrap() >= 2, "{s}");
+    assert_eq!(c["throughput"], means[0]["accepted_load"], "{c} {s}");
+    // the text names the bracket, and every option the search cannot take is refused
+    let t = ok(&sweep(
+        &[&win[..], &["--saturation", "--resolution", "0.05"]].concat(),
+    ));
+    assert!(
+        t.contains(&format!("which keeps up; offered {above} saturates")),
+        "{t}"
+    );
+    for (extra, why) in [
+        (
+            &["--saturation", "--loads", "0.1"][..],
+            "--loads cannot go with it",
+        ),
+        (
+            &["--saturation", "--vary", "net.load=0.1"],
+            "--vary net.load cannot go with it",
+        ),
+        (
+            &["--saturation", "--resolution", "0.03"],
+            "must divide 1 into whole steps",
+        ),
+        (&["--saturation", "--resolution", "0"], "must be above 0"),
+        (&["--resolution", "0.05"], "give --saturation with it"),
+    ] {
+        refused(&sweep(extra), why);
+    }
+}

@@ -116,6 +116,7 @@ pub mod netfaults;
 #[cfg(feature = "mpi")]
 pub mod netmpi;
 pub mod netrun;
+pub mod netsat;
 pub mod netsweep;
 pub mod network;
 pub mod output;

@@ -117,7 +117,7 @@ pub fn model_only_mark(rtl_twin: bool) -> &'static str {
     }
 }
 
-fn label(topology: &str, routing: &str, vary: &Map<String, Value>) -> String {
+pub(super) fn label(topology: &str, routing: &str, vary: &Map<String, Value>) -> String {
     let mut s = format!("{topology} {routing}");
     for (k, v) in vary {
         s += &format!(" {k}={}", value_text(v));
@@ -148,6 +148,10 @@ pub struct SweepArgs<'a> {
     pub csv: Option<&'a Path>,
     pub plot: Option<&'a Path>,
     pub packets: Option<&'a Path>,
+    /// `--saturation`: search each curve's saturation throughput instead (`netsat.rs`).
+    pub saturation: bool,
+    /// `--resolution` of the search.
+    pub resolution: Option<f64>,
 }
 
 /// The configuration of curve (`topology`, `routing`) before the varied values.
@@ -186,11 +190,11 @@ fn field_value(cfg: &Config, key: &str) -> Value {
 }
 
 /// A curve set up and checked: its configuration (load and seed set per run).
-struct CurveSetup {
-    topology: String,
-    routing: String,
-    vary: Map<String, Value>,
-    cfg: Config,
+pub(super) struct CurveSetup {
+    pub(super) topology: String,
+    pub(super) routing: String,
+    pub(super) vary: Map<String, Value>,
+    pub(super) cfg: Config,
     endpoints: usize,
     /// Computed before the runs, so that a failure loses none of them.
     bound: Option<crate::net::channel_load::ChannelLoadBound>,
@@ -198,7 +202,7 @@ struct CurveSetup {
 
 /// The `--vary` options read: the load values (`net.load`) apart, the others checked against
 /// each other and the sweep's own options.
-fn read_varies(a: &SweepArgs) -> Result<(Vec<Vary>, Option<Vec<f64>>), CliError> {
+pub(super) fn read_varies(a: &SweepArgs) -> Result<(Vec<Vary>, Option<Vec<f64>>), CliError> {
     let mut varies: Vec<Vary> = Vec::new();
     let mut loads = None;
     // a --set of a field the sweep's own options set would be silently replaced
@@ -264,7 +268,7 @@ fn read_varies(a: &SweepArgs) -> Result<(Vec<Vary>, Option<Vec<f64>>), CliError>
 }
 
 /// Every curve's configuration, applied and checked before anything runs.
-fn set_up_curves(
+pub(super) fn set_up_curves(
     base: &Config,
     a: &SweepArgs,
     varies: &[Vary],
@@ -353,7 +357,7 @@ fn packets_point(curve: usize, point: usize, load: f64, seed: u64) -> String {
 
 /// One run of a sweep: curve `c` at load `load` with `seed`; its packets into `part` (the
 /// part file of point `point` of the curve).
-fn run_one(
+pub(super) fn run_one(
     curve: &CurveSetup,
     (c, point): (usize, usize),
     load: f64,
@@ -389,13 +393,34 @@ fn run_one(
     })
 }
 
-pub fn sweep(a: &SweepArgs) -> R {
+/// The sweep's base configuration (`--config`, or the defaults).
+pub(super) fn sweep_base(a: &SweepArgs) -> Result<Config, CliError> {
     let mut base = load_config(a.config)?;
     if a.jobs > 1 && base.net.threads == 0 {
         // the points already share the cores: one thread each unless asked otherwise
         base.net.threads = 1;
     }
+    Ok(base)
+}
+
+pub fn sweep(a: &SweepArgs) -> R {
+    if a.resolution.is_some() && !a.saturation {
+        return Err(CliError::input(
+            "--resolution is the saturation search's: give --saturation with it",
+        ));
+    }
+    let base = sweep_base(a)?;
     check_out("--csv", a.csv, "csv")?;
+    if a.saturation {
+        let jobs = check_jobs(a.jobs)?;
+        let seeds = super::netsat::seeds_of(a, base.sim.seed)?;
+        return super::netsat::search(
+            a,
+            a.resolution.unwrap_or(super::netsat::DEFAULT_RESOLUTION),
+            jobs,
+            seeds,
+        );
+    }
     check_out("--plot", a.plot, "svg")?;
     check_out("--packets", a.packets, "csv")?;
     let jobs = check_jobs(a.jobs)?;
