@@ -569,6 +569,10 @@ enum NetworkCmd {
         /// Cycles between two snapshots of the report.
         #[arg(long, value_name = "CYCLES", default_value_t = 500)]
         report_every: u64,
+        /// Write per-channel figures (each direction of each link: packets, words, utilisation,
+        /// credit stalls, credits, losses) as CSV; with --json they are in the JSON too.
+        #[arg(long, value_name = "FILE.csv")]
+        channels: Option<PathBuf>,
     },
     /// Co-simulation server (Minkenberg and Rodriguez 2008 §4.1): task simulators connect over TCP and hand it their
     /// messages (the line protocol: docs/applications.md); one session, then it exits.
@@ -1249,6 +1253,7 @@ fn main() -> ExitCode {
                 latency_plot,
                 report,
                 report_every,
+                channels,
                 ..
             } => cli::netrun::run(
                 common.config.as_deref(),
@@ -1256,6 +1261,7 @@ fn main() -> ExitCode {
                 &cli::netrun::RunOut {
                     csv: out.csv.as_deref(),
                     packets: packets.as_deref(),
+                    channels: channels.as_deref(),
                     latency_bin,
                     latency_plot: latency_plot.as_deref(),
                     report: report.as_deref(),

@@ -586,7 +586,7 @@ fn packet_lines(path: &Path) -> Vec<std::collections::HashMap<String, String>> {
     assert_eq!(
         header.join(","),
         "curve,point,offered_load,seed,src,dst,vc,size_bytes,injected_cycle,delivered_cycle,\
-         latency_cycles,hops,window,probe"
+         latency_cycles,hops,window,probe,created_cycle,source_queue_cycles"
     );
     rows.into_iter()
         .map(|r| header.iter().cloned().zip(r).collect())
@@ -653,7 +653,19 @@ fn the_packets_file_of_a_run_has_a_line_per_delivered_packet() {
         .max()
         .unwrap();
     assert_eq!(max, v["latency_max_cycles"].as_u64().unwrap());
+    // and the packet latencies (the source queue added) too
+    let psum: u64 = window
+        .iter()
+        .map(|m| num(m, "latency_cycles") + num(m, "source_queue_cycles"))
+        .sum();
+    let pmean = psum as f64 / window.len() as f64;
+    let want = v["packet_latency_mean_cycles"].as_f64().unwrap();
+    assert!((pmean - want).abs() <= 1e-8 * want, "{pmean} vs {want}");
     for m in &lines {
+        assert_eq!(
+            num(m, "source_queue_cycles"),
+            num(m, "injected_cycle") - num(m, "created_cycle")
+        );
         assert_eq!(
             num(m, "latency_cycles"),
             num(m, "delivered_cycle") - num(m, "injected_cycle")
@@ -887,4 +899,51 @@ fn the_saturation_search_brackets_what_the_sweep_says_at_its_two_loads() {
     ] {
         refused(&sweep(extra), why);
     }
+}
+
+/// Issue 32 §1: per-channel figures outside the HTML report. `network run --channels` writes a
+/// row for each direction of each link, and the JSON carries the same rows. What the channels
+/// received is every link crossing of the run: at least the hops of the packets delivered (the
+/// packets file counts them), and each channel has received what it sent but for what a link
+/// can hold.
+#[test]
+fn network_run_writes_per_channel_figures_as_csv_and_json() {
+    let d = dir("channels");
+    let (ch, pk) = (d.join("ch.csv"), d.join("p.csv"));
+    let mut a = vec!["network", "run", "--threads", "1"];
+    a.extend_from_slice(&SHORT);
+    a.extend_from_slice(&[
+        "--set",
+        "net.load=0.3",
+        "--channels",
+        s(&ch),
+        "--packets",
+        s(&pk),
+    ]);
+    a.push("--json");
+    let v = json(&exanet(&a));
+    let rows = v["channels"].as_array().expect("channels in the JSON");
+    assert_eq!(rows.len(), 64, "a 4x4 torus: 32 links, both ways");
+    let (header, cells) = read_csv(&std::fs::read_to_string(&ch).unwrap());
+    assert_eq!(cells.len(), 64);
+    let col = |k: &str| header.iter().position(|h| h == k).unwrap();
+    let n = |r: &Value, k: &str| r[k].as_u64().unwrap();
+    for (r, c) in rows.iter().zip(&cells) {
+        assert_eq!(
+            c[col("packets_received")],
+            n(r, "packets_received").to_string()
+        );
+        assert!(n(r, "packets_sent") - n(r, "packets_received") <= 9, "{r}");
+        let u = r["utilisation"].as_f64().unwrap();
+        assert!(u > 0.0 && u < 1.0, "{r}");
+    }
+    let received: u64 = rows.iter().map(|r| n(r, "packets_received")).sum();
+    let (ph, pc) = read_csv(&std::fs::read_to_string(&pk).unwrap());
+    let hops = ph.iter().position(|h| h == "hops").unwrap();
+    let delivered_hops: u64 = pc.iter().map(|r| r[hops].parse::<u64>().unwrap()).sum();
+    assert!(
+        received >= delivered_hops && received < delivered_hops + 500,
+        "{received} {delivered_hops}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
 }

@@ -158,7 +158,16 @@ pub fn run(config: Option<&Path>, json: bool, csv: Option<&Path>, packets: Optio
     if m.rank != 0 {
         return Ok(ExitCode::SUCCESS);
     }
-    report_run(&cfg, p.topo.endpoints(), s, json, csv, Some(m.size), &[])
+    report_run(
+        &cfg,
+        p.topo.endpoints(),
+        s,
+        json,
+        csv,
+        Some(m.size),
+        &[],
+        None,
+    )
 }
 
 /// `bench network --case NAME` on the ranks (decision 0029): every rank steps its share of the

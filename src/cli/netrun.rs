@@ -754,6 +754,8 @@ pub fn cnf_figure(curves: &[Curve]) -> crate::plot::Figure {
 pub struct RunOut<'a> {
     pub csv: Option<&'a Path>,
     pub packets: Option<&'a Path>,
+    /// Per-channel figures as CSV (`net/channels.rs`), and in the JSON.
+    pub channels: Option<&'a Path>,
     /// Latency against time in bins of this many cycles (`latency_bins.rs`).
     pub latency_bin: Option<u64>,
     /// ... and its plot.
@@ -768,9 +770,15 @@ pub struct RunOut<'a> {
 /// (a binary built with the feature `mpi`), the ranks share the network (`netmpi.rs`).
 pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
     let over_mpi = super::this_process_over_mpi()?;
-    if over_mpi && (o.latency_bin.is_some() || o.latency_plot.is_some() || o.report.is_some()) {
+    if over_mpi
+        && (o.latency_bin.is_some()
+            || o.latency_plot.is_some()
+            || o.report.is_some()
+            || o.channels.is_some())
+    {
         return Err(CliError::input(
-            "--latency-bin, --latency-plot, --report: not over MPI ranks (they see every node)",
+            "--latency-bin, --latency-plot, --report, --channels: not over MPI ranks (they see \
+             every node)",
         ));
     }
     if over_mpi {
@@ -782,6 +790,7 @@ pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
     check_out("--packets", o.packets, "csv")?;
     check_out("--latency-plot", o.latency_plot, "svg")?;
     check_out("--report", o.report, "html")?;
+    check_out("--channels", o.channels, "csv")?;
     if o.report_every == 0 {
         return Err(CliError::input("--report-every 0: give 1 cycle or more"));
     }
@@ -817,9 +826,25 @@ pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
     // the outputs drawn from the run are written after its results are printed, so that one
     // that cannot be written loses nothing else
     let mut drawn: Vec<(&str, &Path, Result<String, String>)> = Vec::new();
-    let (s, log) = match o.report {
-        None => run_logged(&cfg, &p, cfg.net.load, log, &progress).map_err(CliError::input)?,
-        Some(path) => {
+    let mut channels = Vec::new();
+    let (s, log) = match (o.report, o.channels) {
+        (None, None) => {
+            run_logged(&cfg, &p, cfg.net.load, log, &progress).map_err(CliError::input)?
+        }
+        (None, Some(_)) => {
+            let (s, log, net) = crate::net::setup::run_logged_with(
+                &cfg,
+                &p,
+                cfg.net.load,
+                log,
+                crate::net::engine::PROGRESS_STEP,
+                &mut |n| progress.set_position(n.cycle),
+            )
+            .map_err(CliError::input)?;
+            channels = crate::net::channels::channels(&net);
+            (s, log)
+        }
+        (Some(path), _) => {
             let mut snaps: Vec<crate::net::report::Snapshot> = Vec::new();
             let every = o.report_every;
             let (s, log, net) =
@@ -830,6 +855,9 @@ pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
                     }
                 })
                 .map_err(CliError::input)?;
+            if o.channels.is_some() {
+                channels = crate::net::channels::channels(&net);
+            }
             if snaps.last().map(|x| x.cycle) != Some(net.cycle) {
                 snaps.push(crate::net::report::Snapshot::of(&net));
             }
@@ -861,7 +889,27 @@ pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
         let svg = crate::plot::render_svg(&latency_figure(&cfg, &over_time));
         drawn.push(("--latency-plot", path, svg.map_err(|e| e.to_string())));
     }
-    let done = report_run(&cfg, p.topo.endpoints(), s, json, o.csv, None, &over_time)?;
+    if let Some(path) = o.channels {
+        let text = super::output::csv_text(&channels).map_err(CliError::failed)?;
+        std::fs::write(path, text)
+            .map_err(|e| CliError::input(format!("--channels: {}: {e}", path.display())))?;
+    }
+    let extra = match o.channels {
+        Some(_) => {
+            Some(serde_json::to_value(&channels).map_err(|e| CliError::failed(e.to_string()))?)
+        }
+        None => None,
+    };
+    let done = report_run(
+        &cfg,
+        p.topo.endpoints(),
+        s,
+        json,
+        o.csv,
+        None,
+        &over_time,
+        extra,
+    )?;
     write_drawn(drawn)?;
     Ok(done)
 }
@@ -933,6 +981,7 @@ fn latency_figure(cfg: &Config, bins: &[LatencyBin]) -> Figure {
 
 /// The output of `network run`: its summary as JSON, CSV or text; `mpi_world_size`, the ranks
 /// that ran it (JSON and text).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn report_run(
     cfg: &Config,
     endpoints: usize,
@@ -941,6 +990,7 @@ pub(super) fn report_run(
     csv: Option<&Path>,
     mpi_world_size: Option<usize>,
     over_time: &[LatencyBin],
+    channels: Option<Value>,
 ) -> R {
     record_routings(&[cfg.net.routing]);
     let row = PointRow {
@@ -967,6 +1017,9 @@ pub(super) fn report_run(
             }
             if let Some(n) = mpi_world_size {
                 m.insert("mpi_world_size".into(), Value::from(n));
+            }
+            if let Some(c) = channels {
+                m.insert("channels".into(), c);
             }
         }
         return json_out(&v);

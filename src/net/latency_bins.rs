@@ -123,6 +123,7 @@ mod tests {
             hops: 1,
             window: true,
             probe,
+            created: Some(injected),
         };
         s.record(&r(10, 90, false));
         s.record(&r(50, 150, false));

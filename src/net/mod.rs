@@ -13,6 +13,7 @@ pub mod adapter;
 pub mod bench;
 pub mod ber_model;
 pub mod channel_load;
+pub mod channels;
 pub mod confidence;
 pub mod dist;
 pub mod engine;

@@ -44,6 +44,9 @@ pub struct PacketRecord {
     pub window: bool,
     /// A ping probe packet (`net.probe`).
     pub probe: bool,
+    /// Cycle the source's software made it (its generator's timestamp; None for an
+    /// application's packet).
+    pub created: Option<u64>,
 }
 
 /// Where records go.
@@ -88,6 +91,7 @@ impl PacketLog {
             hops,
             window: w.contains(a.injected),
             probe: a.probe,
+            created: a.created,
         });
         self.recorded += 1;
     }
@@ -110,7 +114,8 @@ impl PacketLog {
 
 /// The columns of the packets file.
 pub const CSV_HEADER: &str = "curve,point,offered_load,seed,src,dst,vc,size_bytes,\
-                              injected_cycle,delivered_cycle,latency_cycles,hops,window,probe";
+                              injected_cycle,delivered_cycle,latency_cycles,hops,window,probe,\
+                              created_cycle,source_queue_cycles";
 
 /// Records as CSV lines, streamed to a file through a buffer. Every line starts with the
 /// sweep point it belongs to (curve index, point index in the curve's JSON `points`, offered
@@ -146,7 +151,7 @@ impl PacketSink for CsvSink {
         let Some(out) = self.out.as_mut() else { return };
         let res = writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{}",
             self.prefix,
             // (empty: a damaged footer named no source)
             r.src.map_or(String::new(), |s| s.to_string()),
@@ -158,7 +163,10 @@ impl PacketSink for CsvSink {
             r.delivered.saturating_sub(r.injected),
             r.hops,
             r.window,
-            r.probe
+            r.probe,
+            r.created.map_or(String::new(), |c| c.to_string()),
+            r.created
+                .map_or(String::new(), |c| r.injected.saturating_sub(c).to_string())
         );
         if let Err(e) = res {
             // the first error stops the log; the run goes on and reports it at the end
