@@ -196,6 +196,12 @@ enum Cmd {
         /// Format of the waves written into --vcd-dir.
         #[arg(long, value_enum, default_value_t = WaveFormat::Vcd, requires = "vcd_dir")]
         wave_format: WaveFormat,
+        /// Write the waves from this cycle on (the comparison still covers every cycle).
+        #[arg(long, value_name = "CYCLE", requires = "vcd_dir")]
+        from: Option<u64>,
+        /// Write the waves up to this cycle, not included [default: --cycles].
+        #[arg(long, value_name = "CYCLE", requires = "vcd_dir")]
+        to: Option<u64>,
         /// Simulator of the RTL: Verilator (linked in, true lockstep, waves) or Icarus
         /// Verilog (iverilog on PATH: the same inputs replayed, every signal compared after
         /// every rising edge, no waves).
@@ -1368,6 +1374,8 @@ fn main() -> ExitCode {
             credit,
             vcd_dir,
             wave_format,
+            from,
+            to,
             simulator,
             shape,
             app,
@@ -1383,7 +1391,7 @@ fn main() -> ExitCode {
             ber,
             credit,
             vcd_dir.as_deref(),
-            wave_format,
+            (wave_format, from, to),
             simulator,
             shape.as_deref(),
             app.map(|a| (a, app_bytes)),

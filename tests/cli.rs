@@ -729,3 +729,74 @@ fn the_readme_lists_every_command_and_routing() {
         );
     }
 }
+
+/// Issue 32 §3: `cosim --from/--to` writes the waves of a window of cycles only, on both sides,
+/// and the warning before a huge run measures the window, not the run. The comparison still
+/// covers every cycle; the window's waves are the full run's, cut.
+#[test]
+fn cosim_writes_the_waves_of_a_window_of_cycles() {
+    let base = std::env::temp_dir().join(format!("exanet-cli-{}-window", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    std::fs::create_dir_all(&base).unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        let d = base.join(name);
+        let mut a = vec![
+            "cosim", "--design", "link", "--cycles", "3000", "--seed", "1",
+        ];
+        a.extend_from_slice(&["--vcd-dir", d.to_str().unwrap()]);
+        a.extend_from_slice(extra);
+        let o = exanet(&a);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            stdout(&o).starts_with("3000 cycles identical"),
+            "{}",
+            stdout(&o)
+        );
+        d
+    };
+    let (all, cut) = (
+        run("all", &[]),
+        run("cut", &["--from", "1000", "--to", "1500"]),
+    );
+    // the clock period of the default 156.25 MHz: 6400 ps
+    let times = |f: &std::path::Path| -> Vec<u64> {
+        std::fs::read_to_string(f)
+            .unwrap()
+            .lines()
+            .filter_map(|l| l.strip_prefix('#').and_then(|t| t.parse().ok()))
+            .collect()
+    };
+    for side in ["model.vcd", "rtl.vcd"] {
+        let t = times(&cut.join(side));
+        assert_eq!(t.first(), Some(&(1000 * 6400)), "{side}");
+        assert_eq!(t.last(), Some(&(1499 * 6400 + 3200)), "{side}");
+        let (a, c) = (
+            std::fs::metadata(all.join(side)).unwrap().len(),
+            std::fs::metadata(cut.join(side)).unwrap().len(),
+        );
+        assert!(
+            c * 3 < a,
+            "{side}: {c} bytes of 500 cycles against {a} of 3000"
+        );
+    }
+    // model and RTL agree over the window
+    let o = exanet(&[
+        "wave-diff",
+        cut.join("model.vcd").to_str().unwrap(),
+        cut.join("rtl.vcd").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stdout(&o));
+    for (extra, why) in [
+        (&["--from", "5", "--to", "5"][..], "an empty window"),
+        (&["--to", "4000"], "past the run's end"),
+    ] {
+        let mut a = vec!["cosim", "--design", "link", "--cycles", "3000", "--vcd-dir"];
+        let d = base.join("refused");
+        a.push(d.to_str().unwrap());
+        a.extend_from_slice(extra);
+        let o = exanet(&a);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(why), "{}", stderr(&o));
+    }
+    let _ = std::fs::remove_dir_all(&base);
+}

@@ -401,7 +401,7 @@ pub fn cosim(
     ber: Option<f64>,
     credit: Option<CreditFlavour>,
     vcd_dir: Option<&Path>,
-    wave_format: WaveFormat,
+    (wave_format, from, to): (WaveFormat, Option<u64>, Option<u64>),
     simulator: Simulator,
     shape: Option<&str>,
     app: Option<(crate::app::programs::Example, u64)>,
@@ -478,6 +478,9 @@ pub fn cosim(
         ));
     }
     output::check_out_dir("--vcd-dir", vcd_dir)?;
+    let wave_window = wave_window(from, to, cycles)?;
+    // the cycles whose waves are written
+    let wave_cycles = wave_window.map_or(cycles, |(f, t)| t - f);
     if let Some(path) = coverage {
         if simulator == Simulator::Icarus {
             return Err(CliError::input(
@@ -496,7 +499,7 @@ pub fn cosim(
         _ => cosim::link_design::run_link(&cfg, opts, simulator),
     };
     if let Some(dir) = vcd_dir {
-        if cycles > 2 * WAVE_PILOT_CYCLES {
+        if wave_cycles > 2 * WAVE_PILOT_CYCLES {
             // the waves' size per cycle, measured on the run's own first cycles
             let pilot = |format: WaveFormat| -> Option<u64> {
                 let tmp = dir.join(".exanet-size-pilot");
@@ -504,6 +507,7 @@ pub fn cosim(
                     cycles: WAVE_PILOT_CYCLES,
                     vcd_dir: Some(tmp.clone()),
                     wave_format: format,
+                    wave_window: None,
                     fault_at: None,
                     period_ps: cfg.clock().period_ps(),
                     progress: crate::progress::Progress::hidden(),
@@ -523,13 +527,14 @@ pub fn cosim(
             };
             if let Some(per) = pilot(wave_format) {
                 let fst = if wave_format == WaveFormat::Vcd
-                    && cycles.saturating_mul(per) > WAVE_WARN_BYTES
+                    && wave_cycles.saturating_mul(per) > WAVE_WARN_BYTES
                 {
                     pilot(WaveFormat::Fst)
                 } else {
                     None
                 };
-                if let Some(w) = wave_size_warning(design, cycles, wave_format, per, fst, dir) {
+                if let Some(w) = wave_size_warning(design, wave_cycles, wave_format, per, fst, dir)
+                {
                     eprintln!("{w}");
                 }
             }
@@ -539,6 +544,7 @@ pub fn cosim(
         cycles,
         vcd_dir: vcd_dir.map(|p| p.to_path_buf()),
         wave_format,
+        wave_window,
         fault_at: None,
         period_ps: cfg.clock().period_ps(),
         progress: crate::progress::Progress::new(cycles, format!("cosim {design}")),
@@ -590,6 +596,30 @@ pub const WAVE_WARN_BYTES: u64 = 2_000_000_000;
 /// [`WAVE_WARN_BYTES`]: the estimate and how to write less.
 /// `per` and `fst_per`: bytes a cycle of both files, measured by a pilot run in the run's
 /// format and (when it is VCD) in FST.
+/// `--from` and `--to` of `cosim`: the cycles `[from, to)` whose waves are written, within
+/// the run's `cycles` (None: all of them).
+pub fn wave_window(
+    from: Option<u64>,
+    to: Option<u64>,
+    cycles: u64,
+) -> Result<Option<(u64, u64)>, CliError> {
+    if from.is_none() && to.is_none() {
+        return Ok(None);
+    }
+    let (f, t) = (from.unwrap_or(0), to.unwrap_or(cycles));
+    if t > cycles {
+        return Err(CliError::input(format!(
+            "--to {t}: past the run's end (--cycles {cycles})"
+        )));
+    }
+    if f >= t {
+        return Err(CliError::input(format!(
+            "--from {f} --to {t}: an empty window of cycles (--from must be below --to)"
+        )));
+    }
+    Ok(Some((f, t)))
+}
+
 pub fn wave_size_warning(
     design: &str,
     cycles: u64,
@@ -605,7 +635,7 @@ pub fn wave_size_warning(
     let gb = |b: u64| b as f64 / 1e9;
     let ext = format.extension();
     let mut w = format!(
-        "warning: the waves of this run will take about {:.1} GB in {} ({cycles} cycles x about {} bytes a cycle for model.{ext} and rtl.{ext} of the {design}, measured on its first {WAVE_PILOT_CYCLES} cycles); to write less, run fewer --cycles (the first difference of a failing run is usually early)",
+        "warning: the waves of this run will take about {:.1} GB in {} ({cycles} cycles x about {} bytes a cycle for model.{ext} and rtl.{ext} of the {design}, measured on its first {WAVE_PILOT_CYCLES} cycles); to write less, write a window of cycles with --from and --to, or run fewer --cycles (the first difference of a failing run is usually early)",
         gb(total),
         dir.display(),
         per

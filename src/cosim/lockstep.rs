@@ -144,6 +144,9 @@ pub struct Options {
     pub vcd_dir: Option<PathBuf>,
     /// The format of the waves written into `vcd_dir`.
     pub wave_format: WaveFormat,
+    /// Write the waves of cycles `[from, to)` only (None: every cycle). The comparison runs
+    /// on every cycle regardless.
+    pub wave_window: Option<(u64, u64)>,
     /// Test hook: after this cycle's rising edge, change one model register only, to show that
     /// the comparison catches a difference.
     pub fault_at: Option<u64>,
@@ -387,20 +390,25 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
     };
 
     let mut sampler = Sampler::default();
+    let dumped = |c: u64| {
+        opts.wave_window
+            .is_none_or(|(from, to)| (from..to).contains(&c))
+    };
     let result = (|| {
         for c in 0..opts.cycles {
+            let dump = dumped(c);
             inputs.set(&mut rtl, &d.input_values()).map_err(run_err)?;
             inputs.clk(&mut rtl, false).map_err(run_err)?;
             rtl.eval();
             if let Some(c) = cov.as_mut() {
                 c.sample(&rtl);
             }
-            if let Some(w) = wave.as_mut() {
+            if let Some(w) = wave.as_mut().filter(|_| dump) {
                 rtl.trace_dump(period * c);
                 w.sample(period * c, false, |v| d.probe(false, v))
                     .map_err(run_err)?;
             }
-            if let Some(w) = rtl_wave.as_mut() {
+            if let Some(w) = rtl_wave.as_mut().filter(|_| dump) {
                 rtl_sample(w, period * c, &rtl)?;
             }
             d.step();
@@ -412,12 +420,12 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
             if let Some(c) = cov.as_mut() {
                 c.after_edge(&rtl);
             }
-            if let Some(w) = wave.as_mut() {
+            if let Some(w) = wave.as_mut().filter(|_| dump) {
                 rtl.trace_dump(period * c + period / 2);
                 w.sample(period * c + period / 2, true, |v| d.probe(true, v))
                     .map_err(run_err)?;
             }
-            if let Some(w) = rtl_wave.as_mut() {
+            if let Some(w) = rtl_wave.as_mut().filter(|_| dump) {
                 rtl_sample(w, period * c + period / 2, &rtl)?;
             }
             sampler.clear();
