@@ -167,3 +167,80 @@ fn the_dpsnn_and_replay_examples_run_as_shown() {
     assert_eq!(v["p2p_messages_sent"], v["traced_messages"]);
     assert_eq!(v["traced_bytes"], 4160);
 }
+
+/// Issue 32 §4: docs/tutorial.md's commands run as shown, from the repository's root, and
+/// what the page quotes is what they print: each line of a `text` block in the output of the
+/// command before it, each quoted phrase with a figure in the output of one of them (spaces
+/// and line breaks alike).
+#[test]
+fn the_tutorial_runs_as_written_and_quotes_what_it_prints() {
+    let page = read("docs/tutorial.md");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = root.join("out/tutorial");
+    let _ = std::fs::remove_dir_all(&out);
+    let squash = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let (mut block, mut last, mut all) = (None::<String>, String::new(), String::new());
+    let mut commands = 0;
+    for line in page.lines() {
+        if let Some(kind) = line.strip_prefix("```") {
+            block = match block {
+                None => Some(kind.to_string()),
+                Some(_) => None,
+            };
+            continue;
+        }
+        match block.as_deref() {
+            Some("sh") if line.starts_with("mkdir -p ") => {
+                std::fs::create_dir_all(root.join(&line["mkdir -p ".len()..])).unwrap();
+            }
+            Some("sh") => {
+                let args: Vec<&str> = line
+                    .strip_prefix("exanet ")
+                    .unwrap_or_else(|| panic!("not an exanet command: {line}"))
+                    .split_whitespace()
+                    .collect();
+                let o = std::process::Command::new(env!("CARGO_BIN_EXE_exanet"))
+                    .args(&args)
+                    .current_dir(root)
+                    .output()
+                    .unwrap();
+                let text = String::from_utf8_lossy(&o.stdout).into_owned();
+                assert!(
+                    o.status.success(),
+                    "{line}: {}",
+                    String::from_utf8_lossy(&o.stderr)
+                );
+                // the files it names were written
+                for w in args.windows(2) {
+                    if w[1].starts_with("out/tutorial/") {
+                        assert!(root.join(w[1]).exists(), "{line}: no {}", w[1]);
+                    }
+                }
+                last = text.clone();
+                all.push_str(&text);
+                commands += 1;
+            }
+            Some("text") => {
+                assert!(
+                    last.contains(line),
+                    "'{line}' is not in what the command printed:\n{last}"
+                );
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(commands, 7, "the tutorial's commands");
+    let (flat, printed) = (squash(&page), squash(&all));
+    let mut quoted = 0;
+    for (k, q) in flat.split('"').enumerate() {
+        if k % 2 == 1 && q.chars().any(|c| c.is_ascii_digit()) {
+            assert!(
+                printed.contains(q),
+                "\"{q}\" is not in what the commands printed"
+            );
+            quoted += 1;
+        }
+    }
+    assert!(quoted >= 8, "{quoted} quoted figures");
+    let _ = std::fs::remove_dir_all(&out);
+}
