@@ -476,9 +476,13 @@ fn unstable_points_are_marked_in_table_json_csv_and_plot() {
     let (header, rows) = read_csv(&text);
     let col = header.iter().position(|h| h == "stable").unwrap();
     assert_eq!(rows[0][col], "false");
-    // one hollow marker a panel, none in the legend
+    // one hollow marker a panel, and one in each legend beside what hollow means
     let plot = std::fs::read_to_string(&svg).unwrap();
-    assert_eq!(plot.matches("class=\"hollow\"").count(), 2, "{plot}");
+    assert_eq!(plot.matches("class=\"hollow\"").count(), 4, "{plot}");
+    assert_eq!(
+        plot.matches(">hollow: saturated or not drained<").count(),
+        2
+    );
     let t = ok(&sweep(&base));
     let row = t
         .lines()

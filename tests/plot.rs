@@ -432,3 +432,88 @@ fn hollow_points_are_outlined_in_their_series_colour_and_the_rest_filled() {
     );
     assert!(e.to_string().contains(r#"series[2] "s2""#), "{e}");
 }
+
+/// Issue 32 §3: what a CNF needs beyond curves. An axis from zero takes in 0 though the data
+/// start above it; error bars span their intervals (and widen the range to fit them); a
+/// reference line is dashed and has no markers; the legend says what hollow means when a
+/// point is hollow, and only then. Bars that are not one finite interval a point are refused.
+#[test]
+fn error_bars_reference_lines_an_axis_from_zero_and_the_hollow_note() {
+    let pts = vec![(0.2, 0.5), (0.4, 0.6)];
+    let fig = |hollow: Vec<bool>, bars: Vec<(f64, f64)>| {
+        Figure::new(
+            "",
+            vec![Panel::new(
+                "p",
+                Axis::new("x", Scale::Linear).from_zero(),
+                Axis::new("y", Scale::Linear).from_zero(),
+                vec![
+                    Series::new("measured", pts.clone())
+                        .with_hollow(hollow)
+                        .with_bars(bars),
+                    Series::reference("y = x", vec![(0.0, 0.0), (0.4, 0.4)]),
+                ],
+            )
+            .with_hollow_note("hollow: saturated")],
+        )
+    };
+    let svg = render_svg(&fig(vec![false, true], vec![(0.45, 0.55), (0.5, 0.9)])).unwrap();
+    assert_well_formed(&svg);
+    let bars = elements(&svg, "<path class=\"error-bar\"");
+    assert_eq!(bars.len(), 2, "{svg}");
+    let lines = elements(&svg, "<polyline");
+    assert_eq!(lines.len(), 2);
+    assert!(!lines[0].contains("stroke-dasharray") && lines[1].contains("stroke-dasharray"));
+    // markers: two for the measured series and one in its legend row, the hollow note's; none
+    // for the reference line
+    assert_eq!(svg.matches("class=\"hollow\"").count(), 2, "{svg}");
+    assert!(svg.contains(">hollow: saturated<"));
+    // the y axis: from 0 up past the top bar's 0.9, to the nice 1 (the data alone end at 0.6)
+    for label in [">0<", ">1<"] {
+        assert!(svg.contains(label), "{label}: {svg}");
+    }
+    // no hollow point: no note
+    let plain = render_svg(&fig(vec![false, false], vec![])).unwrap();
+    assert!(!plain.contains("hollow: saturated"));
+    for bad in [
+        vec![(0.5, 0.4), (0.5, 0.7)],
+        vec![(0.4, 0.6)],
+        vec![(f64::NAN, 1.0); 2],
+    ] {
+        let e = render_svg(&fig(vec![], bad)).unwrap_err();
+        assert!(matches!(e, PlotError::BadBars { .. }), "{e}");
+        assert!(e.to_string().contains("error bars"), "{e}");
+    }
+}
+
+/// Issue 32 §3: stretches of x shaded behind the data (a run's phases, a fault), each labelled,
+/// the rectangles before every label and before the data; a stretch outside the axis is cut
+/// at the frame, an empty one left out.
+#[test]
+fn shaded_stretches_sit_behind_the_data_with_their_labels() {
+    use exanet::plot::Shade;
+    let p = Panel::new(
+        "p",
+        Axis::new("t", Scale::Linear).with_range(0.0, 100.0),
+        Axis::new("y", Scale::Linear),
+        vec![Series::new("y", vec![(0.0, 1.0), (100.0, 2.0)])],
+    )
+    .with_shade(0.0, 20.0, "warm-up", Shade::Phase)
+    .with_shade(20.0, 80.0, "window", Shade::Measured)
+    .with_shade(50.0, 500.0, "fault", Shade::Fault)
+    .with_shade(90.0, 90.0, "empty", Shade::Phase);
+    let svg = render_svg(&Figure::new("", vec![p])).unwrap();
+    assert_well_formed(&svg);
+    let rects = elements(&svg, "<rect class=\"shade\"");
+    assert_eq!(rects.len(), 3, "{svg}");
+    let labels = elements(&svg, "<text class=\"shade-label\"");
+    assert_eq!(labels.len(), 3);
+    assert!(!svg.contains(">empty<"));
+    let at = |needle: &str| svg.find(needle).unwrap();
+    assert!(at("<rect class=\"shade\"") < at("<text class=\"shade-label\""));
+    assert!(at("<text class=\"shade-label\"") < at("<polyline"));
+    // the fault's stretch ends at the frame: its right edge is the 60 % of the width from 50
+    let x = |r: &str, k: &str| num(attr(r, k).unwrap());
+    let (left, whole) = (x(rects[1], "x"), x(rects[1], "width") / 0.6);
+    assert!((x(rects[2], "x") + x(rects[2], "width") - (left - 0.2 * whole + whole)).abs() < 0.05);
+}

@@ -714,38 +714,82 @@ fn load_axis_label(curves: &[Curve]) -> String {
     }
 }
 
-/// The CNF pair (Pisani 2016 §4.2): accepted traffic and mean latency against offered load, one
-/// series per curve (over several seeds, their means); an unstable point is drawn hollow.
+/// The CNF pair (Pisani 2016 §4.2), as the field draws it: accepted traffic (from 0, beside
+/// the accepted = offered diagonal and, when the curves share one, the channel-load bound) and
+/// mean latency against offered load, one series per curve (over several seeds, their means
+/// with the 95 % intervals as error bars). A point that saturated (in a majority of its runs)
+/// or did not drain is drawn hollow, and the legend says so.
 pub fn cnf_figure(curves: &[Curve]) -> crate::plot::Figure {
     use crate::plot::{Axis, Figure, Panel, Scale, Series};
-    let series = |f: &dyn Fn(&PointMeans) -> f64| -> Vec<Series> {
+    let doubtful = |m: &PointMeans| !m.stable || 2 * m.saturated_runs >= m.runs.max(1);
+    let series = |f: &dyn Fn(&PointMeans) -> &MeanCi, floor: f64| -> Vec<Series> {
         curves
             .iter()
             .map(|c| {
-                Series::new(
+                let s = Series::new(
                     c.shown_label(),
-                    c.means.iter().map(|m| (m.offered_load, f(m))).collect(),
+                    c.means
+                        .iter()
+                        .map(|m| (m.offered_load, f(m).mean.max(floor)))
+                        .collect(),
                 )
-                .with_hollow(c.means.iter().map(|m| !m.stable).collect())
+                .with_hollow(c.means.iter().map(doubtful).collect());
+                if c.means.iter().all(|m| f(m).ci95.is_some()) {
+                    s.with_bars(
+                        c.means
+                            .iter()
+                            .map(|m| {
+                                let (x, h) = (f(m).mean, f(m).ci95.unwrap_or(0.0));
+                                ((x - h).max(floor), (x + h).max(floor))
+                            })
+                            .collect(),
+                    )
+                } else {
+                    s
+                }
             })
             .collect()
     };
+    let top = curves
+        .iter()
+        .flat_map(|c| c.means.iter().map(|m| m.offered_load))
+        .fold(0.0f64, f64::max);
+    let mut accepted = series(&|m| &m.accepted_load, 0.0);
+    accepted.push(Series::reference(
+        "accepted = offered",
+        vec![(0.0, 0.0), (top, top)],
+    ));
+    let bounds: Vec<f64> = curves
+        .iter()
+        .filter_map(|c| c.channel_load_bound.map(|b| b.accepted_load))
+        .collect();
+    if bounds.len() == curves.len() && bounds.windows(2).all(|w| w[0] == w[1]) {
+        if let Some(&b) = bounds.first() {
+            accepted.push(Series::reference(
+                format!("channel-load bound {b:.3}"),
+                vec![(0.0, b), (top, b)],
+            ));
+        }
+    }
     let x = load_axis_label(curves);
+    let note = "hollow: saturated or not drained";
     Figure::new(
         "network: accepted traffic and latency against applied load",
         vec![
             Panel::new(
                 "accepted traffic",
-                Axis::new(x.clone(), Scale::Linear),
-                Axis::new("accepted traffic (same scale)", Scale::Linear),
-                series(&|m| m.accepted_load.mean),
-            ),
+                Axis::new(x.clone(), Scale::Linear).from_zero(),
+                Axis::new("accepted traffic (same scale)", Scale::Linear).from_zero(),
+                accepted,
+            )
+            .with_hollow_note(note),
             Panel::new(
                 "latency",
-                Axis::new(x, Scale::Linear),
+                Axis::new(x, Scale::Linear).from_zero(),
                 Axis::new("mean latency (cycles)", Scale::Log10),
-                series(&|m| m.latency_mean_cycles.mean.max(1.0)),
-            ),
+                series(&|m| &m.latency_mean_cycles, 1.0),
+            )
+            .with_hollow_note(note),
         ],
     )
 }
@@ -886,7 +930,7 @@ pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
     }
     let over_time = bins.map_or(Vec::new(), |b| b.bins(p.topo.endpoints()));
     if let Some(path) = o.latency_plot {
-        let svg = crate::plot::render_svg(&latency_figure(&cfg, &over_time));
+        let svg = crate::plot::render_svg(&latency_figure(&cfg, &over_time, s.cycles));
         drawn.push(("--latency-plot", path, svg.map_err(|e| e.to_string())));
     }
     if let Some(path) = o.channels {
@@ -936,8 +980,11 @@ pub fn write_drawn(drawn: Vec<(&str, &Path, Result<String, String>)>) -> Result<
 }
 
 /// Latency and delivered traffic against time, with the run's faults in the title.
-fn latency_figure(cfg: &Config, bins: &[LatencyBin]) -> Figure {
-    let x = || Axis::new("time (cycles)", Scale::Linear);
+/// Latency and delivered traffic against time, over the run's phases shaded: the warm-up and
+/// the drain grey, the measurement window blue, each scheduled fault red (`end`: the run's
+/// last cycle).
+fn latency_figure(cfg: &Config, bins: &[LatencyBin], end: u64) -> Figure {
+    let x = || Axis::new("time (cycles)", Scale::Linear).from_zero();
     let pts = |f: &dyn Fn(&LatencyBin) -> f64| {
         bins.iter()
             .filter(|b| b.packets > 0)
@@ -954,27 +1001,43 @@ fn latency_figure(cfg: &Config, bins: &[LatencyBin]) -> Figure {
     if !cfg.net.faults.0.is_empty() {
         title += &format!(", faults {}", cfg.net.faults);
     }
+    let (w0, w1) = (
+        cfg.net.warmup_cycles,
+        cfg.net.warmup_cycles + cfg.net.measure_cycles,
+    );
+    let shade = |p: Panel| {
+        use crate::plot::Shade;
+        let mut p = p
+            .with_shade(0.0, w0 as f64, "warm-up", Shade::Phase)
+            .with_shade(w0 as f64, w1 as f64, "window", Shade::Measured)
+            .with_shade(w1 as f64, end as f64, "drain", Shade::Phase);
+        for f in &cfg.net.faults.0 {
+            let up = f.up.unwrap_or(end).min(end);
+            p = p.with_shade(f.down as f64, up as f64, format!("fault {f}"), Shade::Fault);
+        }
+        p
+    };
     Figure::new(
         title,
         vec![
-            Panel::new(
+            shade(Panel::new(
                 "latency of the packets delivered in each bin",
                 x(),
-                Axis::new("latency (cycles)", Scale::Linear),
+                Axis::new("latency (cycles)", Scale::Linear).from_zero(),
                 vec![
                     Series::new("mean", pts(&|b| b.latency_mean_cycles)),
                     Series::new("max", pts(&|b| b.latency_max_cycles as f64)),
                 ],
-            ),
-            Panel::new(
+            )),
+            shade(Panel::new(
                 "delivered traffic",
                 x(),
-                Axis::new("payload bytes / cycle / endpoint", Scale::Linear),
+                Axis::new("payload bytes / cycle / endpoint", Scale::Linear).from_zero(),
                 vec![Series::new(
                     "delivered",
                     pts(&|b| b.bytes_per_cycle_per_endpoint),
                 )],
-            ),
+            )),
         ],
     )
 }

@@ -90,6 +90,9 @@ pub enum PlotError {
         points: usize,
         hollow: usize,
     },
+    /// Error bars not one a point, or one not a finite interval (low <= high; above 0 on a
+    /// log axis).
+    BadBars { panel: ItemRef, series: ItemRef },
     /// A coordinate is NaN or infinite.
     NonFinite {
         panel: ItemRef,
@@ -162,6 +165,12 @@ impl fmt::Display for PlotError {
                 f.write_str(", ")?;
                 fmt_item(f, "series", series)?;
                 write!(f, ": {hollow} hollow flags for {points} points")
+            }
+            PlotError::BadBars { panel, series } => {
+                fmt_item(f, "panels", panel)?;
+                f.write_str(", ")?;
+                fmt_item(f, "series", series)?;
+                f.write_str(": error bars must be one finite interval (low <= high) a point")
             }
             PlotError::NonFinite {
                 panel,

@@ -12,7 +12,10 @@
 //! in the order given, with a marker at every point (a single point draws only its marker),
 //! and is listed in the panel's legend (series with an empty label are left out of it). A
 //! point can be marked hollow ([`Series::with_hollow`]): its marker is outlined in the series'
-//! colour and white inside, for points to be read with care (a network load past saturation).
+//! colour and white inside, for points to be read with care (a network load past saturation);
+//! a panel's legend can say what hollow means ([`Panel::with_hollow_note`]). A series can carry
+//! an error bar a point ([`Series::with_bars`], a confidence interval), and a reference line
+//! (a bound, `y = x`: [`Series::reference`]) is drawn dashed in grey without markers.
 //! Colours follow Okabe and Ito's colour-blind-safe palette and markers change shape, both
 //! cycling by the series' index in its panel, so a configuration keeps its look across panels.
 //!
@@ -49,6 +52,12 @@ pub struct Series {
     /// e.g. a measurement that did not settle; empty: every marker filled. When not empty it
     /// has one entry a point.
     pub hollow: Vec<bool>,
+    /// Per point, an interval (low, high) in y drawn as an error bar (a confidence interval);
+    /// empty: none. When not empty it has one entry a point.
+    pub bars: Vec<(f64, f64)>,
+    /// A reference line (a bound, `y = x`), not a measurement: drawn dashed in grey, without
+    /// markers, and listed in the legend as a dashed line.
+    pub reference: bool,
 }
 
 impl Series {
@@ -57,7 +66,24 @@ impl Series {
             label: label.into(),
             points,
             hollow: Vec::new(),
+            bars: Vec::new(),
+            reference: false,
         }
+    }
+
+    /// A reference line through `points` (see [`Series::reference`]).
+    pub fn reference(label: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
+        Series {
+            reference: true,
+            ..Series::new(label, points)
+        }
+    }
+
+    /// The same series with an error bar (low, high) at each point (one entry a point,
+    /// checked when the figure is rendered).
+    pub fn with_bars(mut self, bars: Vec<(f64, f64)>) -> Self {
+        self.bars = bars;
+        self
     }
 
     /// The same series with the points where `hollow` is true drawn hollow (one entry a point,
@@ -110,6 +136,8 @@ pub struct Axis {
     pub scale: Scale,
     /// (min, max) in data units; `None`: from the data, widened to the nice ticks around it.
     pub range: Option<(f64, f64)>,
+    /// A range from the data reaches down (or up) to 0 (an accepted load drawn from 0).
+    pub from_zero: bool,
 }
 
 impl Axis {
@@ -119,7 +147,14 @@ impl Axis {
             label: label.into(),
             scale,
             range: None,
+            from_zero: false,
         }
+    }
+
+    /// The same axis with a range from the data that takes in 0 (linear axes).
+    pub fn from_zero(mut self) -> Self {
+        self.from_zero = true;
+        self
     }
 
     /// The same axis with a fixed range (checked when the figure is rendered).
@@ -136,6 +171,23 @@ pub struct Panel {
     pub x: Axis,
     pub y: Axis,
     pub series: Vec<Series>,
+    /// What a hollow marker means, listed in the legend when the panel has one (e.g.
+    /// `saturated or unstable`).
+    pub hollow_note: Option<String>,
+    /// Stretches of x shaded behind the data, each labelled at its top (a run's phases, a
+    /// fault): (from, to, label, kind), `kind` choosing the tint ([`Shade`]).
+    pub shades: Vec<(f64, f64, String, Shade)>,
+}
+
+/// The tint of a shaded stretch of x.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shade {
+    /// A phase set apart (warm-up, drain): light grey.
+    Phase,
+    /// The stretch the figures are measured over: light blue.
+    Measured,
+    /// Something wrong (a fault): light red.
+    Fault,
 }
 
 impl Panel {
@@ -145,7 +197,21 @@ impl Panel {
             x,
             y,
             series,
+            hollow_note: None,
+            shades: Vec::new(),
         }
+    }
+
+    /// The same panel with x from `from` to `to` shaded and labelled.
+    pub fn with_shade(mut self, from: f64, to: f64, label: impl Into<String>, kind: Shade) -> Self {
+        self.shades.push((from, to, label.into(), kind));
+        self
+    }
+
+    /// The same panel, its legend saying what a hollow marker means.
+    pub fn with_hollow_note(mut self, note: impl Into<String>) -> Self {
+        self.hollow_note = Some(note.into());
+        self
     }
 }
 
@@ -231,6 +297,20 @@ fn validate(fig: &Figure) -> Result<(), PlotError> {
             let sref = || ItemRef::new(si, &series.label);
             if series.points.is_empty() {
                 return Err(PlotError::EmptySeries {
+                    panel: pref,
+                    series: sref(),
+                });
+            }
+            let bars_ok = series.bars.is_empty()
+                || (series.bars.len() == series.points.len()
+                    && series.bars.iter().all(|&(lo, hi)| {
+                        lo.is_finite()
+                            && hi.is_finite()
+                            && lo <= hi
+                            && (!panel.y.scale.is_log() || lo > 0.0)
+                    }));
+            if !bars_ok {
+                return Err(PlotError::BadBars {
                     panel: pref,
                     series: sref(),
                 });

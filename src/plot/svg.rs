@@ -46,6 +46,10 @@ const TICK_CHAR_PX: f64 = 6.5;
 const LEGEND_CHAR_PX: f64 = 6.5;
 const LEGEND_ROW_PX: f64 = 16.0;
 const MARKER_R: f64 = 3.5;
+/// Half the width of an error bar's caps.
+const ERROR_CAP_PX: f64 = 3.0;
+/// The colour of reference lines (bounds, `y = x`): not a measurement's.
+const REFERENCE_INK: &str = "#555555";
 /// Samples per drawn segment when looking for the emptiest corner for the legend.
 const INK_SAMPLES: u32 = 16;
 
@@ -111,11 +115,22 @@ pub(crate) struct PanelPlan<'a> {
     area: Area,
 }
 
-/// The (min, max) of one coordinate over every point of a panel (validated: not empty).
-fn data_range(panel: &Panel, pick: fn(&(f64, f64)) -> f64) -> (f64, f64) {
+/// The (min, max) of one coordinate over every point of a panel (validated: not empty), the
+/// error bars' ends included for y, 0 included for an axis drawn from zero.
+fn data_range(panel: &Panel, pick: fn(&(f64, f64)) -> f64, y: bool) -> (f64, f64) {
     let mut it = panel.series.iter().flat_map(|s| s.points.iter()).map(pick);
     let first = it.next().unwrap_or(0.0);
-    it.fold((first, first), |(lo, hi), v| (lo.min(v), hi.max(v)))
+    let (mut lo, mut hi) = it.fold((first, first), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    if y {
+        for &(a, b) in panel.series.iter().flat_map(|s| s.bars.iter()) {
+            (lo, hi) = (lo.min(a), hi.max(b));
+        }
+    }
+    let axis = if y { &panel.y } else { &panel.x };
+    if axis.from_zero && !axis.scale.is_log() {
+        (lo, hi) = (lo.min(0.0), hi.max(0.0));
+    }
+    (lo, hi)
 }
 
 fn axis_layout(
@@ -153,7 +168,7 @@ pub(crate) fn plan_panel(
         panel,
         AxisId::Y,
         &panel.y,
-        data_range(panel, |p| p.1),
+        data_range(panel, |p| p.1, true),
         max_ticks(h, 32.0),
     )?;
     let widest = y
@@ -172,7 +187,7 @@ pub(crate) fn plan_panel(
         panel,
         AxisId::X,
         &panel.x,
-        data_range(panel, |p| p.0),
+        data_range(panel, |p| p.0, false),
         max_ticks(w, 56.0),
     )?;
     Ok(PanelPlan {
@@ -358,9 +373,66 @@ fn panel(o: &mut Out, index: usize, plan: &PanelPlan<'_>, dx: f64, dy: f64) {
     ));
     // Where ink falls, so the legend can go where there is least of it.
     let mut ink: Vec<(f64, f64)> = Vec::new();
+    // Shaded stretches of x, behind the data, each labelled at its top (staggered over three
+    // rows, so that labels of narrow stretches side by side do not overlap); a label is ink.
+    let spans: Vec<(usize, f64, f64)> = panel
+        .shades
+        .iter()
+        .enumerate()
+        .filter_map(|(k, (from, to, _, _))| {
+            let (a, b) = (
+                x.fraction(*from).clamp(0.0, 1.0),
+                x.fraction(*to).clamp(0.0, 1.0),
+            );
+            (a.is_finite() && b.is_finite() && b > a)
+                .then(|| (k, area.at(a, 0.0).0, area.at(b, 0.0).0))
+        })
+        .collect();
+    // the stretches first, then every label above them all
+    for &(k, px0, px1) in &spans {
+        let kind = panel.shades[k].3;
+        let tint = match kind {
+            crate::plot::Shade::Phase => "#eeeeee",
+            crate::plot::Shade::Measured => "#e3eef9",
+            crate::plot::Shade::Fault => "#f9dede",
+        };
+        o.line(format_args!(
+            r#"<rect class="shade" x="{}" y="{}" width="{}" height="{}" fill="{tint}"/>"#,
+            num(px0),
+            num(area.y0),
+            num(px1 - px0),
+            num(area.h)
+        ));
+    }
+    for &(k, px0, _) in &spans {
+        let label = &panel.shades[k].2;
+        let ly = area.y0 + 11.0 + 11.0 * (k % 3) as f64;
+        o.line(format_args!(
+            r##"<text class="shade-label" x="{}" y="{}" font-size="10" fill="#555555">{}</text>"##,
+            num(px0 + 3.0),
+            num(ly),
+            escape_xml(label)
+        ));
+        let width = label.chars().count() as f64 * LEGEND_CHAR_PX * 10.0 / 11.0;
+        ink.extend((0..=INK_SAMPLES).map(|s| {
+            (
+                px0 + 3.0 + width * f64::from(s) / f64::from(INK_SAMPLES),
+                ly - 4.0,
+            )
+        }));
+    }
     for (i, s) in panel.series.iter().enumerate() {
-        let colour = PALETTE[i % PALETTE.len()];
+        let colour = if s.reference {
+            REFERENCE_INK
+        } else {
+            PALETTE[i % PALETTE.len()]
+        };
         let marker = MARKERS[i % MARKERS.len()];
+        let dash = if s.reference {
+            r#" stroke-dasharray="6 4""#
+        } else {
+            ""
+        };
         let pts: Vec<(f64, f64)> = s
             .points
             .iter()
@@ -375,7 +447,7 @@ fn panel(o: &mut Out, index: usize, plan: &PanelPlan<'_>, dx: f64, dy: f64) {
                 .map(|&(px, py)| format!("{},{}", num(px), num(py)))
                 .collect();
             o.line(format_args!(
-                r#"<polyline class="series-{}" points="{}" fill="none" stroke="{colour}" stroke-width="1.5" stroke-linejoin="round"/>"#,
+                r#"<polyline class="series-{}" points="{}" fill="none" stroke="{colour}" stroke-width="1.5" stroke-linejoin="round"{dash}/>"#,
                 i + 1,
                 coords.join(" ")
             ));
@@ -386,6 +458,27 @@ fn panel(o: &mut Out, index: usize, plan: &PanelPlan<'_>, dx: f64, dy: f64) {
                     (a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1))
                 }));
             }
+        }
+        for (k, &(lo, hi)) in s.bars.iter().enumerate() {
+            let vx = s.points[k].0;
+            let (a, b) = (
+                area.at(x.fraction(vx), y.fraction(lo).clamp(0.0, 1.0)),
+                area.at(x.fraction(vx), y.fraction(hi).clamp(0.0, 1.0)),
+            );
+            if !area.contains((a.0, a.1)) && !area.contains((b.0, b.1)) {
+                continue;
+            }
+            o.line(format_args!(
+                r#"<path class="error-bar" d="M{0},{1}V{2}M{3},{1}H{4}M{3},{2}H{4}" stroke="{colour}" stroke-width="1" fill="none"/>"#,
+                num(a.0),
+                num(a.1),
+                num(b.1),
+                num(a.0 - ERROR_CAP_PX),
+                num(a.0 + ERROR_CAP_PX)
+            ));
+        }
+        if s.reference {
+            continue;
         }
         for (k, &p) in pts.iter().enumerate().filter(|(_, &p)| area.contains(p)) {
             let hollow = s.hollow.get(k).copied().unwrap_or(false);
@@ -401,13 +494,21 @@ fn panel(o: &mut Out, index: usize, plan: &PanelPlan<'_>, dx: f64, dy: f64) {
 /// corner of the plot area that covers the fewest `ink` samples; ties go to the first of top
 /// left, top right, bottom right, bottom left.
 fn legend(o: &mut Out, panel: &Panel, area: &Area, ink: &[(f64, f64)]) {
-    let rows: Vec<(usize, &str)> = panel
+    // (series index or None for the hollow note, label)
+    let mut rows: Vec<(Option<usize>, &str)> = panel
         .series
         .iter()
         .enumerate()
         .filter(|(_, s)| !s.label.is_empty())
-        .map(|(i, s)| (i, s.label.as_str()))
+        .map(|(i, s)| (Some(i), s.label.as_str()))
         .collect();
+    let any_hollow = panel
+        .series
+        .iter()
+        .any(|s| !s.reference && s.hollow.iter().any(|&h| h));
+    if let (Some(note), true) = (&panel.hollow_note, any_hollow) {
+        rows.push((None, note.as_str()));
+    }
     if rows.is_empty() {
         return;
     }
@@ -440,21 +541,32 @@ fn legend(o: &mut Out, panel: &Panel, area: &Area, ink: &[(f64, f64)]) {
         num(bh)
     ));
     for (row, (i, label)) in rows.iter().enumerate() {
-        let colour = PALETTE[i % PALETTE.len()];
         let ry = by + 4.0 + LEGEND_ROW_PX * (row as f64 + 0.5);
-        o.line(format_args!(
-            r#"<line x1="{}" y1="{2}" x2="{}" y2="{2}" stroke="{colour}" stroke-width="1.5"/>"#,
-            num(bx + 8.0),
-            num(bx + 32.0),
-            num(ry)
-        ));
-        draw_marker(
-            o,
-            MARKERS[i % MARKERS.len()],
-            (bx + 20.0, ry),
-            colour,
-            false,
-        );
+        match i {
+            None => draw_marker(o, MARKERS[0], (bx + 20.0, ry), REFERENCE_INK, true),
+            Some(i) if panel.series[*i].reference => o.line(format_args!(
+                r#"<line x1="{}" y1="{2}" x2="{}" y2="{2}" stroke="{REFERENCE_INK}" stroke-width="1.5" stroke-dasharray="6 4"/>"#,
+                num(bx + 8.0),
+                num(bx + 32.0),
+                num(ry)
+            )),
+            Some(i) => {
+                let colour = PALETTE[i % PALETTE.len()];
+                o.line(format_args!(
+                    r#"<line x1="{}" y1="{2}" x2="{}" y2="{2}" stroke="{colour}" stroke-width="1.5"/>"#,
+                    num(bx + 8.0),
+                    num(bx + 32.0),
+                    num(ry)
+                ));
+                draw_marker(
+                    o,
+                    MARKERS[i % MARKERS.len()],
+                    (bx + 20.0, ry),
+                    colour,
+                    false,
+                );
+            }
+        }
         o.line(format_args!(
             r#"<text x="{}" y="{}" dy="0.35em" font-size="11">{}</text>"#,
             num(bx + 40.0),
