@@ -562,19 +562,9 @@ fn the_window_books_agree_with_the_blocks_counters_packet_for_packet() {
 /// protection domain of their own, stay out of the window's books.
 #[test]
 fn a_faults_window_packets_are_lost_not_in_flight_and_the_drain_does_not_wait_for_them() {
-    let run = |extra: &[&str]| {
-        let mut a = vec![
-            "network",
-            "run",
-            "--set",
-            "net.load=0.3",
-            "--set",
-            "net.faults=link:0-1@5000..8000",
-            "--json",
-        ];
-        a.extend_from_slice(extra);
-        json(&a)
-    };
+    let base = ["network", "run", "--json", "--set", "net.load=0.3"];
+    let fault = ["--set", "net.faults=link:0-1@5000..8000"];
+    let run = |extra: &[&str]| json(&[&base[..], &fault, extra].concat());
     let n = |v: &serde_json::Value, k: &str| v[k].as_u64().unwrap_or_else(|| panic!("{k}: {v}"));
     for extra in [
         &["--threads", "1"][..],
@@ -615,17 +605,8 @@ fn a_faults_window_packets_are_lost_not_in_flight_and_the_drain_does_not_wait_fo
 #[test]
 fn keeping_the_window_books_changes_nothing_simulated() {
     let hash = |ber: &str| {
-        let v = json(&[
-            "network",
-            "run",
-            "--threads",
-            "1",
-            "--set",
-            "net.load=0.3",
-            "--set",
-            &format!("link.phy.ber={ber}"),
-            "--json",
-        ]);
+        let set = format!("link.phy.ber={ber}");
+        let v = json(&["network", "run", "--threads", "1", "--json", "--set", &set]);
         assert_eq!(v["accounting"]["bits_flipped"], 0, "{v}");
         assert_eq!(v["packets_lost"], 0, "{v}");
         v["stats_hash"].clone()
