@@ -486,7 +486,11 @@ impl Network {
             let mut node = NetNode::new(id, dp, cfg_r, ports, nics);
             node.routing = Some(rf);
             if lossy {
-                node.books = Some(Box::new(WindowBooks::new(measure, &node.dp.router)));
+                node.books = Some(Box::new(WindowBooks::new(
+                    measure,
+                    &node.dp.router,
+                    link.phy.latency as u64,
+                )));
             }
             nodes.push(node);
             wires.push(w);
@@ -1075,8 +1079,8 @@ impl Network {
 
     /// This process's window books now (`window_books.rs`; empty when the run keeps none).
     fn book_words(&mut self) -> Vec<u64> {
-        let (n, latency) = (self.wires.len(), self.link.phy.latency as u64);
-        book_words(&mut self.nodes, self.base, n, self.cycle, latency)
+        let n = self.wires.len();
+        book_words(&mut self.nodes, self.base, n, self.cycle)
     }
 
     /// The window's packets lost so far (this process's nodes only; `run_phases` sums the

@@ -4,10 +4,10 @@
 //! Phases: warm-up, then a measurement window of `measure` cycles, then a drain. The packets
 //! *injected* in the window are the measured ones: their latency (arrival - injection: network
 //! time only) is kept for the mean, standard deviation and percentiles, and every one of them is
-//! accounted for at the end: delivered, lost (`window_books.rs`) or still in flight. Accepted traffic counts the payload
-//! bytes *arriving* during the window. Each partition of the network keeps its own `Stats`;
-//! `merge` adds them up and the summary sorts, so the result does not depend on the
-//! partitioning or on the order of the nodes.
+//! accounted for at the end: delivered, lost (`window_books.rs`) or still in flight. Accepted
+//! traffic counts the payload bytes *arriving* during the window. Each partition of the
+//! network keeps its own `Stats`; `merge` adds them up and the summary sorts, so the result
+//! does not depend on the partitioning or on the order of the nodes.
 
 use super::account::{LinkLoss, PacketAccount};
 use super::ber_model::BerPrediction;

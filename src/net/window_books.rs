@@ -65,6 +65,9 @@ pub fn in_window(hdr: u128, w: &Window) -> bool {
 #[derive(Debug, Clone)]
 pub struct WindowBooks {
     window: Window,
+    /// Cycles after its MAGIC within which a packet may still be on its link: the lane's
+    /// latency and [`HORIZON_BEATS`].
+    horizon: u64,
     /// Per inter-tile port: the window's packets its TX started, and the MAGIC cycles of those
     /// started within the horizon (oldest first).
     sent: [u64; MAX_INTER],
@@ -78,9 +81,11 @@ pub struct WindowBooks {
 }
 
 impl WindowBooks {
-    pub fn new(window: Window, router: &Router) -> WindowBooks {
+    /// `lane_latency`: the lanes' latency, cycles.
+    pub fn new(window: Window, router: &Router, lane_latency: u64) -> WindowBooks {
         WindowBooks {
             window,
+            horizon: lane_latency + HORIZON_BEATS,
             sent: [0; MAX_INTER],
             recent: Default::default(),
             forwarded: [0; MAX_INTER],
@@ -95,6 +100,8 @@ impl WindowBooks {
     pub fn sent(&mut self, q: usize, hdr: u128, cycle: u64) {
         if in_window(hdr, &self.window) {
             self.sent[q] += 1;
+            // only the horizon's are kept: a port's books hold a few cycles' packets
+            self.recent_after(q, cycle.saturating_sub(self.horizon));
             self.recent[q].push_back(cycle);
         }
     }
@@ -140,18 +147,11 @@ const PORT_WORDS: usize = 4;
 /// The books of `nodes` (nodes `base..` of `total`) at `cycle`, as words that processes add
 /// up: per node and port ([`PORT_WORDS`] at `(node x MAX_INTER + port) x PORT_WORDS`), then
 /// the window's packets dropped by routers and lost at dead nodes. Empty when no node keeps
-/// books. `lane_latency`: the lanes' latency, cycles.
-pub fn book_words(
-    nodes: &mut [NetNode],
-    base: usize,
-    total: usize,
-    cycle: u64,
-    lane_latency: u64,
-) -> Vec<u64> {
+/// books.
+pub fn book_words(nodes: &mut [NetNode], base: usize, total: usize, cycle: u64) -> Vec<u64> {
     if nodes.iter().all(|n| n.books.is_none()) {
         return Vec::new();
     }
-    let since = cycle.saturating_sub(lane_latency + HORIZON_BEATS);
     let ports = total * MAX_INTER * PORT_WORDS;
     let mut w = vec![0u64; ports + 2];
     for (i, n) in nodes.iter_mut().enumerate() {
@@ -162,7 +162,7 @@ pub fn book_words(
         let Some(b) = n.books.as_mut() else { continue };
         for (q, failed) in failed {
             let at = ((base + i) * MAX_INTER + q) * PORT_WORDS;
-            let recent = b.recent_after(q, since);
+            let recent = b.recent_after(q, cycle.saturating_sub(b.horizon));
             w[at..at + PORT_WORDS].copy_from_slice(&[
                 b.sent[q],
                 recent,
