@@ -6,8 +6,7 @@
 //! `--jobs` threads and the output, assembled in a fixed order, is the same for any count.
 
 use super::netsweep::{
-    check_jobs, combinations, packets_part, parse_seeds, parse_vary, run_pool, PacketsJoin, Vary,
-    MAX_RUNS,
+    check_jobs, combinations, packets_part, parse_vary, run_pool, PacketsJoin, Vary, MAX_RUNS,
 };
 use super::output::{check_out, record_routings, record_seeds, write_csv};
 use super::{json_out, load_config, CliError, R};
@@ -430,16 +429,7 @@ pub fn sweep(a: &SweepArgs) -> R {
         None => parse_loads(a.loads.unwrap_or(DEFAULT_LOADS))
             .map_err(|e| CliError::input(format!("--loads: {e}")))?,
     };
-    let seeds = match (a.seeds, a.seed) {
-        (Some(_), Some(_)) => {
-            return Err(CliError::input(
-                "--seed and --seeds both give the seed: give one of them",
-            ))
-        }
-        (Some(s), None) => parse_seeds(s)?,
-        (None, Some(s)) => vec![s],
-        (None, None) => vec![base.sim.seed],
-    };
+    let seeds = super::netsat::seeds_of(a, base.sim.seed)?;
     // counted before the curves are set up, which takes time for every one
     let pairs = a.topologies.len().max(a.routings.len()).max(1);
     let (nl, ns) = (loads.len(), seeds.len());

@@ -280,7 +280,7 @@ fn print_search(out: &[Saturation], resolution: f64, seeds: usize) {
     }
 }
 
-/// The seeds of a search: as the sweep's.
+/// The seeds of a sweep or a search: `--seeds`, `--seed`, or the configuration's.
 pub fn seeds_of(a: &SweepArgs, default: u64) -> Result<Vec<u64>, CliError> {
     match (a.seeds, a.seed) {
         (Some(_), Some(_)) => Err(CliError::input(
