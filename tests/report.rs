@@ -1,8 +1,14 @@
-//! Issue 15 §3: `network run --report FILE.html` opened in a real browser. Debian's Chromium
-//! (installed by the test command when missing, `scripts/setup.sh`'s `need_chromium`), headless,
-//! loads the report of a 2-D torus, a 3-D torus and a dragonfly with `#selftest`: the page must
-//! render with no script error, its self-test must find that moving the slider changes the
-//! drawing, and a screenshot of each is kept in the output folder (`out/`, git-ignored).
+//! Issues 15 §3 and 32 §3: `network run --report FILE.html` opened in a real browser. Debian's
+//! Chromium (installed by the test command when missing, `scripts/setup.sh`'s
+//! `need_chromium`), headless, loads the report of a 2-D torus, a 3-D torus and a dragonfly
+//! with `#selftest`: the page must render with no script error, and its self-test must find
+//! that it opened inside the measurement window, that moving the slider changes the drawing,
+//! a line for each direction of each link with a buffer square at each end, a label for each
+//! node, the whole drawing inside its frame (the dragonfly not clipped), the colour scales'
+//! ticks, and that a click on a column sorts the port table (and a second click the other way).
+//! A screenshot of each is kept in the output folder (`out/`, git-ignored). The command says
+//! where it wrote the page. A saturated run's buffers are coloured against each port's own
+//! capacity, so its full ports show where a router-wide scale would show none.
 
 mod common;
 use common::{exanet, refused_each};
@@ -39,6 +45,14 @@ fn chromium(args: &[&str], url: &str) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+/// The part of a dumped DOM from `start` to the first `end` after it.
+fn element<'a>(dom: &'a str, start: &str, end: &str) -> &'a str {
+    let i = dom
+        .find(start)
+        .unwrap_or_else(|| panic!("no {start} in the page"));
+    &dom[i..i + dom[i..].find(end).unwrap()]
+}
+
 /// The text of the element `<pre id="ID">` in a dumped DOM.
 fn pre(dom: &str, id: &str) -> String {
     let start = format!("<pre id=\"{id}\">");
@@ -50,7 +64,7 @@ fn pre(dom: &str, id: &str) -> String {
 }
 
 #[test]
-fn the_report_renders_in_a_browser_and_its_slider_changes_the_drawing() {
+fn the_report_renders_in_a_browser_and_its_self_test_finds_what_it_should_draw() {
     let out = out_dir();
     for (name, sets) in [
         ("torus6x6", &["net.topology=torus:6x6", "net.load=0.3"][..]),
@@ -75,10 +89,13 @@ fn the_report_renders_in_a_browser_and_its_slider_changes_the_drawing() {
         let h = html.to_str().unwrap();
         a.extend(["--report", h, "--report-every", "500"]);
         let o = exanet(&a);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{name}: {err}");
+        // it says where it wrote the page, as an absolute path
+        let abs = std::fs::canonicalize(&html).unwrap();
         assert!(
-            o.status.success(),
-            "{name}: {}",
-            String::from_utf8_lossy(&o.stderr)
+            err.contains(&format!("--report: wrote {}", abs.display())),
+            "{name}: {err}"
         );
         let page = std::fs::read_to_string(&html).unwrap();
         // self-contained: no resource from anywhere else
@@ -88,9 +105,27 @@ fn the_report_renders_in_a_browser_and_its_slider_changes_the_drawing() {
         assert_eq!(pre(&dom, "errors"), "", "{name}: script errors");
         let st = pre(&dom, "selftest");
         assert!(st.starts_with("selftest ok"), "{name}: {st}");
-        // the drawing: a circle a node, and the port table
-        assert!(dom.matches("<circle").count() >= 27, "{name}");
-        assert!(dom.contains("<th>packets_sent</th>"), "{name}");
+        // the drawing: a circle and a label a node, and the port table
+        let d = page_data(&page);
+        let nodes = d["nodes"].as_u64().unwrap() as usize;
+        assert!(nodes >= 27, "{name}");
+        let view = element(&dom, "<svg id=\"view\"", "</svg>");
+        assert_eq!(view.matches("<circle").count(), nodes, "{name}");
+        assert_eq!(view.matches("class=\"label\"").count(), nodes, "{name}");
+        let lanes: std::collections::HashSet<&str> = view
+            .split("data-lane=\"")
+            .skip(1)
+            .map(|x| &x[..x.find('"').unwrap()])
+            .collect();
+        assert_eq!(
+            lanes.len(),
+            2 * d["links"].as_array().unwrap().len(),
+            "{name}: a lane each direction of each link"
+        );
+        assert!(
+            element(&dom, "<table id=\"ports\"", "</table>").contains("data-col=\"packets_sent\""),
+            "{name}"
+        );
         let png = out.join(format!("test-report-{name}.png"));
         let _ = std::fs::remove_file(&png);
         chromium(
@@ -184,4 +219,57 @@ fn the_report_changes_no_statistic_and_its_port_counters_are_the_runs() {
         .map(|w| w.as_u64().unwrap())
         .sum();
     assert_eq!(words, sum("words_received"));
+
+    // Buffers against their own capacity: transpose at full load fills output FIFOs to the
+    // brim inside the window, where the words of all a router's FIFOs over all their capacity
+    // (the scale before issue 32) stay below a tenth.
+    let w = d["window"].as_array().unwrap();
+    let (start, end) = (w[0].as_u64().unwrap(), w[1].as_u64().unwrap());
+    let snaps = d["snapshots"].as_array().unwrap();
+    let inside: Vec<&serde_json::Value> = snaps
+        .iter()
+        .filter(|s| (start + 1..=end).contains(&s.get("cycle").unwrap().as_u64().unwrap()))
+        .collect();
+    assert!(!inside.is_empty());
+    let most = |s: &serde_json::Value, k: &str| -> u64 {
+        s[k].as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .max()
+            .unwrap()
+    };
+    let open = inside.last().unwrap();
+    assert!(most(open, "output_fill") >= 900, "{open}");
+    let (vcs, i, o) = (&d["vcs"], &d["input_depth"], &d["output_depth"]);
+    let per_port = vcs.as_u64().unwrap()
+        * [i, o]
+            .iter()
+            .map(|x| x[0].as_u64().unwrap() + x[1].as_u64().unwrap())
+            .sum::<u64>();
+    let held: u64 = open["input_words"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    let ports = rows.len() as u64;
+    assert!(
+        held * 10 < per_port * ports,
+        "router-wide, the FIFOs hold {held} of {} words",
+        per_port * ports
+    );
+    // the page draws the opening snapshot's fills: its self-test names the fullest input
+    let dom = chromium(
+        &["--dump-dom"],
+        &format!("file://{}#selftest", html.display()),
+    );
+    let st = pre(&dom, "selftest");
+    assert!(st.starts_with("selftest ok"), "{st}");
+    let want = format!(
+        "opens at cycle {} of the window {start} to {end}; fullest input buffer drawn {:.3}",
+        open["cycle"],
+        most(open, "input_fill") as f64 / 1000.0
+    );
+    assert!(st.contains(&want), "{st}\nwanted: {want}");
 }

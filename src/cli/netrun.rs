@@ -895,6 +895,8 @@ pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
             if snaps.last().map(|x| x.cycle) != Some(net.cycle) {
                 snaps.push(crate::net::report::Snapshot::of(&net));
             }
+            let w = crate::net::setup::window(&cfg);
+            let window = (w.start, w.end);
             let title = format!(
                 "{} {} {} at load {}, seed {}{}",
                 cfg.net.topology,
@@ -904,7 +906,7 @@ pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
                 cfg.sim.seed,
                 model_only_mark(cfg.net.routing.rtl_twin())
             );
-            let data = crate::net::report::report_data(&net, title, snaps);
+            let data = crate::net::report::report_data(&net, title, window, snaps);
             drawn.push((
                 "--report",
                 path,
@@ -949,14 +951,19 @@ pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
 }
 
 /// Write each output drawn from a run whose results are printed: (option, path, its text or
-/// why it could not be drawn). One that fails is an error naming it (exit 1), the others
-/// written all the same.
+/// why it could not be drawn), and say on standard error where each went (its absolute path,
+/// so that a report can be opened from anywhere). One that fails is an error naming it
+/// (exit 1), the others written all the same.
 pub fn write_drawn(drawn: Vec<(&str, &Path, Result<String, String>)>) -> Result<(), CliError> {
     let mut errors = Vec::new();
     for (opt, path, text) in drawn {
         let r = text.and_then(|t| std::fs::write(path, t).map_err(|e| e.to_string()));
-        if let Err(e) = r {
-            errors.push(format!("{opt}: {}: {e}", path.display()));
+        match r {
+            Ok(()) => {
+                let at = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+                eprintln!("{opt}: wrote {}", at.display());
+            }
+            Err(e) => errors.push(format!("{opt}: {}: {e}", path.display())),
         }
     }
     if errors.is_empty() {
