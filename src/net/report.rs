@@ -2,11 +2,12 @@
 //! issue 15 §3 and issue 32 §3, after the HTML statistics and the GUI of Nüssle et al.
 //! "Statistics" and "Simulation Controller"): the topology drawn (2-D and 3-D tori and meshes
 //! as grids, one panel a plane; dragonflies as groups on a circle), every node labelled, each
-//! direction of a link drawn as its own line coloured by its lane's utilisation, and at each end
-//! a square coloured by how full that port's buffers are against their own capacity (the
-//! sender's output FIFOs, the receiver's input FIFOs; each router filled by its fullest buffer), colour scales with ticks, a slider over
-//! snapshots taken every N cycles that opens on the last snapshot of the measurement window,
-//! and a table of the per-port counters at the end, sorted by any column on a click.
+//! direction of a link drawn as its own line coloured by its lane's utilisation, and at each
+//! end a square coloured by how full that port's buffers are against their own capacity (the
+//! sender's output FIFOs, the receiver's input FIFOs; each router filled by its fullest
+//! buffer), colour scales with ticks, a slider over snapshots taken every N cycles that opens
+//! on the last snapshot of the measurement window, and a table of the per-port counters at
+//! the end, sorted by any column on a click.
 //!
 //! A snapshot reads the registers of every node between two runs of the engine (`Snapshot`):
 //! per port, the words its RX has written (so the utilisation of a lane over an interval is two
