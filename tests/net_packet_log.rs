@@ -102,7 +102,98 @@ fn the_log_keeps_hop_counts_only_for_packets_in_the_network() {
     }
     assert_eq!(count(&mut net), 0, "a count outlived its packet");
     let m = net.merged();
-    assert_eq!(sink.0.lock().unwrap().len() as u64, m.delivered);
+    let recs = sink.0.lock().unwrap().clone();
+    assert_eq!(recs.len() as u64, m.delivered);
+    // the log was detached and attached again under way: a packet then in a FIFO gets no
+    // split rather than another packet's cycles, so no router or link is quicker than its
+    // pipeline (11 and 51 cycles, docs/network.md "Latency")
+    for r in &recs {
+        if let Some(s) = &r.split {
+            assert!(s.router.iter().all(|&x| x >= 11), "{r:?}");
+            assert!(s.link.iter().all(|&x| x >= 51), "{r:?}");
+        }
+    }
+    assert!(recs.iter().any(|r| r.split.is_some()));
+}
+
+/// Issue 32 §1: each packet's latency split router by router and link by link
+/// (`exanet::net::hop_times`). Lone packets show the documented pipelines (docs/network.md,
+/// "Latency": 11 cycles a router, 51 a link of which 4 before the MAGIC, and for a 64-byte
+/// payload, 6 words, an ejection of `max(W-1, 2(W-1)-5) + 4` = 9); under load the parts still
+/// add up to the latency, every part at least its pipeline, and contention shows in them.
+#[test]
+fn a_packets_latency_splits_into_its_routers_and_links_as_the_pipelines_say() {
+    use std::collections::HashMap;
+    fn mode(v: impl Iterator<Item = u64>) -> u64 {
+        let mut n: HashMap<u64, usize> = HashMap::new();
+        for x in v {
+            *n.entry(x).or_default() += 1;
+        }
+        n.into_iter()
+            .max_by_key(|&(x, k)| (k, std::cmp::Reverse(x)))
+            .unwrap()
+            .0
+    }
+    for (topo, routing) in [("torus:4x4", "ecube"), ("dragonfly:p=2,a=2,h=1,g=3", "min")] {
+        let mut means = Vec::new();
+        for load in [0.02, 0.5] {
+            let mut c = small(topo, routing, load);
+            c.net.sizes = "64".parse().unwrap();
+            let p = plan(&c).unwrap();
+            let sink = VecSink::default();
+            let (s, log) = run_logged(
+                &c,
+                &p,
+                c.net.load,
+                Some(PacketLog::new(Box::new(sink.clone()))),
+                &exanet::progress::Progress::hidden(),
+            )
+            .unwrap();
+            let split = log.unwrap().split_means();
+            let recs = sink.0.lock().unwrap().clone();
+            assert!(recs.len() > 50, "{topo} {load}");
+            let mut all = Vec::new();
+            for r in &recs {
+                let x = r.split.clone().expect("a lossless run sees every hop");
+                assert_eq!(x.router.len() as u32, r.hops + 1, "{r:?}");
+                assert_eq!(x.link.len() as u32, r.hops, "{r:?}");
+                assert_eq!(x.link_wait.len() as u32, r.hops, "{r:?}");
+                let (rt, lk, _) = x.sums();
+                assert_eq!(rt + lk + x.ejection, r.delivered - r.injected, "{r:?}");
+                assert!(x.router.iter().all(|&v| v >= 11), "{r:?}");
+                assert!(x.link.iter().all(|&v| v >= 51), "{r:?}");
+                assert!(x.link_wait.iter().all(|&v| v >= 4), "{r:?}");
+                assert!(x.ejection >= 9, "{r:?}");
+                all.push(x);
+            }
+            if load < 0.1 {
+                let m = |f: &dyn Fn(&exanet::net::hop_times::LatencySplit) -> Vec<u32>| {
+                    mode(all.iter().flat_map(f).map(u64::from))
+                };
+                assert_eq!(m(&|x| x.router.clone()), 11, "{topo}");
+                assert_eq!(m(&|x| x.link.clone()), 51, "{topo}");
+                assert_eq!(m(&|x| x.link_wait.clone()), 4, "{topo}");
+                assert_eq!(mode(all.iter().map(|x| x.ejection)), 9, "{topo}");
+            }
+            // the summary is over the window's packets, and adds up to their latency
+            assert_eq!(split.packets, s.packets_delivered, "{topo} {load}");
+            assert_eq!(split.packets_without_split, 0);
+            let sum =
+                split.router_mean_cycles + split.link_mean_cycles + split.ejection_mean_cycles;
+            assert!(
+                (sum - s.latency_mean_cycles).abs() < 1e-9 * s.latency_mean_cycles,
+                "{topo} {load}: {sum} against {}",
+                s.latency_mean_cycles
+            );
+            means.push((split.per_router_mean_cycles, split.per_link_mean_cycles));
+        }
+        // contention: at load a router or a link takes longer on average than alone
+        let (lo, hi) = (means[0], means[1]);
+        assert!(
+            hi.0 + hi.1 > lo.0 + lo.1 + 1.0,
+            "{topo}: {lo:?} then {hi:?}"
+        );
+    }
 }
 
 /// Statistics hashes of runs made before the packet log existed (the binary of the commit

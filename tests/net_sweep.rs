@@ -590,7 +590,9 @@ fn packet_lines(path: &Path) -> Vec<std::collections::HashMap<String, String>> {
     assert_eq!(
         header.join(","),
         "curve,point,offered_load,seed,src,dst,vc,size_bytes,injected_cycle,delivered_cycle,\
-         latency_cycles,hops,window,probe,created_cycle,source_queue_cycles"
+         latency_cycles,hops,window,probe,created_cycle,source_queue_cycles,router_cycles,\
+         link_cycles,link_wait_cycles,ejection_cycles,hop_router_cycles,hop_link_cycles,\
+         hop_link_wait_cycles"
     );
     rows.into_iter()
         .map(|r| header.iter().cloned().zip(r).collect())
@@ -686,7 +688,36 @@ fn the_packets_file_of_a_run_has_a_line_per_delivered_packet() {
             assert!((16..=160).contains(&size), "{size}");
         }
         assert!((1..=4).contains(&num(m, "hops")), "{m:?}");
+        // the latency split hop by hop: h + 1 routers and h links, adding up to the latency
+        let list = |k: &str| -> Vec<u64> { m[k].split(';').map(|x| x.parse().unwrap()).collect() };
+        let (routers, links) = (list("hop_router_cycles"), list("hop_link_cycles"));
+        assert_eq!(routers.len() as u64, num(m, "hops") + 1, "{m:?}");
+        assert_eq!(links.len() as u64, num(m, "hops"), "{m:?}");
+        assert_eq!(routers.iter().sum::<u64>(), num(m, "router_cycles"));
+        assert_eq!(links.iter().sum::<u64>(), num(m, "link_cycles"));
+        assert_eq!(
+            num(m, "router_cycles") + num(m, "link_cycles") + num(m, "ejection_cycles"),
+            num(m, "latency_cycles"),
+            "{m:?}"
+        );
     }
+    // the summary's split is the window's lines'
+    let sp = &v["latency_split"];
+    assert_eq!(sp["packets"].as_u64().unwrap(), window.len() as u64);
+    assert_eq!(sp["packets_without_split"].as_u64().unwrap(), 0);
+    let mean = |k: &str| window.iter().map(|m| num(m, k)).sum::<u64>() as f64 / window.len() as f64;
+    for k in ["router", "link", "link_wait", "ejection"] {
+        let got = sp[format!("{k}_mean_cycles")].as_f64().unwrap();
+        let want = mean(&format!("{k}_cycles"));
+        assert!(
+            (got - want).abs() <= 1e-9 * want.max(1.0),
+            "{k}: {got} vs {want}"
+        );
+    }
+    let parts =
+        ["router", "link", "ejection"].map(|k| sp[format!("{k}_mean_cycles")].as_f64().unwrap());
+    let lat = v["latency_mean_cycles"].as_f64().unwrap();
+    assert!((parts.iter().sum::<f64>() - lat).abs() <= 1e-8 * lat);
     // the window's payload bytes are the accepted load's... of the packets injected in it
     let bytes: u64 = window.iter().map(|m| num(m, "size_bytes")).sum();
     let injected = v["injected_load"].as_f64().unwrap() * 16.0 * 1500.0 * 8.0;

@@ -166,7 +166,7 @@ pub fn run(config: Option<&Path>, json: bool, csv: Option<&Path>, packets: Optio
         csv,
         Some(m.size),
         &[],
-        None,
+        super::netrun::RunExtras::default(),
     )
 }
 

@@ -916,7 +916,11 @@ pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
         }
     };
     progress.finish();
+    let mut latency_split = None;
     if let Some(l) = log {
+        if o.packets.is_some() {
+            latency_split = Some(l.split_means());
+        }
         l.finish()
             .map_err(|e| CliError::input(format!("--packets: {e}")))?;
     }
@@ -930,11 +934,14 @@ pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
         std::fs::write(path, text)
             .map_err(|e| CliError::input(format!("--channels: {}: {e}", path.display())))?;
     }
-    let extra = match o.channels {
-        Some(_) => {
-            Some(serde_json::to_value(&channels).map_err(|e| CliError::failed(e.to_string()))?)
-        }
-        None => None,
+    let extra = RunExtras {
+        channels: match o.channels {
+            Some(_) => {
+                Some(serde_json::to_value(&channels).map_err(|e| CliError::failed(e.to_string()))?)
+            }
+            None => None,
+        },
+        latency_split,
     };
     let done = report_run(
         &cfg,
@@ -948,6 +955,14 @@ pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
     )?;
     write_drawn(drawn)?;
     Ok(done)
+}
+
+/// What a run reports besides its summary, when asked: the per-channel figures (`--channels`)
+/// and the latency split of the window's packets (`--packets`, `hop_times.rs`).
+#[derive(Default)]
+pub(super) struct RunExtras {
+    pub channels: Option<Value>,
+    pub latency_split: Option<crate::net::hop_times::SplitMeans>,
 }
 
 /// Write each output drawn from a run whose results are printed: (option, path, its text or
@@ -1050,7 +1065,7 @@ pub(super) fn report_run(
     csv: Option<&Path>,
     mpi_world_size: Option<usize>,
     over_time: &[LatencyBin],
-    channels: Option<Value>,
+    extra: RunExtras,
 ) -> R {
     record_routings(&[cfg.net.routing]);
     let row = PointRow {
@@ -1078,8 +1093,12 @@ pub(super) fn report_run(
             if let Some(n) = mpi_world_size {
                 m.insert("mpi_world_size".into(), Value::from(n));
             }
-            if let Some(c) = channels {
+            if let Some(c) = extra.channels {
                 m.insert("channels".into(), c);
+            }
+            if let Some(x) = &extra.latency_split {
+                let v = serde_json::to_value(x).map_err(|e| CliError::failed(e.to_string()))?;
+                m.insert("latency_split".into(), v);
             }
         }
         return json_out(&v);
@@ -1133,6 +1152,26 @@ pub(super) fn report_run(
             s.packet_latency_p50_cycles,
             s.packet_latency_p99_cycles,
             s.packet_latency_max_cycles
+        );
+    }
+    if let Some(x) = &extra.latency_split {
+        println!(
+            "  latency split        mean {:.1} cycles in routers ({:.1} a router) + {:.1} on links \
+             ({:.1} a link; {:.1} of the {:.1} before the TX started the packet) + {:.1} ejection, \
+             over {} packets{}",
+            x.router_mean_cycles,
+            x.per_router_mean_cycles,
+            x.link_mean_cycles,
+            x.per_link_mean_cycles,
+            x.link_wait_mean_cycles,
+            x.link_mean_cycles,
+            x.ejection_mean_cycles,
+            x.packets,
+            if x.packets_without_split > 0 {
+                format!(" ({} more without: a hop not seen)", x.packets_without_split)
+            } else {
+                String::new()
+            }
         );
     }
     println!(

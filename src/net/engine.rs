@@ -46,6 +46,7 @@ use super::account::{lane_books, link_losses, loss_words, PacketAccount, Raw};
 use super::adapter::NodeRouting;
 use super::ber_model::{hop_distribution, predict, BerPrediction};
 use super::faults::{Action, DownSet, Event, FaultView, Faulty, Split};
+use super::hop_times::NodeHops;
 use super::nic::Nic;
 use super::node::{NetNode, NetPort, NodeEnv, NodeEvents};
 use super::observe::NodeObserver;
@@ -262,13 +263,13 @@ pub fn router_cfg(cfg: &Config, t: &dyn Topology, id: usize, link: &LinkParams) 
     }
 }
 
-/// What every node's step shares; `(skip, log_hops, detect_cycles)` as `NodeEnv`'s.
+/// What every node's step shares; `(skip, detect_cycles)` as `NodeEnv`'s.
 fn node_env<'a>(
     topo: &'a dyn Topology,
     pattern: &'a dyn Pattern,
     sizes: &'a SizeDist,
     link: &'a LinkParams,
-    (skip, log_hops, detect_cycles): (bool, bool, u64),
+    (skip, detect_cycles): (bool, u64),
 ) -> NodeEnv<'a> {
     NodeEnv {
         topo,
@@ -278,7 +279,6 @@ fn node_env<'a>(
         tcl_cfg: link.cfg,
         phy_cfg: link.phy_cfg,
         skip,
-        log_hops,
         detect_cycles,
     }
 }
@@ -546,14 +546,21 @@ impl Network {
     }
 
     /// Attach a packet log: from now on every delivered packet is recorded with the links it
-    /// crossed (count only the hops of packets that crossed links after this call: attach it
-    /// before running).
+    /// crossed and its latency split into routers and links (`hop_times.rs`; counts only the
+    /// hops of packets that crossed links after this call, and splits only the latency of
+    /// packets injected after it: attach it before running).
     pub fn log_packets(&mut self, log: PacketLog) {
         self.packet_log = Some(log);
+        for n in &mut self.nodes {
+            n.hops = Some(Box::new(NodeHops::new(&n.dp.router)));
+        }
     }
 
     /// Detach the packet log.
     pub fn take_packet_log(&mut self) -> Option<PacketLog> {
+        for n in &mut self.nodes {
+            n.hops = None;
+        }
         self.packet_log.take()
     }
 
@@ -829,11 +836,7 @@ impl Network {
             self.pattern.as_ref(),
             &self.sizes,
             &self.link,
-            (
-                self.idle_skip,
-                self.packet_log.is_some(),
-                self.detect_cycles,
-            ),
+            (self.idle_skip, self.detect_cycles),
         )
     }
 
@@ -879,11 +882,7 @@ impl Network {
                 self.pattern.as_ref(),
                 &self.sizes,
                 &self.link,
-                (
-                    self.idle_skip,
-                    self.packet_log.is_some(),
-                    self.detect_cycles,
-                ),
+                (self.idle_skip, self.detect_cycles),
             ),
             wires: &self.wires,
             outbox: &self.outbox,
@@ -1430,12 +1429,16 @@ impl Worker<'_> {
                 }
             }
             if let Some(log) = hooks.log.as_mut() {
-                for f in ev.hop_footers.drain(..) {
-                    log.hop(ctx.env.topo, f);
+                for s in ev.hop_sent.drain(..) {
+                    log.sent(ctx.env.topo, &s);
                 }
-                for a in &ev.arrived {
-                    log.arrive(a, &ctx.measure);
+                for h in ev.hop_in.drain(..) {
+                    log.hop(ctx.env.topo, &h);
                 }
+                for (k, a) in ev.arrived.iter().enumerate() {
+                    log.arrive(a, ev.ejected.get(k).copied().flatten(), &ctx.measure);
+                }
+                ev.ejected.clear();
             }
             for size in ev.generated.drain(..) {
                 st.generate(c, size, &ctx.measure);

@@ -124,6 +124,7 @@ mod tests {
             window: true,
             probe,
             created: Some(injected),
+            split: None,
         };
         s.record(&r(10, 90, false));
         s.record(&r(50, 150, false));

@@ -18,6 +18,7 @@ pub mod confidence;
 pub mod dist;
 pub mod engine;
 pub mod faults;
+pub mod hop_times;
 pub mod latency_bins;
 pub mod nic;
 pub mod node;

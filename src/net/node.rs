@@ -32,6 +32,7 @@
 
 use super::adapter::NodeRouting;
 use super::faults::PAD;
+use super::hop_times::{HopIn, HopSent, NodeHops};
 use super::nic::{Arrival, Injection, Nic, NicFifoIn};
 use super::topology::Topology;
 use super::traffic::{Pattern, SizeDist};
@@ -109,9 +110,6 @@ pub struct NodeEnv<'a> {
     pub tcl_cfg: TclCfg,
     pub phy_cfg: PhyCfg,
     pub skip: bool,
-    /// Report every footer a TCL RX writes into the router (`NodeEvents::hop_footers`), for
-    /// the packet log's hop counts; off unless a packet log is attached.
-    pub log_hops: bool,
     /// Cycles without a credit after which a port is marked down (`faults.rs`); 0: the run
     /// has no faults, and no watchdog runs.
     pub detect_cycles: u64,
@@ -142,6 +140,9 @@ pub struct NetNode {
     /// Where the measurement window's packets went (`window_books.rs`): kept in runs that can
     /// lose packets.
     pub books: Option<Box<WindowBooks>>,
+    /// The cycles of the headers in the node's FIFOs (`hop_times.rs`): kept while a packet log
+    /// is attached, which then hears of every hop (`NodeEvents::hop_in`, `hop_sent`).
+    pub hops: Option<Box<NodeHops>>,
 }
 
 /// A sub-block of a network node, in the visiting order of `NetNode::step`.
@@ -181,8 +182,13 @@ pub struct NodeEvents {
     pub injected: Vec<Injection>,
     pub arrived: Vec<Arrival>,
     /// Footers the TCL RXs wrote into the router this cycle: one packet crossed one link into
-    /// this node (only with `NodeEnv::log_hops`).
-    pub hop_footers: Vec<u128>,
+    /// this node (only with `NetNode::hops`).
+    pub hop_in: Vec<HopIn>,
+    /// Footers the TCL TXs sent this cycle (only with `NetNode::hops`).
+    pub hop_sent: Vec<HopSent>,
+    /// Per packet in `arrived`, in order: the cycle its header was written into the
+    /// intra-tile RX FIFO (only with `NetNode::hops`).
+    pub ejected: Vec<Option<u64>>,
 }
 
 /// The router's inputs from the registers of this cycle: the NICs' strobes and words on the
@@ -242,6 +248,7 @@ impl NetNode {
             },
             shuffle: None,
             books: None,
+            hops: None,
         }
     }
 
@@ -398,6 +405,9 @@ impl NetNode {
                         ev.injected.push(x);
                     }
                     if let Some(x) = arr {
+                        if let Some(h) = self.hops.as_deref_mut() {
+                            ev.ejected.push(h.ejected(t));
+                        }
                         ev.arrived.push(x);
                     }
                     ev.generated.append(&mut self.nics[t].generated);
@@ -409,12 +419,12 @@ impl NetNode {
                     match &taken {
                         Some(x) => {
                             let x = x.tx[q].as_ref().expect("taken for a working TX");
-                            self.step_tx(q, x, env, cycle);
+                            self.step_tx(q, x, env, cycle, ev);
                         }
                         None => {
                             // built in place, not moved (a TxIn is some 400 bytes)
                             let x = self.tx_input(q, ready[q]);
-                            self.step_tx(q, &x, env, cycle);
+                            self.step_tx(q, &x, env, cycle, ev);
                         }
                     }
                 }
@@ -432,9 +442,13 @@ impl NetNode {
                             port: rx_in(link_in[q]),
                         },
                     );
-                    if env.log_hops && rx.stat_pkts != packets {
+                    if let Some(h) = self.hops.as_deref_mut() {
                         // the RX counts a packet as it writes its footer (`TclRx::data_beat`)
-                        ev.hop_footers.push(rx.wr_data);
+                        let footer = rx.stat_pkts != packets;
+                        let header = rx.wr_valid && rx.wr_hf && !footer;
+                        if let Some(x) = h.rx(q, header, footer.then_some(rx.wr_data), cycle) {
+                            ev.hop_in.push(x);
+                        }
                     }
                     if let Some(b) = self.books.as_deref_mut() {
                         // a header written: a header/footer word that is not the footer
@@ -472,6 +486,9 @@ impl NetNode {
                     if let Some(b) = self.books.as_deref_mut() {
                         b.gates(&self.dp.router);
                     }
+                    if let Some(h) = self.hops.as_deref_mut() {
+                        h.router(&self.dp.router, cycle);
+                    }
                 }
             }
         }
@@ -483,7 +500,7 @@ impl NetNode {
 
     /// Port `q`'s TCL TX steps with inputs `x`.
     #[inline(always)]
-    fn step_tx(&mut self, q: usize, x: &TxIn, env: &NodeEnv, cycle: u64) {
+    fn step_tx(&mut self, q: usize, x: &TxIn, env: &NodeEnv, cycle: u64, ev: &mut NodeEvents) {
         let tx = &mut self.dp.link_mut(q).tcl.tx;
         let was_in_packet = tx.pkt;
         block::step(
@@ -498,6 +515,11 @@ impl NetNode {
             // a MAGIC loaded: the header at the head of the VC it chose starts
             if tx.pkt && !was_in_packet {
                 b.sent(q, x.hf_rdata[tx.vc as usize], cycle);
+            }
+        }
+        if let Some(h) = self.hops.as_deref_mut() {
+            if let Some(s) = h.tx(q, tx, was_in_packet, x.hf_rdata[tx.vc as usize], cycle) {
+                ev.hop_sent.push(s);
             }
         }
         self.ports[q].as_mut().expect("a wired port").tx_seen = cycle + 1;

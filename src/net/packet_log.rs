@@ -5,17 +5,22 @@
 //! same with and without it (a test).
 //!
 //! Events it is fed:
-//! - a footer written by a TCL RX into a router (`NodeEvents::hop_footers`): the packet named
-//!   by the footer (source endpoint and sequence number, `nic::footer_id`) crossed one more
-//!   link. Its count is kept until the packet arrives, so the map holds only the packets in
-//!   the network, never the whole run.
-//! - an arrival (footer popped by the destination NIC): the record is complete and goes to
-//!   the sink at once (streamed: nothing is kept per delivered packet).
+//! - a footer sent by a TCL TX (`NodeEvents::hop_sent`), with the cycles its header was
+//!   written into the TX FIFO and its MAGIC sent (`hop_times.rs`);
+//! - a footer written by a TCL RX into a router (`NodeEvents::hop_in`): the packet named by
+//!   the footer (source endpoint and sequence number, `nic::footer_id`) crossed one more link,
+//!   its header written into the router at the cycle given. A packet's hops are kept until it
+//!   arrives, so the map holds only the packets in the network, never the whole run.
+//! - an arrival (footer popped by the destination NIC), with the cycle its header was written
+//!   into the destination's intra-tile RX FIFO: the record is complete, its latency split hop
+//!   by hop into routers and links (`hop_times::LatencySplit`), and goes to the sink at once
+//!   (streamed: nothing is kept per delivered packet).
 //!
 //! Ordering: a footer reaches the next node at least a PHY latency after the previous node
-//! wrote it, and the engine's windows are no longer than that latency, so every hop of a packet
-//! is counted before the window in which it arrives is stepped.
+//! sent it, and the engine's windows are no longer than that latency, so every hop of a packet
+//! is seen, its send before its arrival, before the window in which it arrives is stepped.
 
+use super::hop_times::{HopIn, HopSent, LatencySplit, PacketHops, SplitMeans, SplitSums};
 use super::nic::{footer_id, Arrival};
 use super::stats::Window;
 use super::topology::Topology;
@@ -24,7 +29,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// A delivered packet.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PacketRecord {
     /// Source and destination endpoints (the indices traffic patterns use); the source is
     /// `None` for a packet whose footer names no endpoint (a failed node stomped it).
@@ -47,6 +52,9 @@ pub struct PacketRecord {
     /// Cycle the source's software made it (its generator's timestamp; None for an
     /// application's packet).
     pub created: Option<u64>,
+    /// Its latency router by router and link by link (None when a hop was not seen:
+    /// `hop_times.rs`).
+    pub split: Option<LatencySplit>,
 }
 
 /// Where records go.
@@ -56,11 +64,13 @@ pub trait PacketSink {
     fn finish(&mut self) -> Result<(), String>;
 }
 
-/// The observer: hop counts of the packets in the network and a sink for delivered packets.
+/// The observer: the hops of the packets in the network and a sink for delivered packets.
 pub struct PacketLog {
-    hops: HashMap<(usize, u32), u32>,
+    hops: HashMap<(usize, u32), PacketHops>,
     sink: Box<dyn PacketSink>,
     recorded: u64,
+    /// The latency split of the measurement window's packets (not the probes').
+    split: SplitSums,
 }
 
 impl PacketLog {
@@ -69,18 +79,31 @@ impl PacketLog {
             hops: HashMap::new(),
             sink,
             recorded: 0,
+            split: SplitSums::default(),
         }
     }
 
-    /// A footer written into a router by a TCL RX: its packet crossed a link.
-    pub fn hop(&mut self, t: &dyn Topology, ftr: u128) {
-        let id = footer_id(t, ftr);
-        *self.hops.entry((id.src, id.seq)).or_insert(0) += 1;
+    /// A footer sent by a TCL TX: its packet is crossing a link.
+    pub fn sent(&mut self, t: &dyn Topology, s: &HopSent) {
+        let id = footer_id(t, s.footer);
+        self.hops.entry((id.src, id.seq)).or_default().sent(s);
     }
 
-    /// A packet delivered.
-    pub fn arrive(&mut self, a: &Arrival, w: &Window) {
-        let hops = self.hops.remove(&(a.src, a.seq)).unwrap_or(0);
+    /// A footer written into a router by a TCL RX: its packet crossed a link.
+    pub fn hop(&mut self, t: &dyn Topology, h: &HopIn) {
+        let id = footer_id(t, h.footer);
+        self.hops.entry((id.src, id.seq)).or_default().arrived(h);
+    }
+
+    /// A packet delivered; `ejected`: the cycle its header was written into the destination's
+    /// intra-tile RX FIFO, as the node saw it.
+    pub fn arrive(&mut self, a: &Arrival, ejected: Option<u64>, w: &Window) {
+        let p = self.hops.remove(&(a.src, a.seq)).unwrap_or_default();
+        let split = p.split(a.injected, ejected, a.arrived);
+        if w.contains(a.injected) && !a.probe {
+            self.split.add(split.as_ref());
+        }
+        let hops = p.hops;
         self.sink.record(&PacketRecord {
             src: (a.src != usize::MAX).then_some(a.src),
             dst: a.dst,
@@ -92,8 +115,14 @@ impl PacketLog {
             window: w.contains(a.injected),
             probe: a.probe,
             created: a.created,
+            split,
         });
         self.recorded += 1;
+    }
+
+    /// The mean latency split of the measurement window's packets so far.
+    pub fn split_means(&self) -> SplitMeans {
+        self.split.means()
     }
 
     /// Records given to the sink.
@@ -115,7 +144,14 @@ impl PacketLog {
 /// The columns of the packets file.
 pub const CSV_HEADER: &str = "curve,point,offered_load,seed,src,dst,vc,size_bytes,\
                               injected_cycle,delivered_cycle,latency_cycles,hops,window,probe,\
-                              created_cycle,source_queue_cycles";
+                              created_cycle,source_queue_cycles,router_cycles,link_cycles,\
+                              link_wait_cycles,ejection_cycles,hop_router_cycles,\
+                              hop_link_cycles,hop_link_wait_cycles";
+
+/// A list of cycles as one CSV cell, `;` between them.
+fn cell(v: &[u32]) -> String {
+    v.iter().map(u32::to_string).collect::<Vec<_>>().join(";")
+}
 
 /// Records as CSV lines, streamed to a file through a buffer. Every line starts with the
 /// sweep point it belongs to (curve index, point index in the curve's JSON `points`, offered
@@ -149,9 +185,23 @@ impl CsvSink {
 impl PacketSink for CsvSink {
     fn record(&mut self, r: &PacketRecord) {
         let Some(out) = self.out.as_mut() else { return };
+        // (all empty: a hop of the packet was not seen)
+        let split = match &r.split {
+            Some(s) => {
+                let (router, link, wait) = s.sums();
+                format!(
+                    "{router},{link},{wait},{},{},{},{}",
+                    s.ejection,
+                    cell(&s.router),
+                    cell(&s.link),
+                    cell(&s.link_wait)
+                )
+            }
+            None => ",,,,,,".to_string(),
+        };
         let res = writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             self.prefix,
             // (empty: a damaged footer named no source)
             r.src.map_or(String::new(), |s| s.to_string()),
@@ -166,7 +216,8 @@ impl PacketSink for CsvSink {
             r.probe,
             r.created.map_or(String::new(), |c| c.to_string()),
             r.created
-                .map_or(String::new(), |c| r.injected.saturating_sub(c).to_string())
+                .map_or(String::new(), |c| r.injected.saturating_sub(c).to_string()),
+            split
         );
         if let Err(e) = res {
             // the first error stops the log; the run goes on and reports it at the end
@@ -194,7 +245,10 @@ pub struct VecSink(pub std::sync::Arc<std::sync::Mutex<Vec<PacketRecord>>>);
 
 impl PacketSink for VecSink {
     fn record(&mut self, r: &PacketRecord) {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).push(*r);
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(r.clone());
     }
     fn finish(&mut self) -> Result<(), String> {
         Ok(())
