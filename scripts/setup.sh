@@ -17,6 +17,9 @@
 #                   and tests/net_mpi.rs (network runs over MPI ranks)
 #   need_chromium   Chromium (Debian's chromium), for tests/report.rs: the HTML report of a
 #                   network run opened in a real browser, headless
+#   need_fonts      DejaVu Sans (Debian's fonts-dejavu-core), the one font PNG and PDF plots are
+#                   drawn with (src/plot/fonts.rs), and poppler's pdfinfo and pdftoppm
+#                   (poppler-utils), with which tests/plot_formats.rs reads the PDFs back
 #   need_iverilog   Icarus Verilog (Debian's iverilog: iverilog and vvp), for tests/icarus.rs
 #                   and `exanet cosim --simulator icarus`: the RTL under a second simulator
 #   need_yosys      Yosys (Debian's yosys, which synthesises) and YoWASP's Yosys with the
@@ -150,6 +153,18 @@ test_features() {
 need_chromium() {
   command -v chromium >/dev/null || apt_install chromium
   command -v chromium >/dev/null || { echo "error: chromium still missing after apt-get" >&2; exit 1; }
+}
+
+need_fonts() {
+  local f=/usr/share/fonts/truetype/dejavu
+  if [ ! -f "$f/DejaVuSans.ttf" ] || [ ! -f "$f/DejaVuSans-Bold.ttf" ]; then
+    apt_install fonts-dejavu-core
+  fi
+  [ -f "$f/DejaVuSans-Bold.ttf" ] || { echo "error: DejaVu Sans still missing after apt-get" >&2; exit 1; }
+  if ! command -v pdftoppm >/dev/null || ! command -v pdfinfo >/dev/null; then
+    apt_install poppler-utils
+  fi
+  command -v pdftoppm >/dev/null || { echo "error: pdftoppm still missing after apt-get" >&2; exit 1; }
 }
 
 need_iverilog() {

@@ -27,6 +27,7 @@ need_simgrid
 need_otf2
 need_mpi
 need_chromium
+need_fonts
 need_iverilog
 need_yosys
 echo "== $(verilator --version); $(cargo --version)"

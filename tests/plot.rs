@@ -1,7 +1,7 @@
 //! End-to-end tests of `exanet::plot`: whole figures rendered through the public API, and the
 //! SVG text read back (element counts, coordinates, sizes) the way a viewer would see it.
 
-use exanet::plot::{render_svg, write_svg, Axis, Figure, Panel, PlotError, Scale, Series};
+use exanet::plot::{render_svg, write_plot, Axis, Figure, Panel, PlotError, Scale, Series};
 use std::path::PathBuf;
 
 /// The value of attribute `name` in one element's text.
@@ -308,10 +308,10 @@ fn temp_dir(test: &str) -> PathBuf {
 }
 
 #[test]
-fn write_svg_writes_the_rendering() {
+fn write_plot_writes_the_rendering() {
     let dir = temp_dir("write");
     let path = dir.join("cnf.svg");
-    write_svg(&path, &cnf()).unwrap();
+    write_plot(&path, &cnf()).unwrap();
     assert_eq!(
         std::fs::read_to_string(&path).unwrap(),
         render_svg(&cnf()).unwrap()
@@ -320,25 +320,32 @@ fn write_svg_writes_the_rendering() {
 }
 
 #[test]
-fn write_svg_refuses_a_missing_directory_and_a_bad_figure() {
+fn write_plot_refuses_a_missing_directory_and_a_bad_figure() {
     let dir = temp_dir("missing");
     let path = dir.join("no-such-dir").join("fig.svg");
-    let e = write_svg(&path, &cnf()).unwrap_err();
+    let e = write_plot(&path, &cnf()).unwrap_err();
     assert!(matches!(e, PlotError::MissingDirectory { .. }), "{e:?}");
     let msg = e.to_string();
     assert!(msg.contains(&path.display().to_string()), "{msg}");
     assert!(msg.contains("does not exist"), "{msg}");
 
     let path = dir.join("empty.svg");
-    let e = write_svg(&path, &Figure::new("nothing", vec![])).unwrap_err();
+    let e = write_plot(&path, &Figure::new("nothing", vec![])).unwrap_err();
     assert!(matches!(e, PlotError::EmptyFigure { .. }));
     assert!(!path.exists(), "nothing written for an invalid figure");
 
     // A directory where the file should be: an I/O error naming the path.
-    let e = write_svg(&dir, &cnf()).unwrap_err();
+    let sub = dir.join("a-folder.svg");
+    std::fs::create_dir_all(&sub).unwrap();
+    let e = write_plot(&sub, &cnf()).unwrap_err();
     assert!(matches!(e, PlotError::Io { .. }), "{e:?}");
-    assert!(e.to_string().contains(&dir.display().to_string()));
+    assert!(e.to_string().contains(&sub.display().to_string()));
     assert!(std::error::Error::source(&e).is_some());
+
+    // A name that says no format
+    let e = write_plot(&dir.join("fig.jpg"), &cnf()).unwrap_err();
+    assert!(matches!(e, PlotError::UnknownFormat { .. }), "{e:?}");
+    assert!(e.to_string().contains(".svg, .png or .pdf"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

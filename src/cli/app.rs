@@ -1,7 +1,7 @@
 //! `exanet app run` and `exanet app dpsnn` (docs/applications.md): SPMD programs on the network
 //! of `[net]`, their ranks placed by a mapping.
 
-use super::output::{check_out, write_csv};
+use super::output::{check_out, check_plot_out, write_csv};
 use super::{json_out, load_config, CliError, R};
 use crate::app::endpoint::LatencyBin;
 use crate::app::mapping::Mapping;
@@ -468,7 +468,7 @@ pub fn dpsnn(a: &DpsnnArgs) -> R {
     use crate::app::dpsnn::trace::SpikeTrace;
     let mut cfg = load_config(a.config)?;
     check_out("--csv", a.csv, "csv")?;
-    check_out("--plot", a.plot, "svg")?;
+    check_plot_out("--plot", a.plot)?;
     a.timeline.check()?;
     apply_net_options(&mut cfg, a.topology, a.routing)?;
     let endpoints = endpoints(&cfg)?;
@@ -623,7 +623,7 @@ pub fn dpsnn(a: &DpsnnArgs) -> R {
     // drawn after the results are printed, so that a plot that cannot be drawn (no packet
     // delivered) or written loses nothing else
     let drawn: Vec<_> = (a.plot.iter())
-        .map(|&p| ("--plot", p, latency_svg(&out, &cfg)))
+        .map(|&p| ("--plot", p, latency_plot(&out, &cfg, p)))
         .collect();
     let done = if a.json {
         json_out(&out)?
@@ -671,9 +671,9 @@ fn print_dpsnn(out: &DpsnnOut) {
 }
 
 /// Packet latency against arrival time (Pisani 2016 Figures 4.4-4.5): the mean and the largest of
-/// each bin, as SVG text.
-fn latency_svg(out: &DpsnnOut, cfg: &Config) -> Result<String, String> {
-    use crate::plot::{render_svg, Axis, Figure, Panel, Scale, Series};
+/// each bin, in the format `path` names.
+fn latency_plot(out: &DpsnnOut, cfg: &Config, path: &Path) -> Result<Vec<u8>, String> {
+    use crate::plot::{render_for, Axis, Figure, Panel, Scale, Series};
     let us = |c: u64| cfg.clock().us(c as f64);
     let mean = out
         .latency
@@ -697,7 +697,7 @@ fn latency_svg(out: &DpsnnOut, cfg: &Config) -> Result<String, String> {
             vec![Series::new("mean", mean), Series::new("max", max)],
         )],
     );
-    render_svg(&fig).map_err(|e| e.to_string())
+    render_for(path, &fig).map_err(|e| e.to_string())
 }
 
 /// `exanet bench app`: each case in a child process of its own (a clean resident set), or one

@@ -65,11 +65,18 @@ pub fn pingpong(a: &PingPongArgs) -> R {
         )));
     }
     if let Some(p) = a.plot {
-        if p.extension().and_then(|e| e.to_str()) != Some("svg") {
-            return Err(CliError::input(format!(
-                "--plot: {}: the plot is written as SVG; give a file name ending in .svg",
-                p.display()
-            )));
+        use crate::plot::{fonts, Format, PlotError};
+        match Format::of(p) {
+            None => {
+                let e = PlotError::UnknownFormat {
+                    path: p.to_path_buf(),
+                };
+                return Err(CliError::input(format!("--plot: {e}")));
+            }
+            Some(Format::Svg) => {}
+            Some(_) => {
+                fonts::database().map_err(|e| CliError::input(format!("--plot: {e}")))?;
+            }
         }
     }
     for (opt, p) in [("--plot", a.plot), ("--vcd", a.vcd)] {
@@ -103,7 +110,7 @@ pub fn pingpong(a: &PingPongArgs) -> R {
         })?;
     progress.finish();
     if let Some(p) = a.plot {
-        crate::plot::write_svg(p, &latency_figure(&r))
+        crate::plot::write_plot(p, &latency_figure(&r))
             .map_err(|e| CliError::failed(e.to_string()))?;
     }
     if let Some(p) = a.csv {

@@ -228,7 +228,7 @@ fn against_sim(
     use super::netsweep::{check_jobs, parse_seeds, run_pool};
     use crate::net::setup::{plan, run_logged};
     use crate::spec::RoutingSpec;
-    super::output::check_out("--plot", sim.plot, "svg")?;
+    super::output::check_plot_out("--plot", sim.plot)?;
     let seeds = parse_seeds(sim.seeds)?;
     let jobs = check_jobs(sim.jobs)?;
     use crate::net::routing::star_channel::MIN_ADAPT_VCS;
@@ -323,7 +323,7 @@ fn against_sim(
         model: r,
     };
     if let Some(path) = sim.plot {
-        crate::plot::write_svg(path, &versus_figure(&v))
+        crate::plot::write_plot(path, &versus_figure(&v))
             .map_err(|e| CliError::failed(format!("--plot: {e}")))?;
     }
     if a.json {

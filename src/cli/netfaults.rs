@@ -6,12 +6,12 @@
 //! they run on `--jobs` threads and the output does not depend on the count.
 
 use super::netsweep::{check_jobs, parse_seeds, run_pool};
-use super::output::{check_out, write_csv};
+use super::output::{check_out, check_plot_out, write_csv};
 use super::{json_out, load_config, CliError, R};
 use crate::net::confidence::MeanCi;
 use crate::net::setup::{plan, run_logged};
 use crate::net::stats::Summary;
-use crate::plot::{write_svg, Axis, Figure, Panel, Scale, Series};
+use crate::plot::{write_plot, Axis, Figure, Panel, Scale, Series};
 use crate::spec::RandomFaults;
 use serde::Serialize;
 use std::path::Path;
@@ -86,7 +86,7 @@ pub fn faults(a: &FaultsArgs) -> R {
              them empty",
         ));
     }
-    check_out("--plot", a.plot, "svg")?;
+    check_plot_out("--plot", a.plot)?;
     check_out("--csv", a.csv, "csv")?;
     super::output::record_routings(&[base.net.routing]);
     if a.at > crate::net::bench::MAX_CYCLES * 1000 {
@@ -196,7 +196,7 @@ pub fn faults(a: &FaultsArgs) -> R {
         points,
     };
     if let Some(path) = a.plot {
-        write_svg(path, &figure(&r)).map_err(|e| CliError::failed(format!("--plot: {e}")))?;
+        write_plot(path, &figure(&r)).map_err(|e| CliError::failed(format!("--plot: {e}")))?;
     }
     if let Some(path) = a.csv {
         write_csv(path, &r.points)?;

@@ -8,7 +8,7 @@
 use super::netsweep::{
     check_jobs, combinations, packets_part, parse_vary, run_pool, PacketsJoin, Vary, MAX_RUNS,
 };
-use super::output::{check_out, record_routings, record_seeds, write_csv};
+use super::output::{check_out, check_plot_out, record_routings, record_seeds, write_csv};
 use super::{json_out, load_config, CliError, R};
 use crate::config::Config;
 use crate::config_set::{apply, Assignment};
@@ -420,7 +420,7 @@ pub fn sweep(a: &SweepArgs) -> R {
             seeds,
         );
     }
-    check_out("--plot", a.plot, "svg")?;
+    check_plot_out("--plot", a.plot)?;
     check_out("--packets", a.packets, "csv")?;
     let jobs = check_jobs(a.jobs)?;
     let (varies, vary_loads) = read_varies(a)?;
@@ -531,7 +531,7 @@ pub fn sweep(a: &SweepArgs) -> R {
         write_csv(path, &all)?;
     }
     if let Some(path) = a.plot {
-        crate::plot::write_svg(path, &cnf_figure(&curves))
+        crate::plot::write_plot(path, &cnf_figure(&curves))
             .map_err(|e| CliError::failed(e.to_string()))?;
     }
     if a.json {
@@ -822,7 +822,7 @@ pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
     let cfg = load_config(config)?;
     check_out("--csv", o.csv, "csv")?;
     check_out("--packets", o.packets, "csv")?;
-    check_out("--latency-plot", o.latency_plot, "svg")?;
+    check_plot_out("--latency-plot", o.latency_plot)?;
     check_out("--report", o.report, "html")?;
     check_out("--channels", o.channels, "csv")?;
     if o.report_every == 0 {
@@ -859,7 +859,7 @@ pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
     );
     // the outputs drawn from the run are written after its results are printed, so that one
     // that cannot be written loses nothing else
-    let mut drawn: Vec<(&str, &Path, Result<String, String>)> = Vec::new();
+    let mut drawn: Vec<Drawn> = Vec::new();
     let mut channels = Vec::new();
     let (s, log) = match (o.report, o.channels) {
         (None, None) => {
@@ -910,7 +910,9 @@ pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
             drawn.push((
                 "--report",
                 path,
-                crate::net::report::render_html(&data).map_err(|e| e.to_string()),
+                crate::net::report::render_html(&data)
+                    .map(String::into_bytes)
+                    .map_err(|e| e.to_string()),
             ));
             (s, log)
         }
@@ -926,8 +928,8 @@ pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
     }
     let over_time = bins.map_or(Vec::new(), |b| b.bins(p.topo.endpoints()));
     if let Some(path) = o.latency_plot {
-        let svg = crate::plot::render_svg(&latency_figure(&cfg, &over_time, s.cycles));
-        drawn.push(("--latency-plot", path, svg.map_err(|e| e.to_string())));
+        let plot = crate::plot::render_for(path, &latency_figure(&cfg, &over_time, s.cycles));
+        drawn.push(("--latency-plot", path, plot.map_err(|e| e.to_string())));
     }
     if let Some(path) = o.channels {
         let text = super::output::csv_text(&channels).map_err(CliError::failed)?;
@@ -965,11 +967,15 @@ pub(super) struct RunExtras {
     pub latency_split: Option<crate::net::hop_times::SplitMeans>,
 }
 
+/// An output drawn from a run: the option that asked for it, its path, and its bytes or why it
+/// could not be drawn.
+pub type Drawn<'a> = (&'a str, &'a Path, Result<Vec<u8>, String>);
+
 /// Write each output drawn from a run whose results are printed: (option, path, its text or
 /// why it could not be drawn), and say on standard error where each went (its absolute path,
 /// so that a report can be opened from anywhere). One that fails is an error naming it
 /// (exit 1), the others written all the same.
-pub fn write_drawn(drawn: Vec<(&str, &Path, Result<String, String>)>) -> Result<(), CliError> {
+pub fn write_drawn(drawn: Vec<Drawn>) -> Result<(), CliError> {
     let mut errors = Vec::new();
     for (opt, path, text) in drawn {
         let r = text.and_then(|t| std::fs::write(path, t).map_err(|e| e.to_string()));

@@ -266,6 +266,32 @@ pub fn check_out(opt: &str, p: Option<&Path>, ext: &str) -> Result<(), CliError>
             p.display()
         )));
     }
+    check_writable(opt, p)
+}
+
+/// As [`check_out`], for a plot: its extension names its format (`.svg`, `.png` or `.pdf`,
+/// `plot::Format`); for PNG and PDF, the font they are drawn with can be read
+/// (`plot::fonts`), so that a run does not end without its plot.
+pub fn check_plot_out(opt: &str, p: Option<&Path>) -> Result<(), CliError> {
+    use crate::plot::{fonts, Format, PlotError};
+    let Some(p) = p else { return Ok(()) };
+    match Format::of(p) {
+        None => {
+            let e = PlotError::UnknownFormat {
+                path: p.to_path_buf(),
+            };
+            return Err(CliError::input(format!("{opt}: {e}")));
+        }
+        Some(Format::Svg) => {}
+        Some(_) => {
+            fonts::database().map_err(|e| CliError::input(format!("{opt}: {e}")))?;
+        }
+    }
+    check_writable(opt, p)
+}
+
+/// `p`'s folder exists, `p` is not a folder and can be written.
+fn check_writable(opt: &str, p: &Path) -> Result<(), CliError> {
     check_parent(opt, p)?;
     if p.is_dir() {
         return Err(CliError::input(format!(

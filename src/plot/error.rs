@@ -123,10 +123,16 @@ pub enum PlotError {
         from_data: bool,
         problem: RangeProblem,
     },
-    /// `write_svg` was given a path whose directory does not exist (it creates none).
+    /// `write_plot` was given a path whose directory does not exist (it creates none).
     MissingDirectory { path: PathBuf, dir: PathBuf },
     /// Writing the file failed.
     Io { path: PathBuf, source: io::Error },
+    /// A file name whose extension names no format the figure can be written in.
+    UnknownFormat { path: PathBuf },
+    /// A PNG or PDF needs the font of `fonts.rs`, and it could not be read.
+    NoFont { path: PathBuf, why: String },
+    /// The SVG could not be turned into a PNG or a PDF.
+    Convert { format: &'static str, why: String },
 }
 
 fn fmt_item(f: &mut fmt::Formatter<'_>, kind: &str, item: &ItemRef) -> fmt::Result {
@@ -231,6 +237,21 @@ impl fmt::Display for PlotError {
                 dir.display()
             ),
             PlotError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            PlotError::UnknownFormat { path } => write!(
+                f,
+                "{}: give a file name ending in .svg, .png or .pdf",
+                path.display()
+            ),
+            PlotError::NoFont { path, why } => write!(
+                f,
+                "a PNG or PDF plot is drawn with DejaVu Sans, and {} cannot be read ({why}): \
+                 install Debian's fonts-dejavu-core, or name a folder holding DejaVuSans.ttf \
+                 and DejaVuSans-Bold.ttf in EXANET_FONT_DIR, or write the plot as .svg",
+                path.display()
+            ),
+            PlotError::Convert { format, why } => {
+                write!(f, "the figure could not be drawn as {format}: {why}")
+            }
         }
     }
 }

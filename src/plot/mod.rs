@@ -1,4 +1,5 @@
-//! Plots: line charts of measured curves written as standalone SVG 1.1, with no dependency.
+//! Plots: line charts of measured curves written as standalone SVG 1.1, and from it as PNG
+//! (`raster.rs`) or PDF (`pdf.rs`) drawn with one font (`fonts.rs`).
 //!
 //! Made for the figures an interconnect designer draws from this model: ping-pong latency
 //! against packet size for 1 and 2 hops (x = payload bytes on a Log2 axis, y = latency in µs),
@@ -29,6 +30,9 @@
 //! file. Bad input is a [`PlotError`] naming the panel, series and point, never a panic.
 
 mod error;
+pub mod fonts;
+mod pdf;
+mod raster;
 mod svg;
 mod ticks;
 
@@ -365,11 +369,54 @@ pub fn render_svg(fig: &Figure) -> Result<String, PlotError> {
     Ok(svg::render(fig, &plans))
 }
 
-/// Renders the figure and writes it to `path`, replacing any file there. The directory must
-/// exist: none is created, so a mistyped output path is reported rather than silently made.
-/// Nothing is written if the figure is invalid.
-pub fn write_svg(path: &Path, fig: &Figure) -> Result<(), PlotError> {
-    let text = render_svg(fig)?;
+/// What a figure can be written as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Standalone SVG 1.1, text left to the viewer's fonts.
+    Svg,
+    /// A PNG image at [`raster::SCALE`] pixels a px, drawn with the font of [`fonts`].
+    Png,
+    /// A one-page vector PDF at 96 px an inch, text drawn as glyph outlines of [`fonts`].
+    Pdf,
+}
+
+impl Format {
+    /// The format a file name's extension names (`.svg`, `.png`, `.pdf`).
+    pub fn of(path: &Path) -> Option<Format> {
+        match path.extension().and_then(|e| e.to_str())? {
+            "svg" => Some(Format::Svg),
+            "png" => Some(Format::Png),
+            "pdf" => Some(Format::Pdf),
+            _ => None,
+        }
+    }
+}
+
+/// The figure in `format`: the bytes of the file. Deterministic in every format (PNG and PDF
+/// for a given version of the font, `fonts.rs`).
+pub fn render(fig: &Figure, format: Format) -> Result<Vec<u8>, PlotError> {
+    let svg = render_svg(fig)?;
+    match format {
+        Format::Svg => Ok(svg.into_bytes()),
+        Format::Png => raster::png(&svg),
+        Format::Pdf => pdf::pdf(&svg, &fig.title),
+    }
+}
+
+/// The figure in the format `path`'s extension names.
+pub fn render_for(path: &Path, fig: &Figure) -> Result<Vec<u8>, PlotError> {
+    let format = Format::of(path).ok_or_else(|| PlotError::UnknownFormat {
+        path: path.to_path_buf(),
+    })?;
+    render(fig, format)
+}
+
+/// Renders the figure in the format its extension names (`.svg`, `.png`, `.pdf`) and writes
+/// it to `path`, replacing any file there. The directory must exist: none is created, so a
+/// mistyped output path is reported rather than silently made. Nothing is written if the
+/// figure is invalid.
+pub fn write_plot(path: &Path, fig: &Figure) -> Result<(), PlotError> {
+    let text = render_for(path, fig)?;
     if let Some(dir) = path.parent() {
         if !dir.as_os_str().is_empty() && !dir.is_dir() {
             return Err(PlotError::MissingDirectory {
