@@ -202,6 +202,11 @@ enum Cmd {
         /// Write the waves up to this cycle, not included [default: --cycles].
         #[arg(long, value_name = "CYCLE", requires = "vcd_dir")]
         to: Option<u64>,
+        /// Write only the signals under this scope (dotted scope names matched as whole
+        /// components anywhere in a signal's path, e.g. u_router.gen_in[0]; repeatable; the
+        /// top's ports are always written), on both sides.
+        #[arg(long, value_name = "SCOPE", requires = "vcd_dir")]
+        scope: Vec<String>,
         /// Simulator of the RTL: Verilator (linked in, true lockstep, waves) or Icarus
         /// Verilog (iverilog on PATH: the same inputs replayed, every signal compared after
         /// every rising edge, no waves).
@@ -1376,6 +1381,7 @@ fn main() -> ExitCode {
             wave_format,
             from,
             to,
+            scope,
             simulator,
             shape,
             app,
@@ -1391,7 +1397,7 @@ fn main() -> ExitCode {
             ber,
             credit,
             vcd_dir.as_deref(),
-            (wave_format, from, to),
+            (wave_format, from, to, &scope),
             simulator,
             shape.as_deref(),
             app.map(|a| (a, app_bytes)),

@@ -800,3 +800,90 @@ fn cosim_writes_the_waves_of_a_window_of_cycles() {
     }
     let _ = std::fs::remove_dir_all(&base);
 }
+
+/// Issue 32 §3: `cosim --scope S` writes only the signals under the scopes named (and the
+/// top's ports), on both sides alike, VCD and FST; model and RTL still agree on them, and a
+/// scope that names nothing is refused.
+#[test]
+fn cosim_writes_the_waves_of_the_scopes_asked_for() {
+    use exanet::wave::list_signals_in_file;
+    let base = std::env::temp_dir().join(format!("exanet-cli-{}-scopes", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    std::fs::create_dir_all(&base).unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        let d = base.join(name);
+        let mut a = vec![
+            "cosim", "--design", "router", "--cycles", "600", "--seed", "1",
+        ];
+        a.extend_from_slice(&["--vcd-dir", d.to_str().unwrap()]);
+        a.extend_from_slice(extra);
+        let o = exanet(&a);
+        assert!(o.status.success(), "{}", stderr(&o));
+        d
+    };
+    let all = run("all", &[]);
+    let scope = "u_router.gen_in[0]";
+    for (name, fmt) in [("vcd", "vcd"), ("fst", "fst")] {
+        let cut = run(name, &["--scope", scope, "--wave-format", fmt]);
+        for side in ["model", "rtl"] {
+            let f = cut.join(format!("{side}.{fmt}"));
+            let list = |f: &std::path::Path| -> Vec<String> {
+                list_signals_in_file(f)
+                    .unwrap()
+                    .into_iter()
+                    .map(|d| d.path)
+                    .collect()
+            };
+            let names = list(&f);
+            let every = list(&all.join(format!("{side}.vcd")));
+            assert!(
+                names.len() * 4 < every.len(),
+                "{side}.{fmt}: {} of {}",
+                names.len(),
+                every.len()
+            );
+            let inside = |n: &str| n.contains(".u_router.gen_in[0].");
+            assert!(names.iter().any(|n| inside(n)), "{side}.{fmt}");
+            for n in &names {
+                assert!(
+                    inside(n) || n.split('.').count() == 2,
+                    "{side}.{fmt}: {n} is neither under {scope} nor a port of the top"
+                );
+            }
+            // every signal of the scope that the whole wave has
+            let want = every.iter().filter(|n| inside(n)).count();
+            assert_eq!(
+                names.iter().filter(|n| inside(n)).count(),
+                want,
+                "{side}.{fmt}"
+            );
+        }
+        let o = exanet(&[
+            "wave-diff",
+            cut.join(format!("model.{fmt}")).to_str().unwrap(),
+            cut.join(format!("rtl.{fmt}")).to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stdout(&o));
+        assert!(stdout(&o).starts_with("identical"), "{}", stdout(&o));
+    }
+    let d = base.join("refused");
+    for (extra, why) in [
+        (&["--scope", "no_such_block"][..], "no signal of router"),
+        (&["--scope", "a..b"], "dotted names"),
+    ] {
+        let mut a = vec![
+            "cosim",
+            "--design",
+            "router",
+            "--cycles",
+            "100",
+            "--vcd-dir",
+        ];
+        a.push(d.to_str().unwrap());
+        a.extend_from_slice(extra);
+        let o = exanet(&a);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(why), "{}", stderr(&o));
+    }
+    let _ = std::fs::remove_dir_all(&base);
+}

@@ -401,7 +401,7 @@ pub fn cosim(
     ber: Option<f64>,
     credit: Option<CreditFlavour>,
     vcd_dir: Option<&Path>,
-    (wave_format, from, to): (WaveFormat, Option<u64>, Option<u64>),
+    (wave_format, from, to, scopes): (WaveFormat, Option<u64>, Option<u64>, &[String]),
     simulator: Simulator,
     shape: Option<&str>,
     app: Option<(crate::app::programs::Example, u64)>,
@@ -479,6 +479,13 @@ pub fn cosim(
     }
     output::check_out_dir("--vcd-dir", vcd_dir)?;
     let wave_window = wave_window(from, to, cycles)?;
+    let wave_scopes = match scopes {
+        [] => None,
+        s => Some(
+            crate::wave::ScopeFilter::new(s)
+                .map_err(|e| CliError::input(format!("--scope: {e}")))?,
+        ),
+    };
     // the cycles whose waves are written
     let wave_cycles = wave_window.map_or(cycles, |(f, t)| t - f);
     if let Some(path) = coverage {
@@ -508,6 +515,7 @@ pub fn cosim(
                     vcd_dir: Some(tmp.clone()),
                     wave_format: format,
                     wave_window: None,
+                    wave_scopes: wave_scopes.clone(),
                     fault_at: None,
                     period_ps: cfg.clock().period_ps(),
                     progress: crate::progress::Progress::hidden(),
@@ -545,6 +553,7 @@ pub fn cosim(
         vcd_dir: vcd_dir.map(|p| p.to_path_buf()),
         wave_format,
         wave_window,
+        wave_scopes,
         fault_at: None,
         period_ps: cfg.clock().period_ps(),
         progress: crate::progress::Progress::new(cycles, format!("cosim {design}")),

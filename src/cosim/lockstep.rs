@@ -147,6 +147,9 @@ pub struct Options {
     /// Write the waves of cycles `[from, to)` only (None: every cycle). The comparison runs
     /// on every cycle regardless.
     pub wave_window: Option<(u64, u64)>,
+    /// Write only the signals of these scopes, on both sides (None: every signal;
+    /// `wave/scopes.rs`).
+    pub wave_scopes: Option<crate::wave::ScopeFilter>,
     /// Test hook: after this cycle's rising edge, change one model register only, to show that
     /// the comparison catches a difference.
     pub fault_at: Option<u64>,
@@ -354,15 +357,27 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
             dir.join(format!("model.{ext}")),
             dir.join(format!("rtl.{ext}")),
         );
-        wave =
-            Some(ProbedWave::create(&m, opts.wave_format, |v| d.probe(false, v)).map_err(run_err)?);
+        let scopes = opts.wave_scopes.as_ref();
+        if let Some(f) = scopes {
+            if !f.matches_any(decl.names.iter().map(|(n, _)| n.as_str())) {
+                return Err(setup(format!(
+                    "--scope: no signal of {} lies in the scopes given (the top's ports only)",
+                    d.top().name()
+                )));
+            }
+        }
+        wave = Some(
+            ProbedWave::create_filtered(&m, opts.wave_format, |v| d.probe(false, v), scopes)
+                .map_err(run_err)?,
+        );
         if d.rtl_traced() {
-            rtl.trace_open_as(&r, opts.wave_format)
+            rtl.trace_open_scoped(&r, opts.wave_format, opts.wave_scopes.clone())
                 .map_err(|e| run_err(e.to_string()))?;
         } else {
             let decls: Vec<crate::wave::SignalDecl> = decl
                 .names
                 .iter()
+                .filter(|(n, _)| scopes.is_none_or(|f| f.keeps(n)))
                 .map(|(n, w)| crate::wave::SignalDecl::new(n.clone(), *w))
                 .collect();
             rtl_wave = Some(
@@ -383,7 +398,12 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
     } else {
         None
     };
-    let rtl_values = |rtl: &RtlModel| ids.iter().map(|id| rtl.get(*id)).collect::<Vec<_>>();
+    // the compared signals the RTL's own wave holds (those the scope filter keeps)
+    let wave_ids: Vec<_> = (ids.iter().zip(&decl.names))
+        .filter(|(_, (n, _))| opts.wave_scopes.as_ref().is_none_or(|f| f.keeps(n)))
+        .map(|(id, _)| *id)
+        .collect();
+    let rtl_values = |rtl: &RtlModel| wave_ids.iter().map(|id| rtl.get(*id)).collect::<Vec<_>>();
     let rtl_sample = |w: &mut crate::wave::WaveSink, t: u64, rtl: &RtlModel| {
         w.sample(t, &rtl_values(rtl))
             .map_err(|e| run_err(format!("the RTL's wave: {e}")))

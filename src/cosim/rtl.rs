@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::ptr::NonNull;
 use std::thread::JoinHandle;
 
-use crate::wave::{vcd_to_fst, DrainOnDrop, WaveError, WaveFormat};
+use crate::wave::{vcd_to_fst, DrainOnDrop, ScopeFilter, VcdFilter, WaveError, WaveFormat};
 
 // `RtlTop` and, per top, its `TopBuild` (the C entry points, or why it is absent).
 include!(concat!(env!("OUT_DIR"), "/rtl_tops.rs"));
@@ -498,6 +498,18 @@ impl RtlModel {
     /// ([`crate::wave::vcd_to_fst`]; the reasons in `docs/decisions/0014-fst-waves.md`).
     /// [`trace_finish`](Self::trace_finish) reports a failed conversion.
     pub fn trace_open_as(&mut self, path: &Path, format: WaveFormat) -> Result<(), RtlError> {
+        self.trace_open_scoped(path, format, None)
+    }
+
+    /// As [`trace_open_as`](Self::trace_open_as), writing only the signals `scopes` keeps: the
+    /// tracer's VCD then goes through a pipe and [`VcdFilter`] (`wave/scopes.rs`) into the
+    /// file, or into the FST converter.
+    pub fn trace_open_scoped(
+        &mut self,
+        path: &Path,
+        format: WaveFormat,
+        scopes: Option<ScopeFilter>,
+    ) -> Result<(), RtlError> {
         let err = |message: String| RtlError::Trace {
             path: path.to_path_buf(),
             message,
@@ -505,16 +517,34 @@ impl RtlModel {
         self.trace_close();
         // Verilator only prints an error when it cannot open the file; find out first.
         std::fs::File::create(path).map_err(|e| err(e.to_string()))?;
-        let (target, pipe) = match format {
-            WaveFormat::Vcd => (path.to_path_buf(), None),
-            WaveFormat::Fst => {
+        let (target, pipe) = match (format, scopes) {
+            (WaveFormat::Vcd, None) => (path.to_path_buf(), None),
+            (format, scopes) => {
                 let (reader, writer) = std::io::pipe().map_err(|e| err(e.to_string()))?;
                 let out = path.to_path_buf();
                 let thread = std::thread::Builder::new()
                     .name("exanet-vcd-to-fst".into())
                     .spawn(move || {
+                        let name = "Verilator's VCD stream";
                         let input = std::io::BufReader::with_capacity(1 << 20, DrainOnDrop(reader));
-                        vcd_to_fst(input, "Verilator's VCD stream", &out)
+                        match (format, scopes) {
+                            (WaveFormat::Fst, None) => vcd_to_fst(input, name, &out),
+                            (WaveFormat::Fst, Some(f)) => {
+                                vcd_to_fst(VcdFilter::new(input, f), name, &out)
+                            }
+                            (WaveFormat::Vcd, f) => {
+                                let f = f.expect("a plain VCD is written by the tracer itself");
+                                let file = out.display().to_string();
+                                let mut filtered = VcdFilter::new(input, f);
+                                let o = std::fs::File::create(&out)
+                                    .map_err(|e| WaveError::io(&file, e))?;
+                                let mut o = std::io::BufWriter::with_capacity(1 << 20, o);
+                                std::io::copy(&mut filtered, &mut o)
+                                    .and_then(|_| std::io::Write::flush(&mut o))
+                                    .map_err(|e| WaveError::io(&file, e))?;
+                                Ok(())
+                            }
+                        }
                     })
                     .map_err(|e| err(e.to_string()))?;
                 use std::os::fd::AsRawFd;

@@ -66,6 +66,7 @@ mod fst;
 mod path;
 mod probed;
 mod reader;
+pub mod scopes;
 mod sink;
 pub mod states;
 mod writer;
@@ -76,6 +77,7 @@ pub(crate) use fst::DrainOnDrop;
 pub use fst::{is_fst_file, vcd_to_fst, FstWaveWriter};
 pub use probed::ProbedWave;
 pub use reader::{list_signals, list_signals_in_file};
+pub use scopes::{ScopeFilter, VcdFilter};
 pub use sink::{WaveFormat, WaveSink};
 pub use writer::{SignalDecl, VcdWriter};
 
