@@ -356,3 +356,114 @@ fn a_wrong_name_is_found() {
     assert_eq!(missing(&v, &names), ["TOP.a.u_tx_fifo.x_q"]);
     assert_eq!(ps_per_pixel(-10.0), 1024.0 / 200.0);
 }
+
+/// Issue 32 §3: `cosim --vcd-dir DIR` writes `DIR/view.gtkw` for the run, following the run's
+/// own first packet. Router seed 7 sends its first packet to output 4, which the static
+/// `router.gtkw` (output 1) does not show: the run's file names gate and output of that packet,
+/// every signal it names is in both waves, its translate files are beside it, it opens the
+/// RTL's waves, its marker is where the gate's request first rises, and the output it shows
+/// does write that packet. The node's and the link's are checked alike.
+#[test]
+fn each_cosim_run_writes_a_save_file_on_its_own_first_packet() {
+    for (design, seed, top) in [
+        ("router", "7", "TOP.exanet_router_top.u_router"),
+        ("node", "7", "TOP.exanet_node_top.u_node.u_router"),
+        ("link", "1", "TOP.exanet_link_top"),
+    ] {
+        let dir = tmp(&format!("run-view-{design}"));
+        run(&[
+            "cosim",
+            "--design",
+            design,
+            "--cycles",
+            CYCLES,
+            "--seed",
+            seed,
+            "--stimulus",
+            "plain",
+            "--vcd-dir",
+            dir.to_str().unwrap(),
+        ]);
+        let abs = std::fs::canonicalize(&dir).unwrap();
+        let text = std::fs::read_to_string(dir.join("view.gtkw")).unwrap();
+        let v = parse_view(&text).unwrap();
+        let (m, r) = (dir.join("model.vcd"), dir.join("rtl.vcd"));
+        for w in [&m, &r] {
+            let lacking = missing(&v, &names_of(w));
+            assert!(
+                lacking.is_empty(),
+                "{design}: {} lacks {lacking:?}",
+                w.display()
+            );
+        }
+        assert!(text.contains(&format!("[dumpfile] \"{}\"", abs.join("rtl.vcd").display())));
+        assert_eq!(
+            v.savefile.as_deref(),
+            Some(abs.join("view.gtkw").to_str().unwrap())
+        );
+        for (file, _) in &v.translated {
+            assert!(
+                file.starts_with(abs.join("translate").to_str().unwrap())
+                    && Path::new(file).is_file(),
+                "{design}: translate file {file}"
+            );
+        }
+        // the signal whose first rise is the first packet, and where the view says it goes
+        let (first, goes) = if design == "link" {
+            (
+                format!("{top}.u_a.u_tcl.u_tx.pkt_q"),
+                format!("{top}.u_b.u_tcl.u_rx.wr_valid_q"),
+            )
+        } else {
+            let gate = v
+                .signals
+                .iter()
+                .find_map(|s| s.strip_suffix(".u_in.req_q"))
+                .expect("a gate's request")
+                .to_string();
+            let out = v
+                .signals
+                .iter()
+                .find_map(|s| s.strip_suffix(".u_out.owr_valid_q"))
+                .expect("an output's FIFO write")
+                .to_string();
+            if design == "router" {
+                assert_ne!(out, format!("{top}.gen_out[1]"), "seed 7 is not output 1's");
+            }
+            (
+                format!("{gate}.u_in.req_q"),
+                format!("{out}.u_out.owr_valid_q"),
+            )
+        };
+        let t = first_rise(&m, &first).unwrap_or_else(|| panic!("{design}: {first} never rises"));
+        // no earlier packet at any other gate or side
+        let names = names_of(&m);
+        for n in names.iter().filter(|n| {
+            (n.ends_with(".u_in.req_q") && n.starts_with(top)) || n.ends_with(".u_tcl.u_tx.pkt_q")
+        }) {
+            if let Some(u) = first_rise(&m, n) {
+                assert!(
+                    u >= t,
+                    "{design}: {n} rose at {u}, before the view's {first} at {t}"
+                );
+            }
+        }
+        let (Some(start), Some(z)) = (v.timestart, v.zoom) else {
+            panic!("{design}: no [timestart] or zoom");
+        };
+        let span = ps_per_pixel(z) * WAVE_PIXELS;
+        assert!(
+            start as f64 <= t as f64 && (t as f64) < start as f64 + span / 2.0,
+            "{design}: opens on {start}.., the first packet at {t}"
+        );
+        assert!(
+            text.contains(&format!(" {t}\n")),
+            "{design}: the marker at {t}"
+        );
+        let w = first_rise(&m, &goes).unwrap_or_else(|| panic!("{design}: {goes} never rises"));
+        assert!(
+            w > t,
+            "{design}: {goes} at {w}, the packet's request at {t}"
+        );
+    }
+}

@@ -577,6 +577,9 @@ pub fn cosim(
                 }
             }
             println!("  {}", rep.summary());
+            if let Some(v) = &rep.view {
+                println!("  GTKWave save file on the run's first packet: {v}");
+            }
             Ok(ExitCode::SUCCESS)
         }
         Err(cosim::lockstep::CosimError::Setup(m)) => Err(CliError::input(m)),

@@ -457,6 +457,7 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
                 signals_compared: sigs.len(),
                 stats: d.stats(),
                 vcd: None,
+                view: None,
                 coverage: None,
             })
         }

@@ -474,6 +474,10 @@ impl Design for LinkDesign {
         RtlTop::Link
     }
 
+    fn view_kind(&self) -> Option<super::views::ViewKind> {
+        Some(super::views::ViewKind::Link)
+    }
+
     fn input_names(&self) -> Vec<String> {
         let mut n: Vec<String> = [
             "cfg_credit_period_i",

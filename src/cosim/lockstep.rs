@@ -50,6 +50,11 @@ pub trait Design {
     fn rtl_traced(&self) -> bool {
         true
     }
+    /// The design's GTKWave save file, to write one for the run that follows its first
+    /// packet (`views.rs`); None: no save file.
+    fn view_kind(&self) -> Option<super::views::ViewKind> {
+        None
+    }
     /// Checked once, after the RTL's reset and before the first cycle: what the RTL resets to
     /// that the comparison does not cover (a network's Target Controllers).
     fn check_reset(&self, _rtl: &RtlModel) -> Result<(), String> {
@@ -222,6 +227,9 @@ pub struct CosimReport {
     pub stats: BTreeMap<String, u64>,
     /// The model's and the RTL's wave files (VCD or FST), when written.
     pub vcd: Option<(String, String)>,
+    /// The run's GTKWave save file (`views.rs`), when its first packet is in its waves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub view: Option<String>,
     /// The RTL's coverage, when measured ([`Options::coverage`]).
     #[serde(skip)]
     pub coverage: Option<Box<CoverageData>>,
@@ -409,6 +417,11 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
             .map_err(|e| run_err(format!("the RTL's wave: {e}")))
     };
 
+    let mut watch = opts
+        .vcd_dir
+        .as_ref()
+        .and_then(|_| d.view_kind())
+        .and_then(|k| super::views::Watch::new(k, &decl.names));
     let mut sampler = Sampler::default();
     let dumped = |c: u64| {
         opts.wave_window
@@ -451,6 +464,9 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
             sampler.clear();
             sampler.clk = true;
             d.probe(true, &mut sampler);
+            if let Some(w) = watch.as_mut() {
+                w.see(c, &sampler.values, dump);
+            }
             for (k, id) in ids.iter().enumerate() {
                 let want = sampler.values[k];
                 let got = rtl.get(*id);
@@ -515,10 +531,36 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
         }
         Ok(())
     })();
+    // the run's save file, written for a run that failed too (its waves show why)
+    let view = match (
+        &opts.vcd_dir,
+        watch.as_ref().and_then(|w| Some((w.kind(), w.found()?))),
+    ) {
+        (Some(dir), Some((kind, first))) => {
+            let abs = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.clone());
+            let ext = opts.wave_format.extension();
+            let first_ps = opts.wave_window.map_or(0, |(from, _)| from * period);
+            let text = super::views::save_file(
+                kind,
+                first,
+                &abs,
+                &abs.join(format!("rtl.{ext}")),
+                first_ps,
+                period,
+            );
+            Some(
+                super::views::write(dir, &text)
+                    .map(|_| abs.join("view.gtkw").display().to_string())
+                    .map_err(run_err),
+            )
+        }
+        _ => None,
+    };
     // the run's own error first: a wave that failed during the run (a full disk) names its
     // cause there, and only "failed earlier" when finished
     result?;
     waves_done?;
+    let view = view.transpose()?;
     let coverage = cov.map(|c| Box::new(c.data(&rtl)));
     if let (Some(path), Some(c)) = (env_cov, &coverage) {
         c.write(&path).map_err(run_err)?;
@@ -529,6 +571,7 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
         signals_compared: ids.len(),
         stats: d.stats(),
         vcd,
+        view,
         coverage: if opts.coverage { coverage } else { None },
     })
 }

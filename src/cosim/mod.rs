@@ -15,3 +15,4 @@ pub mod networks;
 pub mod node_design;
 pub mod router_design;
 pub mod shapes;
+pub mod views;

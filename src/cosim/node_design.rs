@@ -1129,6 +1129,14 @@ impl Design for NodeDesign {
         self.rtl_top
     }
 
+    fn view_kind(&self) -> Option<super::views::ViewKind> {
+        let p = &self.top.node.p.router;
+        Some(super::views::ViewKind::Node {
+            n_intra: p.n_intra,
+            vcs: p.num_vcs,
+        })
+    }
+
     /// The neighbours' software keeps each link's two ends alike: a credit or PHY setting
     /// written into the node's Target Controller holds at the neighbours' ends from the cycle
     /// it holds in the node (decision 0042).

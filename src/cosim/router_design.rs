@@ -380,6 +380,14 @@ impl Design for RouterDesign {
         self.top
     }
 
+    fn view_kind(&self) -> Option<super::views::ViewKind> {
+        let p = &self.bench.router.p;
+        Some(super::views::ViewKind::Router {
+            n_intra: p.n_intra,
+            vcs: p.num_vcs,
+        })
+    }
+
     fn input_names(&self) -> Vec<String> {
         router_inputs(&self.bench.router.p)
     }
