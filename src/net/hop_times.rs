@@ -113,6 +113,9 @@ impl NodeHops {
     }
 
     /// After the router stepped in `cycle`: the headers its output slots write.
+    // (off the node's hot path: only a run with a packet log calls it)
+    #[cold]
+    #[inline(never)]
     pub fn router(&mut self, r: &Router, cycle: u64) {
         let ni = r.p.n_intra as usize;
         for (s, o) in r.outs.iter().enumerate() {
@@ -129,6 +132,9 @@ impl NodeHops {
     /// After port `q`'s TCL TX stepped in `cycle`, with `was_in_packet` its `pkt` before and
     /// `head` the word at the head of its VC's header/footer FIFO: the footer it sent, if it
     /// popped one.
+    // (off the node's hot path: only a run with a packet log calls it)
+    #[cold]
+    #[inline(never)]
     pub fn tx(
         &mut self,
         q: usize,
@@ -155,6 +161,9 @@ impl NodeHops {
 
     /// After port `q`'s TCL RX stepped in `cycle`: it wrote a header (`header`), or the footer
     /// `footer` (what it reports).
+    // (off the node's hot path: only a run with a packet log calls it)
+    #[cold]
+    #[inline(never)]
     pub fn rx(
         &mut self,
         q: usize,
@@ -173,6 +182,9 @@ impl NodeHops {
 
     /// Terminal `t`'s NIC delivered a packet: the cycle its header was written into the
     /// intra-tile RX FIFO.
+    // (off the node's hot path: only a run with a packet log calls it)
+    #[cold]
+    #[inline(never)]
     pub fn ejected(&mut self, t: usize) -> Option<u64> {
         self.ejected[t].pop()
     }
