@@ -3,6 +3,7 @@
 
 mod common;
 use common::exanet;
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn stdout(o: &Output) -> String {
@@ -730,30 +731,43 @@ fn the_readme_lists_every_command_and_routing() {
     }
 }
 
-/// Issue 32 §3: `cosim --from/--to` writes the waves of a window of cycles only, on both sides,
-/// and the warning before a huge run measures the window, not the run. The comparison still
-/// covers every cycle; the window's waves are the full run's, cut.
-#[test]
-fn cosim_writes_the_waves_of_a_window_of_cycles() {
-    let base = std::env::temp_dir().join(format!("exanet-cli-{}-window", std::process::id()));
+/// A fresh folder `exanet-cli-<pid>-<name>` under the system's temporary folder, and a runner of
+/// `cosim --design DESIGN --cycles CYCLES --seed 1 --vcd-dir <folder>/<run> EXTRA...` that
+/// must succeed and returns `<folder>/<run>`.
+fn cosim_runs(
+    name: &str,
+    design: &'static str,
+    cycles: &'static str,
+) -> (PathBuf, impl Fn(&str, &[&str]) -> PathBuf) {
+    let base = std::env::temp_dir().join(format!("exanet-cli-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&base);
     std::fs::create_dir_all(&base).unwrap();
-    let run = |name: &str, extra: &[&str]| {
-        let d = base.join(name);
+    let b = base.clone();
+    let run = move |run: &str, extra: &[&str]| {
+        let d = b.join(run);
         let mut a = vec![
-            "cosim", "--design", "link", "--cycles", "3000", "--seed", "1",
+            "cosim", "--design", design, "--cycles", cycles, "--seed", "1",
         ];
         a.extend_from_slice(&["--vcd-dir", d.to_str().unwrap()]);
         a.extend_from_slice(extra);
         let o = exanet(&a);
         assert!(o.status.success(), "{}", stderr(&o));
         assert!(
-            stdout(&o).starts_with("3000 cycles identical"),
+            stdout(&o).starts_with(&format!("{cycles} cycles identical")),
             "{}",
             stdout(&o)
         );
         d
     };
+    (base, run)
+}
+
+/// Issue 32 §3: `cosim --from/--to` writes the waves of a window of cycles only, on both sides,
+/// and the warning before a huge run measures the window, not the run. The comparison still
+/// covers every cycle; the window's waves are the full run's, cut.
+#[test]
+fn cosim_writes_the_waves_of_a_window_of_cycles() {
+    let (base, run) = cosim_runs("window", "link", "3000");
     let (all, cut) = (
         run("all", &[]),
         run("cut", &["--from", "1000", "--to", "1500"]),
@@ -807,20 +821,7 @@ fn cosim_writes_the_waves_of_a_window_of_cycles() {
 #[test]
 fn cosim_writes_the_waves_of_the_scopes_asked_for() {
     use exanet::wave::list_signals_in_file;
-    let base = std::env::temp_dir().join(format!("exanet-cli-{}-scopes", std::process::id()));
-    let _ = std::fs::remove_dir_all(&base);
-    std::fs::create_dir_all(&base).unwrap();
-    let run = |name: &str, extra: &[&str]| {
-        let d = base.join(name);
-        let mut a = vec![
-            "cosim", "--design", "router", "--cycles", "600", "--seed", "1",
-        ];
-        a.extend_from_slice(&["--vcd-dir", d.to_str().unwrap()]);
-        a.extend_from_slice(extra);
-        let o = exanet(&a);
-        assert!(o.status.success(), "{}", stderr(&o));
-        d
-    };
+    let (base, run) = cosim_runs("scopes", "router", "600");
     let all = run("all", &[]);
     let scope = "u_router.gen_in[0]";
     for (name, fmt) in [("vcd", "vcd"), ("fst", "fst")] {

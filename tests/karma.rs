@@ -323,7 +323,10 @@ fn bad_input_exits_2_and_names_what_is_wrong() {
         (&["karma", "pingpong", "--mode", "bare"], "--mode"),
         (&["karma", "pingpong", "--backend", "fpga"], "--backend"),
         (&["karma", "pingpong", "--ber", "0.5"], "--ber"),
-        (&["karma", "pingpong", "--plot", "x.png"], "--plot"),
+        (
+            &["karma", "pingpong", "--plot", "x.jpg"],
+            ".svg, .png or .pdf",
+        ),
         (
             &["karma", "pingpong", "--vcd", "/no/such/dir/x.vcd"],
             "/no/such/dir",

@@ -371,7 +371,7 @@ fn latency_against_time_bins_every_delivered_packet() {
                 "give the bin with --latency-bin",
             ),
             (
-                &["--latency-bin", "100", "--latency-plot", "x.png"],
+                &["--latency-bin", "100", "--latency-plot", "x.jpg"],
                 "--latency-plot",
             ),
         ],

@@ -23,6 +23,28 @@ fn small(topology: &str, routing: &str, load: f64) -> Config {
     c
 }
 
+/// `c` run with a packet log into memory: its summary, the log and the records.
+fn logged(
+    c: &Config,
+) -> (
+    exanet::net::stats::Summary,
+    PacketLog,
+    Vec<exanet::net::packet_log::PacketRecord>,
+) {
+    let p = plan(c).unwrap();
+    let sink = VecSink::default();
+    let (s, log) = run_logged(
+        c,
+        &p,
+        c.net.load,
+        Some(PacketLog::new(Box::new(sink.clone()))),
+        &exanet::progress::Progress::hidden(),
+    )
+    .unwrap();
+    let recs = sink.0.lock().unwrap().clone();
+    (s, log.expect("the log comes back"), recs)
+}
+
 #[test]
 fn logged_hops_and_vcs_are_the_routing_s_paths_and_the_log_changes_no_result() {
     for (topo, routing) in [
@@ -33,22 +55,12 @@ fn logged_hops_and_vcs_are_the_routing_s_paths_and_the_log_changes_no_result() {
         let c = small(topo, routing, 0.3);
         let p = plan(&c).unwrap();
         let plain = run(&c, &p, c.net.load).unwrap();
-        let sink = VecSink::default();
-        let (logged, log) = run_logged(
-            &c,
-            &p,
-            c.net.load,
-            Some(PacketLog::new(Box::new(sink.clone()))),
-            &exanet::progress::Progress::hidden(),
-        )
-        .unwrap();
+        let (logged, log, recs) = logged(&c);
         assert_eq!(
             logged.stats_hash, plain.stats_hash,
             "{topo}: the log changed the run"
         );
-        let log = log.expect("the log comes back");
         assert_eq!(log.finish().unwrap(), logged.packets_delivered_total);
-        let recs = sink.0.lock().unwrap().clone();
         assert_eq!(recs.len() as u64, plain.packets_delivered_total);
         // deterministic routings: the path is known; its inter-tile hops and its last VC
         let t = parse(topo).unwrap();
@@ -139,18 +151,8 @@ fn a_packets_latency_splits_into_its_routers_and_links_as_the_pipelines_say() {
         for load in [0.02, 0.5] {
             let mut c = small(topo, routing, load);
             c.net.sizes = "64".parse().unwrap();
-            let p = plan(&c).unwrap();
-            let sink = VecSink::default();
-            let (s, log) = run_logged(
-                &c,
-                &p,
-                c.net.load,
-                Some(PacketLog::new(Box::new(sink.clone()))),
-                &exanet::progress::Progress::hidden(),
-            )
-            .unwrap();
-            let split = log.unwrap().split_means();
-            let recs = sink.0.lock().unwrap().clone();
+            let (s, log, recs) = logged(&c);
+            let split = log.split_means();
             assert!(recs.len() > 50, "{topo} {load}");
             let mut all = Vec::new();
             for r in &recs {

@@ -235,11 +235,10 @@ fn view(name: &str) -> View {
 
 const CYCLES: &str = "1200";
 
-/// `stimulus`: the router's and the node's views follow their first packet from input 0 under
-/// the plain stimulus (the constrained one drops the first packets at input 0: destinations
-/// anywhere, lattices the router is moved out of).
-fn cosim_view(design: &str, first: &str, stimulus: &str) {
-    let dir = tmp(design);
+/// `cosim --design DESIGN --seed SEED --stimulus STIMULUS` for [`CYCLES`] cycles, its waves
+/// in `tmp(name)`, which it returns.
+fn cosim_waves(name: &str, design: &str, seed: &str, stimulus: &str) -> PathBuf {
+    let dir = tmp(name);
     run(&[
         "cosim",
         "--design",
@@ -247,12 +246,20 @@ fn cosim_view(design: &str, first: &str, stimulus: &str) {
         "--cycles",
         CYCLES,
         "--seed",
-        "1",
+        seed,
         "--stimulus",
         stimulus,
         "--vcd-dir",
         dir.to_str().unwrap(),
     ]);
+    dir
+}
+
+/// `stimulus`: the router's and the node's views follow their first packet from input 0 under
+/// the plain stimulus (the constrained one drops the first packets at input 0: destinations
+/// anywhere, lattices the router is moved out of).
+fn cosim_view(design: &str, first: &str, stimulus: &str) {
+    let dir = cosim_waves(design, design, "1", stimulus);
     let (m, r) = (dir.join("model.vcd"), dir.join("rtl.vcd"));
     check_view(
         &format!("{design}.gtkw"),
@@ -370,20 +377,7 @@ fn each_cosim_run_writes_a_save_file_on_its_own_first_packet() {
         ("node", "7", "TOP.exanet_node_top.u_node.u_router"),
         ("link", "1", "TOP.exanet_link_top"),
     ] {
-        let dir = tmp(&format!("run-view-{design}"));
-        run(&[
-            "cosim",
-            "--design",
-            design,
-            "--cycles",
-            CYCLES,
-            "--seed",
-            seed,
-            "--stimulus",
-            "plain",
-            "--vcd-dir",
-            dir.to_str().unwrap(),
-        ]);
+        let dir = cosim_waves(&format!("run-view-{design}"), design, seed, "plain");
         let abs = std::fs::canonicalize(&dir).unwrap();
         let text = std::fs::read_to_string(dir.join("view.gtkw")).unwrap();
         let v = parse_view(&text).unwrap();

@@ -65,19 +65,7 @@ pub fn pingpong(a: &PingPongArgs) -> R {
         )));
     }
     if let Some(p) = a.plot {
-        use crate::plot::{fonts, Format, PlotError};
-        match Format::of(p) {
-            None => {
-                let e = PlotError::UnknownFormat {
-                    path: p.to_path_buf(),
-                };
-                return Err(CliError::input(format!("--plot: {e}")));
-            }
-            Some(Format::Svg) => {}
-            Some(_) => {
-                fonts::database().map_err(|e| CliError::input(format!("--plot: {e}")))?;
-            }
-        }
+        crate::cli::output::check_plot_format("--plot", p)?;
     }
     for (opt, p) in [("--plot", a.plot), ("--vcd", a.vcd)] {
         if let Some(p) = p {

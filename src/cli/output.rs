@@ -273,21 +273,27 @@ pub fn check_out(opt: &str, p: Option<&Path>, ext: &str) -> Result<(), CliError>
 /// `plot::Format`); for PNG and PDF, the font they are drawn with can be read
 /// (`plot::fonts`), so that a run does not end without its plot.
 pub fn check_plot_out(opt: &str, p: Option<&Path>) -> Result<(), CliError> {
-    use crate::plot::{fonts, Format, PlotError};
     let Some(p) = p else { return Ok(()) };
+    check_plot_format(opt, p)?;
+    check_writable(opt, p)
+}
+
+/// A plot's file name names a format (`.svg`, `.png`, `.pdf`), and for PNG and PDF the font
+/// they are drawn with can be read.
+pub fn check_plot_format(opt: &str, p: &Path) -> Result<(), CliError> {
+    use crate::plot::{fonts, Format, PlotError};
     match Format::of(p) {
         None => {
             let e = PlotError::UnknownFormat {
                 path: p.to_path_buf(),
             };
-            return Err(CliError::input(format!("{opt}: {e}")));
+            Err(CliError::input(format!("{opt}: {e}")))
         }
-        Some(Format::Svg) => {}
-        Some(_) => {
-            fonts::database().map_err(|e| CliError::input(format!("{opt}: {e}")))?;
-        }
+        Some(Format::Svg) => Ok(()),
+        Some(_) => fonts::database()
+            .map(|_| ())
+            .map_err(|e| CliError::input(format!("{opt}: {e}"))),
     }
-    check_writable(opt, p)
 }
 
 /// `p`'s folder exists, `p` is not a folder and can be written.

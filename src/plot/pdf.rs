@@ -50,6 +50,12 @@ fn num(x: f32) -> String {
     }
 }
 
+/// A cubic Bézier curve to `q` through control points `c1` and `c2`, as PDF writes it.
+fn cubic(o: &mut String, c1: Point, c2: Point, q: Point) {
+    let xy = |p: Point| format!("{} {}", num(p.x), num(p.y));
+    writeln!(o, "{} {} {} c", xy(c1), xy(c2), xy(q)).ok();
+}
+
 /// The page's content and the graphics states it names.
 #[derive(Default)]
 struct Page {
@@ -114,31 +120,11 @@ impl Page {
                         q.x + 2.0 / 3.0 * (c.x - q.x),
                         q.y + 2.0 / 3.0 * (c.y - q.y),
                     );
-                    writeln!(
-                        o,
-                        "{} {} {} {} {} {} c",
-                        num(c1.x),
-                        num(c1.y),
-                        num(c2.x),
-                        num(c2.y),
-                        num(q.x),
-                        num(q.y)
-                    )
-                    .ok();
+                    cubic(o, c1, c2, q);
                     at = q;
                 }
                 PathSegment::CubicTo(c1, c2, q) => {
-                    writeln!(
-                        o,
-                        "{} {} {} {} {} {} c",
-                        num(c1.x),
-                        num(c1.y),
-                        num(c2.x),
-                        num(c2.y),
-                        num(q.x),
-                        num(q.y)
-                    )
-                    .ok();
+                    cubic(o, c1, c2, q);
                     at = q;
                 }
                 PathSegment::Close => {
