@@ -156,7 +156,8 @@ need_chromium() {
 }
 
 need_fonts() {
-  local f=/usr/share/fonts/truetype/dejavu
+  # (the folder src/plot/fonts.rs reads, EXANET_FONT_DIR as there)
+  local f="${EXANET_FONT_DIR:-/usr/share/fonts/truetype/dejavu}"
   if [ ! -f "$f/DejaVuSans.ttf" ] || [ ! -f "$f/DejaVuSans-Bold.ttf" ]; then
     apt_install fonts-dejavu-core
   fi

@@ -48,6 +48,8 @@ for p in "$@"; do case "$p" in
   yosys) printf '#!/bin/sh\n' > "$BIN/yosys"; chmod +x "$BIN/yosys";;
   iverilog) for t in iverilog vvp; do printf '#!/bin/sh\n' > "$BIN/$t"; chmod +x "$BIN/$t"; done;;
   python3-venv) cp "$BIN/../python3-venv" "$BIN/python3";;
+  fonts-dejavu-core) mkdir -p "$EXANET_FONT_DIR"; for f in DejaVuSans.ttf DejaVuSans-Bold.ttf; do : > "$EXANET_FONT_DIR/$f"; done;;
+  poppler-utils) for t in pdftoppm pdfinfo; do printf '#!/bin/sh\n' > "$BIN/$t"; chmod +x "$BIN/$t"; done;;
 esac; done"#,
         );
         s
@@ -96,6 +98,7 @@ esac; done"#,
             .env("LOG", &log)
             .env("EXANET_OTF2_PYTHON", bin.join("python3"))
             .env("EXANET_LIBCLANG_ROOT", &self.dir)
+            .env("EXANET_FONT_DIR", self.dir.join("fonts"))
             .output()
             .expect("bash runs");
         (out, fs::read_to_string(&log).unwrap_or_default())
@@ -286,6 +289,31 @@ fn the_test_command_installs_yosys_and_yowasp_when_missing_and_not_otherwise() {
     assert!(log.is_empty(), "{log}");
     // apt-get that installs nothing: a clear error
     fails_when_apt_installs_nothing("yosys-broken", "need_yosys", "yosys");
+}
+
+/// DejaVu Sans, for PNG and PDF plots, and poppler's tools, with which tests/plot_formats.rs
+/// reads the PDFs back.
+#[test]
+fn the_test_command_installs_the_plot_font_and_poppler_when_missing_and_not_otherwise() {
+    let fonts = "test -f \"$EXANET_FONT_DIR/DejaVuSans.ttf\"; test -f \"$EXANET_FONT_DIR/DejaVuSans-Bold.ttf\"";
+    installs_when_missing(
+        "fonts",
+        &format!("need_fonts; {fonts}"),
+        &["pdftoppm", "pdfinfo"],
+        &["fonts-dejavu-core", "poppler-utils"],
+    );
+    // everything there: no apt-get
+    let s = Sandbox::new("fonts-present");
+    for t in ["pdftoppm", "pdfinfo"] {
+        s.tool(t, "true");
+    }
+    let (o, log) = s.run(
+        "mkdir -p \"$EXANET_FONT_DIR\"; for f in DejaVuSans.ttf DejaVuSans-Bold.ttf; do \
+         : > \"$EXANET_FONT_DIR/$f\"; done; need_fonts",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!log.contains("apt-get"), "{log}");
+    fails_when_apt_installs_nothing("fonts-broken", "need_fonts", "DejaVu Sans");
 }
 
 #[test]
@@ -499,7 +527,8 @@ fn a_rust_or_verilator_that_fails_to_run_is_refused_with_the_reason() {
 }
 
 /// The two scripts install what they need before they run: the suite Verilator, Rust, the
-/// lints, SimGrid, OTF2, Open MPI and Chromium; the main job Rust.
+/// lints, SimGrid, OTF2, Open MPI, Chromium, the plot font and poppler, Icarus and Yosys; the
+/// main job Rust.
 #[test]
 fn the_scripts_call_the_installers_they_need() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -522,6 +551,7 @@ fn the_scripts_call_the_installers_they_need() {
             "need_otf2",
             "need_mpi",
             "need_chromium",
+            "need_fonts",
             "need_iverilog",
             "need_yosys"
         ]
