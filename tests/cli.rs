@@ -2,7 +2,7 @@
 //! naming what is wrong).
 
 mod common;
-use common::exanet;
+use common::{exanet, refused_each};
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -800,18 +800,22 @@ fn cosim_writes_the_waves_of_a_window_of_cycles() {
         cut.join("rtl.vcd").to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stdout(&o));
-    for (extra, why) in [
-        (&["--from", "5", "--to", "5"][..], "an empty window"),
-        (&["--to", "4000"], "past the run's end"),
-    ] {
-        let mut a = vec!["cosim", "--design", "link", "--cycles", "3000", "--vcd-dir"];
-        let d = base.join("refused");
-        a.push(d.to_str().unwrap());
-        a.extend_from_slice(extra);
-        let o = exanet(&a);
-        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-        assert!(stderr(&o).contains(why), "{}", stderr(&o));
-    }
+    let d = base.join("refused");
+    refused_each(
+        &[
+            "cosim",
+            "--design",
+            "link",
+            "--cycles",
+            "3000",
+            "--vcd-dir",
+            d.to_str().unwrap(),
+        ],
+        &[
+            (&["--from", "5", "--to", "5"], "an empty window"),
+            (&["--to", "4000"], "past the run's end"),
+        ],
+    );
     let _ = std::fs::remove_dir_all(&base);
 }
 
@@ -868,23 +872,20 @@ fn cosim_writes_the_waves_of_the_scopes_asked_for() {
         assert!(stdout(&o).starts_with("identical"), "{}", stdout(&o));
     }
     let d = base.join("refused");
-    for (extra, why) in [
-        (&["--scope", "no_such_block"][..], "no signal of router"),
-        (&["--scope", "a..b"], "dotted names"),
-    ] {
-        let mut a = vec![
+    refused_each(
+        &[
             "cosim",
             "--design",
             "router",
             "--cycles",
             "100",
             "--vcd-dir",
-        ];
-        a.push(d.to_str().unwrap());
-        a.extend_from_slice(extra);
-        let o = exanet(&a);
-        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-        assert!(stderr(&o).contains(why), "{}", stderr(&o));
-    }
+            d.to_str().unwrap(),
+        ],
+        &[
+            (&["--scope", "no_such_block"], "no signal of router"),
+            (&["--scope", "a..b"], "dotted names"),
+        ],
+    );
     let _ = std::fs::remove_dir_all(&base);
 }
