@@ -595,6 +595,21 @@ fn a_faults_window_packets_are_lost_not_in_flight_and_the_drain_does_not_wait_fo
         let end = 2000 + 10_000;
         assert!(n(&v, "cycles") < end + 2_000, "{what}");
     }
+    // a packet that reaches a dead node is lost there: the packets file has no line for it, a
+    // line for each packet delivered
+    let d = common::TempDir::new("dead-node-packets");
+    let csv = d.0.join("p.csv");
+    let v = run(&[
+        "--threads",
+        "1",
+        "--set",
+        "net.faults=node:5@5000..8000",
+        "--packets",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(n(&v, "packets_lost_at_dead_nodes") > 0, "{v}");
+    let lines = std::fs::read_to_string(&csv).unwrap().lines().count() as u64 - 1;
+    assert_eq!(lines, n(&v, "packets_delivered_total"));
     let v = run(&["--threads", "1"]);
     assert!(n(&v, "packets_dropped") > 0 && n(&v, "packets_lost_on_failed_links") > 0);
     assert_eq!(run(&["--threads", "2"])["stats_hash"], v["stats_hash"]);

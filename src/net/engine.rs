@@ -1436,7 +1436,12 @@ impl Worker<'_> {
                     log.hop(ctx.env.topo, &h);
                 }
                 for (k, a) in ev.arrived.iter().enumerate() {
-                    log.arrive(a, ev.ejected.get(k).copied().flatten(), &ctx.measure);
+                    if node.dead > 0 {
+                        // lost at a dead node (below), not delivered: no record
+                        log.forget(a);
+                    } else {
+                        log.arrive(a, ev.ejected.get(k).copied().flatten(), &ctx.measure);
+                    }
                 }
                 ev.ejected.clear();
             }

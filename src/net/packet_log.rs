@@ -120,6 +120,12 @@ impl PacketLog {
         self.recorded += 1;
     }
 
+    /// A packet that reached a dead node's NIC: lost there, not delivered (`faults.rs`); its
+    /// hops are dropped, and no record is made.
+    pub fn forget(&mut self, a: &Arrival) {
+        self.hops.remove(&(a.src, a.seq));
+    }
+
     /// The mean latency split of the measurement window's packets so far.
     pub fn split_means(&self) -> SplitMeans {
         self.split.means()
