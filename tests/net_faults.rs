@@ -324,6 +324,42 @@ fn star_channel_drops_only_where_its_escape_is_broken() {
     assert!(star.delivered_intact > star.injected * 9 / 10, "{star:?}");
 }
 
+/// The latency-against-time plot shades the faults `net.random_faults` draws, as it does the
+/// scheduled ones: each named by its link and its cycles, inside the range it was drawn from.
+#[test]
+fn the_latency_plot_shades_random_faults_too() {
+    let d = common::TempDir::new("random-fault-plot");
+    let svg = d.0.join("lat.svg");
+    let o = exanet(&[
+        "network",
+        "run",
+        "--set",
+        "net.load=0.3",
+        "--set",
+        "net.random_faults=links=2,from=4000,to=6000,for=2000",
+        "--latency-bin",
+        "500",
+        "--latency-plot",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let mut shaded: Vec<&str> = text
+        .split("fault link:")
+        .skip(1)
+        .map(|x| &x[..x.find(['<', '"', ',']).unwrap()])
+        .collect();
+    shaded.sort();
+    shaded.dedup();
+    assert_eq!(shaded.len(), 2, "{shaded:?}");
+    for f in shaded {
+        let (_, cycles) = f.split_once('@').unwrap();
+        let (down, up) = cycles.split_once("..").unwrap();
+        let (down, up): (u64, u64) = (down.parse().unwrap(), up.parse().unwrap());
+        assert!((4000..6000).contains(&down) && up == down + 2000, "{f}");
+    }
+}
+
 /// `network run --latency-bin`: every delivered packet falls in one bin, and the bins' mean
 /// latencies are those of the packets; bad values are refused.
 #[test]

@@ -928,7 +928,16 @@ pub fn run(config: Option<&Path>, json: bool, o: &RunOut) -> R {
     }
     let over_time = bins.map_or(Vec::new(), |b| b.bins(p.topo.endpoints()));
     if let Some(path) = o.latency_plot {
-        let plot = crate::plot::render_for(path, &latency_figure(&cfg, &over_time, s.cycles));
+        // the faults as the run planted them: the scheduled ones and those drawn from the seed
+        let faults = crate::net::faults::resolve(
+            p.topo.as_ref(),
+            &cfg.net.faults,
+            cfg.net.random_faults,
+            cfg.sim.seed,
+        )
+        .map_err(CliError::input)?;
+        let fig = latency_figure(&cfg, &faults, &over_time, s.cycles);
+        let plot = crate::plot::render_for(path, &fig);
         drawn.push(("--latency-plot", path, plot.map_err(|e| e.to_string())));
     }
     if let Some(path) = o.channels {
@@ -997,11 +1006,15 @@ pub fn write_drawn(drawn: Vec<Drawn>) -> Result<(), CliError> {
     }
 }
 
-/// Latency and delivered traffic against time, with the run's faults in the title.
 /// Latency and delivered traffic against time, over the run's phases shaded: the warm-up and
-/// the drain grey, the measurement window blue, each scheduled fault red (`end`: the run's
-/// last cycle).
-fn latency_figure(cfg: &Config, bins: &[LatencyBin], end: u64) -> Figure {
+/// the drain grey, the measurement window blue, each of the run's `faults` red and named in the
+/// title (scheduled, or drawn by `net.random_faults`; `end`: the run's last cycle).
+fn latency_figure(
+    cfg: &Config,
+    faults: &[crate::spec::faults::Fault],
+    bins: &[LatencyBin],
+    end: u64,
+) -> Figure {
     let x = || Axis::new("time (cycles)", Scale::Linear).from_zero();
     let pts = |f: &dyn Fn(&LatencyBin) -> f64| {
         bins.iter()
@@ -1016,8 +1029,9 @@ fn latency_figure(cfg: &Config, bins: &[LatencyBin], end: u64) -> Figure {
         cfg.net.load,
         model_only_mark(cfg.net.routing.rtl_twin())
     );
-    if !cfg.net.faults.0.is_empty() {
-        title += &format!(", faults {}", cfg.net.faults);
+    if !faults.is_empty() {
+        let names: Vec<String> = faults.iter().map(|f| f.to_string()).collect();
+        title += &format!(", faults {}", names.join(","));
     }
     let (w0, w1) = (
         cfg.net.warmup_cycles,
@@ -1029,7 +1043,7 @@ fn latency_figure(cfg: &Config, bins: &[LatencyBin], end: u64) -> Figure {
             .with_shade(0.0, w0 as f64, "warm-up", Shade::Phase)
             .with_shade(w0 as f64, w1 as f64, "window", Shade::Measured)
             .with_shade(w1 as f64, end as f64, "drain", Shade::Phase);
-        for f in &cfg.net.faults.0 {
+        for f in faults {
             let up = f.up.unwrap_or(end).min(end);
             p = p.with_shade(f.down as f64, up as f64, format!("fault {f}"), Shade::Fault);
         }
