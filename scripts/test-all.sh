@@ -9,10 +9,13 @@
 #    Open MPI and libclang (libopenmpi-dev, openmpi-bin, libclang-dev) for network runs over
 #    MPI ranks; Chromium (chromium) for the test that opens a network report in a browser;
 #    Icarus Verilog (iverilog) for tests/icarus.rs, the RTL under a second simulator; Yosys
-#    (yosys, apt-get) and YoWASP's Yosys (pip, target/yowasp) for tests/synth.rs.
+#    (yosys, apt-get) and YoWASP's Yosys (pip, target/yowasp) for tests/synth.rs; Python 3.11+
+#    with venv (python3-venv) for the Python module.
 # 2. Checks formatting, clippy (warnings are errors) and Verilator -Wall lint of all RTL.
 # 3. Runs every test, co-simulation against the Verilated RTL included. A build without
 #    Verilator makes the co-simulation tests fail; nothing is skipped.
+# 4. Builds the Python module (python/, with pip and maturin, reusing the library built for the
+#    tests) and runs its tests and the examples of examples/python (scripts/test-python.sh).
 # Clippy and the tests build with the features `otf2` (the OTF2 trace reader and its tests) and
 # `mpi` (network runs over MPI ranks, tests/net_mpi.rs).
 set -euo pipefail
@@ -30,6 +33,7 @@ need_chromium
 need_fonts
 need_iverilog
 need_yosys
+need_python
 echo "== $(verilator --version); $(cargo --version)"
 
 echo "== cargo fmt --check"
@@ -38,6 +42,7 @@ echo "== verilator lint"
 bash scripts/lint-rtl.sh
 echo "== cargo clippy"
 cargo clippy --release --all-targets --features otf2,mpi -- -D warnings
+cargo clippy --release --all-targets -p exanet-python -- -D warnings
 echo "== cargo test (release: the co-simulation runs a million cycles)"
 # (the coverage campaign runs in the next step, once, with its figures printed)
 cargo test --release --all-targets --features otf2,mpi -- \
@@ -47,4 +52,6 @@ cargo test --release --features otf2,mpi --test coverage -- --nocapture \
   the_campaign_holds_the_
 echo "== cargo test --doc (the examples in the documentation compile)"
 cargo test --release --doc --features otf2,mpi
+echo "== the Python module (scripts/test-python.sh)"
+bash scripts/test-python.sh
 echo "== all tests passed"

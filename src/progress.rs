@@ -20,11 +20,88 @@
 //!
 //! Counting is cheap (an atomic add, the drawing rate-limited by `indicatif`), but a loop of
 //! millions of steps a second counts in batches ([`Progress::every`]).
+//!
+//! A program that calls the library in its own process (the Python module, `cli::embed`)
+//! shows progress its own way and stops runs its own way: while it [`watch`]es, every new
+//! `Progress` counts without drawing and is the one [`watched`] reads; once it has said
+//! [`cancel`], the next count of any `Progress`, drawn or hidden, on any thread, unwinds with a
+//! [`Cancelled`] payload, and the program catches that where it called the library. Every long
+//! loop counts (a network run at least every few thousand cycles), so a run stops within
+//! moments. The command line does neither: its runs are the same as before.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish, ProgressStyle};
 use std::fmt;
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::Duration;
+
+static WATCHING: AtomicBool = AtomicBool::new(false);
+static WATCHED: Mutex<Option<ProgressBar>> = Mutex::new(None);
+static CANCEL: AtomicBool = AtomicBool::new(false);
+
+/// The payload a cancelled run unwinds with ([`cancel`]).
+#[derive(Debug)]
+pub struct Cancelled;
+
+/// Starts (`true`) or ends watching: while on, every new [`Progress`] counts without drawing
+/// and becomes the one [`watched`] reads.
+pub fn watch(on: bool) {
+    WATCHING.store(on, Ordering::SeqCst);
+    *WATCHED.lock().unwrap_or_else(|p| p.into_inner()) = None;
+}
+
+/// How far the newest watched [`Progress`] is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snapshot {
+    /// What is being done (`"network run (cycles)"`).
+    pub what: String,
+    pub position: u64,
+    /// Steps in all, when known.
+    pub length: Option<u64>,
+    /// What is being done now, as [`Progress::set_message`] said it.
+    pub message: String,
+}
+
+/// The newest [`Progress`] made since [`watch`] began, if any.
+pub fn watched() -> Option<Snapshot> {
+    WATCHED
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .as_ref()
+        .map(|b| Snapshot {
+            what: b.prefix(),
+            position: b.position(),
+            length: b.length(),
+            message: b.message().trim_start().to_string(),
+        })
+}
+
+/// Asks every run counting into a [`Progress`] to stop (`true`), or clears the request
+/// once the runs have stopped (`false`).
+pub fn cancel(on: bool) {
+    CANCEL.store(on, Ordering::SeqCst);
+}
+
+/// Has [`cancel`] been asked?
+pub fn cancelled() -> bool {
+    CANCEL.load(Ordering::Relaxed)
+}
+
+/// Unwinds with [`Cancelled`] when [`cancel`] has been asked (one relaxed load otherwise).
+#[inline]
+fn stop_if_cancelled() {
+    if CANCEL.load(Ordering::Relaxed) {
+        stop();
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn stop() -> ! {
+    // (not `panic!`: no message, no panic hook; the caller catches it)
+    std::panic::resume_unwind(Box::new(Cancelled))
+}
 
 /// How the line reads: `karma pingpong [00:01:12] [=====>    ] 120/288 1 hop, 4096 B 00:12:34 left`.
 const TEMPLATE: &str =
@@ -47,7 +124,14 @@ impl fmt::Debug for Progress {
 
 impl Progress {
     /// A line for `total` steps of `what` (`"cosim link"`), shown if stderr is a terminal.
+    /// While another program [`watch`]es, a line that counts without drawing, for it to read.
     pub fn new(total: u64, what: impl Into<String>) -> Progress {
+        if WATCHING.load(Ordering::SeqCst) {
+            let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden())
+                .with_prefix(what.into());
+            *WATCHED.lock().unwrap_or_else(|p| p.into_inner()) = Some(bar.clone());
+            return Progress { bar: Some(bar) };
+        }
         Progress::when(std::io::stderr().is_terminal(), total, what)
     }
 
@@ -85,8 +169,9 @@ impl Progress {
         self.bar.is_some()
     }
 
-    /// `n` more steps done.
+    /// `n` more steps done. (Unwinds if a run was [`cancel`]led.)
     pub fn inc(&self, n: u64) {
+        stop_if_cancelled();
         if let Some(b) = &self.bar {
             b.inc(n);
         }
@@ -99,8 +184,9 @@ impl Progress {
         }
     }
 
-    /// `n` steps done in all.
+    /// `n` steps done in all. (Unwinds if a run was [`cancel`]led.)
     pub fn set_position(&self, n: u64) {
+        stop_if_cancelled();
         if let Some(b) = &self.bar {
             b.set_position(n);
         }

@@ -291,6 +291,38 @@ fn the_test_command_installs_yosys_and_yowasp_when_missing_and_not_otherwise() {
     fails_when_apt_installs_nothing("yosys-broken", "need_yosys", "yosys");
 }
 
+/// Python 3.11+ with venv, for the Python module and its tests (scripts/test-python.sh).
+#[test]
+fn the_test_command_installs_python_with_venv_when_missing_and_not_otherwise() {
+    let s = Sandbox::new("python");
+    fs::write(s.dir.join("python3-venv"), PYTHON3_VENV).unwrap();
+    fs::set_permissions(
+        s.dir.join("python3-venv"),
+        fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    let (o, log) = s.run("need_python; command -v python3");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(log.contains("apt-get install"), "{log}");
+    assert!(log.contains("python3 python3-venv"), "{log}");
+    installs_nothing_when_present("python-present", "need_python", &["python3"]);
+    fails_when_apt_installs_nothing("python-broken", "need_python", "python3 with venv");
+    // a Python older than the module's 3.11: refused, saying so
+    let s = Sandbox::new("python-old");
+    s.tool(
+        "python3",
+        r#"case "$*" in *version_info*) exit 1;; --version) echo "Python 3.9.2";; esac; exit 0"#,
+    );
+    let (o, log) = s.run("need_python");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{err}");
+    assert!(
+        err.contains("Python 3.9.2: the Python module needs Python 3.11"),
+        "{err}"
+    );
+    assert!(!log.contains("apt-get"), "{log}");
+}
+
 /// DejaVu Sans, for PNG and PDF plots, and poppler's tools, with which tests/plot_formats.rs
 /// reads the PDFs back.
 #[test]
@@ -553,7 +585,8 @@ fn the_scripts_call_the_installers_they_need() {
             "need_chromium",
             "need_fonts",
             "need_iverilog",
-            "need_yosys"
+            "need_yosys",
+            "need_python"
         ]
     );
     assert_eq!(calls("scripts/karma.sh"), ["need_rust"]);
@@ -565,9 +598,18 @@ fn the_scripts_call_the_installers_they_need() {
         "cargo test --release --all-targets --features otf2,mpi",
         "cargo test --release --features otf2,mpi --test coverage -- --nocapture",
         "cargo test --release --doc --features otf2,mpi",
+        "cargo clippy --release --all-targets -p exanet-python -- -D warnings",
+        "bash scripts/test-python.sh",
     ] {
         assert!(all.contains(step), "test-all.sh does not run '{step}'");
     }
+    // the Python module's crate builds the library with those features itself (and so shares
+    // its build with the test runs)
+    let module = fs::read_to_string(root.join("python/Cargo.toml")).unwrap();
+    assert!(
+        module.contains(r#"exanet = { path = "..", features = ["otf2", "mpi"] }"#),
+        "python/Cargo.toml"
+    );
     // every clippy and test run builds the OTF2 reader and the MPI engine, so that
     // tests/app_replay_otf2.rs and tests/net_mpi.rs (compiled only with their features) cannot
     // silently drop out
@@ -575,6 +617,7 @@ fn the_scripts_call_the_installers_they_need() {
         .lines()
         .map(str::trim)
         .filter(|l| l.starts_with("cargo clippy") || l.starts_with("cargo test"))
+        .filter(|l| !l.contains("-p exanet-python"))
         .collect();
     assert_eq!(cargo_runs.len(), 4, "{cargo_runs:?}");
     // a test the whole run skips is the one the coverage step runs, never dropped

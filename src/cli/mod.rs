@@ -1,4 +1,4 @@
-//! The subcommands behind `src/main.rs`. Each returns an exit code, or a [`CliError`] whose
+//! The subcommands behind `command.rs` (the `exanet` command line). Each returns an exit code, or a [`CliError`] whose
 //! status is 2 for bad input and 1 for a failed run.
 
 use crate::config::{Config, CreditFlavour, MAX_PAYLOAD_BYTES};
@@ -109,7 +109,9 @@ impl From<crate::config::ConfigError> for CliError {
 }
 
 pub mod app;
+pub mod command;
 pub mod coverage;
+pub mod embed;
 pub mod karma;
 pub mod model;
 pub mod netfaults;
@@ -194,7 +196,7 @@ fn no_links(cfg: &Config, what: &str) -> Result<(), CliError> {
 pub fn load_config(path: Option<&Path>) -> Result<Config, CliError> {
     let base = match path {
         Some(p) => Config::from_file_unvalidated(p)?,
-        None => Config::default(),
+        None => embed::base_config().unwrap_or_default(),
     };
     let sets = OVERRIDES.lock().unwrap_or_else(|p| p.into_inner()).clone();
     let cfg = crate::config_set::apply(&base, &sets)?;

@@ -165,9 +165,38 @@ pub fn document<T: Serialize>(v: &T) -> Result<Value, CliError> {
     Ok(Value::Object(out))
 }
 
-/// Prints a result as one JSON document on stdout (see the module doc).
+/// The JSON documents of the commands another program calls (`embed`): kept here instead
+/// of printed while `Some`.
+static CAPTURED: Mutex<Option<Vec<Value>>> = Mutex::new(None);
+
+/// Starts (`Some`) or ends keeping the JSON documents instead of printing them; the ones kept
+/// since the last call come back.
+pub(crate) fn capture(on: bool) -> Vec<Value> {
+    let mut g = CAPTURED.lock().unwrap_or_else(|p| p.into_inner());
+    let kept = g.take().unwrap_or_default();
+    if on {
+        *g = Some(Vec::new());
+    }
+    kept
+}
+
+/// Starts a new run record for a command another program calls (`embed`): `command_line`
+/// the command line it stands for.
+pub(crate) fn start_run(command_line: Vec<String>) {
+    let mut g = RUN.lock().unwrap_or_else(|p| p.into_inner());
+    *g = None;
+    drop(g);
+    with_run(|r| r.command_line = command_line);
+}
+
+/// Prints a result as one JSON document on stdout (see the module doc), or keeps it for the
+/// program that called the command (`embed`).
 pub fn json_out<T: Serialize>(v: &T) -> R {
     let doc = document(v)?;
+    if let Some(kept) = CAPTURED.lock().unwrap_or_else(|p| p.into_inner()).as_mut() {
+        kept.push(doc);
+        return Ok(ExitCode::SUCCESS);
+    }
     println!(
         "{}",
         serde_json::to_string_pretty(&doc).map_err(|e| CliError::failed(e.to_string()))?

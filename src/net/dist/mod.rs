@@ -24,14 +24,30 @@ use std::ops::Range;
 
 /// The processes the launcher started, from its environment: Open MPI's `mpirun`
 /// (`OMPI_COMM_WORLD_SIZE`), or a PMI launcher (`PMI_SIZE`: MPICH's and Intel MPI's Hydra,
-/// Slurm's `srun`); `None` when no launcher started this process.
+/// Slurm's `srun`); `None` when no launcher started this process, or when another program
+/// owns it ([`embedded`]).
 pub fn launcher_world_size() -> Option<u32> {
+    if EMBEDDED.load(std::sync::atomic::Ordering::Relaxed) {
+        return None;
+    }
     env_number(&["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"])
 }
 
 /// This process's rank among [`launcher_world_size`]'s processes.
 pub fn launcher_rank() -> Option<u32> {
+    if EMBEDDED.load(std::sync::atomic::Ordering::Relaxed) {
+        return None;
+    }
     env_number(&["OMPI_COMM_WORLD_RANK", "PMI_RANK"])
+}
+
+static EMBEDDED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Says that this process belongs to another program that calls the library (the Python
+/// module): the processes a launcher started are that program's to share out (with mpi4py),
+/// so every command runs in this process alone, as without a launcher.
+pub fn embedded() {
+    EMBEDDED.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
 fn env_number(names: &[&str]) -> Option<u32> {
