@@ -258,7 +258,8 @@ impl KarmaConfig {
 #[serde(deny_unknown_fields, default)]
 pub struct NetConfig {
     /// Topology, one of `torus:AxB[xC]`, `mesh:AxB[xC]`, `dragonfly:p=P,a=A,h=H[,g=G]`,
-    /// `exanest:torus6x6|torus3x3|torus3x3xC|dragonfly`; at most 65,536 nodes. Default `torus:4x4`.
+    /// `exanest:torus6x6|torus3x3|torus3x3xC|dragonfly`, or `graph:N:A-B,C-D,...` (N routers and
+    /// their links, routed by `updown`); at most 65,536 nodes. Default `torus:4x4`.
     pub topology: TopologySpec,
     /// Routing algorithm, one of `ecube`, `star-channel`, `min-adapt` (over `adaptive_vcs`),
     /// `smart-dor` (tori and meshes), `min` (dragonflies), `updown` (any topology, around failed

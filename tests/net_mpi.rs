@@ -410,3 +410,68 @@ fn faults_over_two_ranks_give_the_statistics_of_one_process() {
     got.remove("mpi_world_size");
     assert_eq!(got, one);
 }
+
+/// `mpirun -n 3 exanet network sweep`: the ranks share the points (`cli/sweep_parts.rs`) and
+/// rank 0 writes the results: stdout, the CSV and the packets file are the one-process sweep's
+/// byte for byte (the same command line, so the run record too). `--saturation` and `--part`
+/// are refused under mpirun.
+#[test]
+fn a_sweep_over_three_ranks_writes_the_one_process_sweep_byte_for_byte() {
+    let dir = std::env::temp_dir().join(format!("exanet-mpi-sweep-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (csv, packets) = (dir.join("s.csv"), dir.join("p.csv"));
+    let args = [
+        "network",
+        "sweep",
+        "--topology",
+        "torus:4x4",
+        "--topology",
+        "mesh:3x3",
+        "--loads",
+        "0.1,0.3,0.5",
+        "--seeds",
+        "1,2",
+        "--set",
+        "net.measure_cycles=800",
+        "--json",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--packets",
+        packets.to_str().unwrap(),
+    ];
+    let read = || {
+        let r = (
+            std::fs::read(&csv).unwrap(),
+            std::fs::read(&packets).unwrap(),
+        );
+        std::fs::remove_file(&csv).unwrap();
+        std::fs::remove_file(&packets).unwrap();
+        r
+    };
+    let one = Command::new(EXE).args(args).output().unwrap();
+    assert!(one.status.success(), "{}", stderr(&one));
+    let one_files = read();
+    let three = ranks(3, &args);
+    assert!(three.status.success(), "{}", stderr(&three));
+    assert_eq!(
+        String::from_utf8_lossy(&three.stdout),
+        String::from_utf8_lossy(&one.stdout),
+        "stdout"
+    );
+    let three_files = read();
+    assert!(one_files.0 == three_files.0, "the CSV differs");
+    assert!(one_files.1 == three_files.1, "the packets file differs");
+    assert!(one_files.1.len() > 10_000);
+    let left = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(left, 0, "no part file is left");
+    let o = ranks(2, &[&args[..2], &["--saturation"]].concat());
+    refused(&o, "--saturation runs in one process");
+    let parts = dir.to_str().unwrap();
+    let o = ranks(
+        2,
+        &[&args[..2], &["--part", "0/2", "--parts-dir", parts]].concat(),
+    );
+    refused(&o, "under mpirun the ranks are the parts");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -55,7 +55,7 @@ fn group_distance(t: &dyn Topology, src: usize, dst: usize) -> usize {
             let ok = match t.port_class(n, q) {
                 PortClass::Local { .. } => group(n) == gs || group(n) == gd,
                 PortClass::Global { group: g } => group(n) == gs && g as u8 == gd,
-                PortClass::Dim { .. } => unreachable!("a dragonfly"),
+                PortClass::Dim { .. } | PortClass::Link { .. } => unreachable!("a dragonfly"),
             };
             if let (true, Some((m, _))) = (ok, t.link(n, q)) {
                 if dist[m] == usize::MAX {

@@ -447,6 +447,205 @@ fn jobs_give_byte_identical_json_csv_and_packets() {
     std::fs::remove_dir_all(&d).ok();
 }
 
+/// A sweep's points shared among processes (`--part K/N --parts-dir`, then `--join`: a job
+/// array's tasks) give, joined, the one-process sweep's results byte for byte; joins of
+/// incomplete or foreign parts are refused.
+#[test]
+fn parts_joined_give_the_one_process_sweep_byte_for_byte() {
+    let d = dir("parts");
+    let parts = d.join("parts");
+    std::fs::create_dir_all(&parts).unwrap();
+    let base = [
+        "--topology",
+        "torus:4x4",
+        "--routing",
+        "ecube",
+        "--topology",
+        "mesh:3x3",
+        "--routing",
+        "min-adapt",
+        "--loads",
+        "0.1,0.4",
+        "--seeds",
+        "1,2",
+        "--vary",
+        "link.num_vcs=2,4",
+    ];
+    let with = |more: &[&str]| -> Output { sweep(&[&base[..], more].concat()) };
+    let outputs = |tag: &str| {
+        (
+            d.join(format!("{tag}.csv")),
+            d.join(format!("{tag}-packets.csv")),
+            d.join(format!("{tag}.svg")),
+        )
+    };
+    let (wc, wp, ws) = outputs("whole");
+    let whole = json(&with(&[
+        "--json",
+        "--csv",
+        s(&wc),
+        "--packets",
+        s(&wp),
+        "--plot",
+        s(&ws),
+    ]));
+    assert_eq!(points(&whole).len(), 16);
+    let (jc, jp, js) = outputs("joined");
+    for k in 0..3 {
+        let part = format!("{k}/3");
+        let o = with(&[
+            "--part",
+            &part,
+            "--parts-dir",
+            s(&parts),
+            "--packets",
+            s(&jp),
+        ]);
+        assert_eq!(ok(&o), "", "a part prints no results");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(&format!("part {k} of 3: ")), "{err}");
+        // (the last part runs points 2, 5, .., 14: 5 of them)
+        let n = (k..16).step_by(3).count();
+        assert!(
+            err.contains(&format!("{n} of the sweep's 16 points")),
+            "{err}"
+        );
+    }
+    let joined = json(&with(&[
+        "--join",
+        s(&parts),
+        "--json",
+        "--csv",
+        s(&jc),
+        "--packets",
+        s(&jp),
+        "--plot",
+        s(&js),
+    ]));
+    let text = |v: &Value| serde_json::to_string_pretty(&without_command_line(v.clone())).unwrap();
+    assert_eq!(text(&whole), text(&joined), "JSON");
+    for (a, b) in [(&wc, &jc), (&wp, &jp), (&ws, &js)] {
+        assert_eq!(
+            std::fs::read(a).unwrap(),
+            std::fs::read(b).unwrap(),
+            "{} against {}",
+            a.display(),
+            b.display()
+        );
+    }
+    // the packet parts were joined and removed
+    let left = std::fs::read_dir(&d)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .contains(".part")
+        })
+        .count();
+    assert_eq!(left, 0);
+    // refusals: another sweep's parts, a missing part, a mixed split, bad splits
+    refused(
+        &sweep(&[
+            "--topology",
+            "torus:4x4",
+            "--loads",
+            "0.2",
+            "--join",
+            s(&parts),
+        ]),
+        "a part of another sweep",
+    );
+    std::fs::rename(parts.join("part-1-of-3.json"), d.join("aside.json")).unwrap();
+    refused(&with(&["--join", s(&parts)]), "part 1 of 3 is missing");
+    std::fs::copy(d.join("aside.json"), parts.join("part-1-of-3.json")).unwrap();
+    let o = with(&["--part", "0/2", "--parts-dir", s(&parts)]);
+    ok(&o);
+    refused(
+        &with(&["--join", s(&parts)]),
+        "mixes parts of different splits",
+    );
+    refused(
+        &with(&["--part", "3/3", "--parts-dir", s(&parts)]),
+        "--part 3/3: expected K/N",
+    );
+    refused(
+        &with(&["--part", "0/3", "--parts-dir", "/nonexistent/dir"]),
+        "--parts-dir /nonexistent/dir: not a folder",
+    );
+    let e = with(&["--parts-dir", s(&parts)]);
+    assert_eq!(e.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&e.stderr).contains("--part"));
+    refused(
+        &with(&["--saturation", "--part", "0/3", "--parts-dir", s(&parts)]),
+        "--saturation runs in one process",
+    );
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// A topology given as its links (`graph:N:A-B,...`): up*/down* routes it, every packet
+/// arrives, its channel dependency graph is acyclic; a bad graph is refused naming its fault.
+#[test]
+fn a_graph_of_links_runs_under_updown_and_bad_graphs_are_refused() {
+    // a ring of 6 with two chords
+    let g = "graph:6:0-1,1-2,2-3,3-4,4-5,5-0,0-3,1-4";
+    let o = exanet(&[
+        "network",
+        "run",
+        "--topology",
+        g,
+        "--routing",
+        "updown",
+        "--load",
+        "0.3",
+        "--json",
+    ]);
+    let v = json(&o);
+    assert_eq!(v["topology"], g);
+    assert_eq!(v["stable"], true);
+    assert_eq!(v["packets_lost"], 0);
+    assert!(v["packets_delivered"].as_u64().unwrap() > 500, "{v}");
+    let o = exanet(&[
+        "network",
+        "cdg",
+        "--topology",
+        g,
+        "--routing",
+        "updown",
+        "--json",
+    ]);
+    let cdg = json(&o);
+    assert_eq!(cdg["acyclic"], true, "{cdg}");
+    for (bad, says) in [
+        (
+            "graph:4:0-1,2-3",
+            "not connected: 2 nodes (node 2 and others) cannot reach node 0",
+        ),
+        (
+            "graph:3:0-1,1-2,2-1",
+            "link 2, 2-1: joins nodes 2 and 1 again (link 1)",
+        ),
+        (
+            "graph:3:0-1,1-3",
+            "link 1, 1-3: node 3 is not one of the 3 nodes 0..2",
+        ),
+        ("graph:2:0-x", "link 0, '0-x': expected A-B"),
+        ("graph:1:", "1 node: a graph has 2 to 65536"),
+    ] {
+        let o = exanet(&["network", "run", "--topology", bad, "--routing", "updown"]);
+        refused(&o, says);
+    }
+    // a torus routing on a graph
+    let o = exanet(&["network", "run", "--topology", g, "--routing", "ecube"]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
 // ---- unstable points ----
 
 #[test]

@@ -45,6 +45,7 @@ __all__ = [
     "cli",
     "cosim",
     "frame",
+    "graph",
     "karma_pingpong",
     "karma_selftest",
     "link_bandwidth",
@@ -161,6 +162,22 @@ class Config:
 
     def __repr__(self) -> str:
         return f"exanet.Config({self.to_dict()!r})"
+
+
+def graph(nodes: Any, links: Iterable[tuple[int, int]] | None = None) -> str:
+    """A topology given as its nodes and links, as ``net.topology`` names it
+    (``graph:N:A-B,C-D,...``; docs/network.md): ``graph(6, [(0, 1), (1, 2), ...])``, or a
+    networkx graph (its nodes numbered in their order). A node's links take its ports in the
+    order listed. The configuration checks it: at least 2 nodes, every link between two
+    different nodes, no pair twice, at most 16 links a node, connected. Route it with a
+    table-based routing (``net.routing = "updown"``)."""
+    if links is None:
+        if not (hasattr(nodes, "nodes") and hasattr(nodes, "edges")):
+            raise TypeError("graph(): give a node count and links, or a networkx graph")
+        index = {v: i for i, v in enumerate(nodes.nodes)}
+        links = [(index[a], index[b]) for a, b in nodes.edges]
+        nodes = len(index)
+    return f"graph:{int(nodes)}:" + ",".join(f"{int(a)}-{int(b)}" for a, b in links)
 
 
 def _config(config: Config | Mapping[str, Any] | str | os.PathLike | None) -> Config:
@@ -414,13 +431,22 @@ def network_sweep(config: Any = None, *, topologies: Iterable[str] | str | None 
                   jobs: int | None = None, threads: int | None = None,
                   packets: bool | str | os.PathLike = False,
                   plot: str | os.PathLike | None = None, saturation: bool = False,
-                  resolution: float | None = None, frame: bool = False,
-                  progress: Any = None) -> dict:
+                  resolution: float | None = None, comm: Any = None,
+                  part: tuple[int, int] | None = None,
+                  parts_dir: str | os.PathLike | None = None,
+                  join: str | os.PathLike | None = None, frame: bool = False,
+                  progress: Any = None) -> dict | None:
     """Curves of accepted traffic and latency against offered load (``exanet network sweep``):
     a curve a (topology, routing) pair and ``vary`` combination (``{"link.num_vcs": [2,
     4]}``), each point over ``seeds`` with a 95 % confidence interval; ``"table"`` holds the
     points as the CSV has them. ``saturation=True`` searches each curve's saturation
-    throughput instead."""
+    throughput instead.
+
+    Spread over processes: ``comm`` (an mpi4py communicator, e.g. ``MPI.COMM_WORLD``) shares
+    the points among its ranks and returns the results on rank 0 (None on the others),
+    identical to the one-process sweep's; ``part=(K, N), parts_dir=DIR`` runs part K of N (a
+    job array's task) and ``join=DIR`` writes the results of the parts (``--part``,
+    ``--join``). With ``packets``, give a file name every process sees."""
     a = ["network", "sweep"]
     for t in [topologies] if isinstance(topologies, str) else (topologies or []):
         a += ["--topology", t]
@@ -438,7 +464,54 @@ def network_sweep(config: Any = None, *, topologies: Iterable[str] | str | None 
     _opt(a, "--plot", plot)
     _opt(a, "--saturation", saturation)
     _opt(a, "--resolution", resolution)
+    if comm is not None and comm.Get_size() > 1:
+        return _sweep_over(comm, a, config, progress, packets, frame)
+    if part is not None:
+        cli([*a, "--part", f"{part[0]}/{part[1]}", "--parts-dir", os.fspath(parts_dir or "."),
+             *_packets_file(packets)], config, progress=progress)
+        return None
+    if join is not None:
+        a += ["--join", os.fspath(join)]
     return _run(a, config, progress, table=True, packets=packets, frame=frame)
+
+
+def _packets_file(packets: bool | str | os.PathLike) -> list[str]:
+    if packets is True:
+        raise InputError("packets=True: the records of a sweep spread over processes are joined "
+                         "from files every process writes: give a file name (on a file system "
+                         "every process sees)")
+    return ["--packets", os.fspath(packets)] if packets else []
+
+
+def _sweep_over(comm: Any, a: list[str], config: Any, progress: Any,
+                packets: bool | str | os.PathLike, frame: bool) -> dict | None:
+    """The sweep ``a`` spread over the ranks of ``comm``: each runs its part of the points
+    (``--part``), rank 0 gathers the parts and joins them (``--join``)."""
+    rank, size = comm.Get_rank(), comm.Get_size()
+    more = _packets_file(packets)
+    failure: BaseException | None = None
+    with tempfile.TemporaryDirectory(prefix="exanet-part-") as d:
+        try:
+            cli([*a, "--part", f"{rank}/{size}", "--parts-dir", d, *more], config,
+                progress=progress)
+        except (InputError, RunError) as e:
+            # the part is written with its error: the join says it, as one process would
+            failure = e
+        name = os.path.join(d, f"part-{rank}-of-{size}.json")
+        mine = open(name).read() if os.path.exists(name) else None
+    parts = comm.gather(mine, root=0)
+    if rank != 0:
+        if failure is not None:
+            raise failure
+        return None
+    if any(p is None for p in parts):
+        raise failure or RunError("a rank wrote no part")
+    with tempfile.TemporaryDirectory(prefix="exanet-join-") as d:
+        for k, text in enumerate(parts):
+            with open(os.path.join(d, f"part-{k}-of-{size}.json"), "w") as f:
+                f.write(text)
+        return _run([*a, "--join", d], config, progress, table=True, packets=packets or False,
+                    frame=frame)
 
 
 def network_faults(config: Any = None, *, links: str | Iterable[int], seeds: str | Iterable[int],

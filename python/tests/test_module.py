@@ -166,6 +166,95 @@ class Configurations(unittest.TestCase):
             exanet.app_replay("/nonexistent/trace.txt")
 
 
+class ExplicitTopologies(unittest.TestCase):
+    """A network given as its nodes and links (exanet.graph), routed by up*/down*'s tables."""
+
+    # a ring of 6 with two chords
+    LINKS = [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 0), (0, 3), (1, 4)]
+
+    def test_a_graph_runs_as_the_command_line_runs_it(self):
+        topo = exanet.graph(6, self.LINKS)
+        self.assertEqual(topo, "graph:6:0-1,1-2,2-3,3-4,4-5,5-0,0-3,1-4")
+        cfg = exanet.Config(net={"topology": topo, "routing": "updown", "load": 0.2})
+        r = exanet.network_run(cfg, seed=4)
+        self.assertEqual(r["topology"], topo)
+        self.assertTrue(r["stable"])
+        self.assertEqual(r["packets_lost"], 0)
+        self.assertGreater(r["packets_delivered"], 100)
+        self.same_as_cli(r, cfg)
+
+    def same_as_cli(self, r, cfg):
+        with tempfile.TemporaryDirectory() as d:
+            f = os.path.join(d, "c.toml")
+            with open(f, "w") as out:
+                out.write(cfg.to_toml())
+            cli = command_line("network", "run", "--seed", "4", config=f)
+        self.assertEqual(without_run(r), without_run(cli))
+
+    def test_bad_graphs_are_refused_naming_what_is_wrong(self):
+        for links, nodes, says in [
+            ([(0, 1), (2, 3)], 4, "not connected"),
+            ([(0, 1), (1, 0)], 2, "joins nodes 1 and 0 again"),
+            ([(0, 0), (0, 1)], 2, "joins node 0 to itself"),
+            ([(0, 7)], 2, "node 7 is not one of the 2 nodes"),
+            ([(0, k) for k in range(1, 18)], 18, "node 0 has 17 links"),
+        ]:
+            with self.assertRaises(exanet.ConfigError) as e:
+                exanet.Config(net={"topology": exanet.graph(nodes, links)})
+            self.assertEqual(e.exception.field, "net.topology")
+            self.assertIn(says, str(e.exception))
+        # a torus routing on a graph: refused by the routing's own check
+        with self.assertRaises(ValueError) as e:
+            exanet.network_run(exanet.Config(net={"topology": exanet.graph(6, self.LINKS),
+                                                  "routing": "ecube"}))
+        self.assertIn("ecube", str(e.exception))
+
+
+class SpreadSweeps(unittest.TestCase):
+    """A sweep's points over processes: parts and their join (a job array), and the ranks of an
+    mpi4py communicator under Open MPI's mpirun, give the one-process sweep's results."""
+
+    CFG = {"net": {"measure_cycles": 1000}}
+    SWEEP = dict(topologies=["torus:4x4", "mesh:3x3"], loads=[0.1, 0.4], seeds=[1, 2])
+
+    def test_parts_and_their_join_give_the_whole_sweep(self):
+        whole = exanet.network_sweep(self.CFG, **self.SWEEP)
+        with tempfile.TemporaryDirectory() as d:
+            for k in range(3):
+                self.assertIsNone(exanet.network_sweep(self.CFG, part=(k, 3), parts_dir=d,
+                                                       **self.SWEEP))
+            self.assertEqual(sorted(os.listdir(d)), [f"part-{k}-of-3.json" for k in range(3)])
+            joined = exanet.network_sweep(self.CFG, join=d, **self.SWEEP)
+        self.assertEqual(without_run(whole), without_run(joined))
+        self.assertEqual(whole["table"], joined["table"])
+
+    def test_the_ranks_of_an_mpi4py_communicator_share_the_points(self):
+        whole = exanet.network_sweep(self.CFG, **self.SWEEP)
+        with tempfile.TemporaryDirectory() as d:
+            packets = os.path.join(d, "packets.csv")
+            script = (
+                "import exanet, json, sys\n"
+                "from mpi4py import MPI\n"
+                f"r = exanet.network_sweep({self.CFG!r}, comm=MPI.COMM_WORLD, "
+                f"packets={packets!r}, **{self.SWEEP!r})\n"
+                "if MPI.COMM_WORLD.Get_rank() == 0:\n"
+                "    del r['packet_records']\n"
+                "    print(json.dumps(r))\n"
+                "else:\n"
+                "    assert r is None\n"
+            )
+            env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+            out = subprocess.run(["timeout", "120", "mpirun", "--oversubscribe", "-n", "3",
+                                  sys.executable, "-c", script],
+                                 capture_output=True, text=True, env=env)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            spread = json.loads(out.stdout)
+            self.assertEqual(without_run(spread), without_run(whole))
+            self.assertEqual(spread["table"], whole["table"])
+            one = exanet.network_sweep(self.CFG, packets=True, **self.SWEEP)
+            self.assertEqual(exanet.read_csv(packets), one["packet_records"])
+
+
 class LongRuns(unittest.TestCase):
     def test_the_gil_is_released_while_a_run_goes_on(self):
         ticks = []

@@ -521,6 +521,18 @@ enum NetworkCmd {
         /// Load step of the saturation search [default: 0.01].
         #[arg(long, value_name = "LOAD")]
         resolution: Option<f64>,
+        /// Run only part K of N of the points (point k when k mod N = K: one task of a batch
+        /// system's job array) and write what they gave into --parts-dir; the same command with
+        /// --join DIR then writes the results, identical to the one-process sweep's.
+        #[arg(long, value_name = "K/N", requires = "parts_dir")]
+        part: Option<String>,
+        /// The folder of --part's file (part-K-of-N.json).
+        #[arg(long, value_name = "DIR", requires = "part")]
+        parts_dir: Option<PathBuf>,
+        /// Write the results of the parts in DIR (every part-K-of-N.json of one N), as the
+        /// one-process sweep writes them.
+        #[arg(long, value_name = "DIR", conflicts_with = "part")]
+        join: Option<PathBuf>,
     },
     /// Accepted traffic and latency against the number of failed links: for each count, the
     /// configuration's network with that many links (drawn from each seed) failed, over the
@@ -1008,12 +1020,12 @@ pub fn execute(args: Cli) -> Result<ExitCode, CliError> {
             }
         }
     }
-    // under mpirun only `network run` and `bench network` share their work among the ranks
-    // (decisions 0027, 0029)
+    // under mpirun only `network run`, `network sweep` and `bench network` share their work
+    // among the ranks (decisions 0027, 0029; a sweep its points: cli/sweep_parts.rs)
     let spreads = matches!(
         &args.cmd,
         Cmd::Network {
-            cmd: NetworkCmd::Run { .. }
+            cmd: NetworkCmd::Run { .. } | NetworkCmd::Sweep { .. }
         } | Cmd::Bench {
             cmd: BenchCmd::Network { .. }
         }
@@ -1183,6 +1195,9 @@ pub fn execute(args: Cli) -> Result<ExitCode, CliError> {
                 packets,
                 saturation,
                 resolution,
+                part,
+                parts_dir,
+                join,
             } => cli::netrun::sweep(&cli::netrun::SweepArgs {
                 config: common.config.as_deref(),
                 json: common.json,
@@ -1200,6 +1215,9 @@ pub fn execute(args: Cli) -> Result<ExitCode, CliError> {
                 packets: packets.as_deref(),
                 saturation,
                 resolution,
+                part: part.as_deref(),
+                parts_dir: parts_dir.as_deref(),
+                join: join.as_deref(),
             }),
             NetworkCmd::Serve {
                 common,

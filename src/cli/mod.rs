@@ -61,8 +61,8 @@ pub fn in_one_process(spreads: bool) -> Result<(), CliError> {
     match crate::net::dist::launcher_world_size() {
         Some(n) if n > 1 && !spreads => Err(rank0_says(format!(
             "started as one of {n} MPI processes: this command runs in one process; of the \
-             commands only `exanet network run` and `exanet bench network --case` share their \
-             work among MPI ranks (docs/network.md)"
+             commands only `exanet network run`, `exanet network sweep` and `exanet bench \
+             network --case` share their work among MPI ranks (docs/network.md)"
         ))),
         _ => Ok(()),
     }
@@ -122,6 +122,7 @@ pub mod netsat;
 pub mod netsweep;
 pub mod network;
 pub mod output;
+pub mod sweep_parts;
 
 pub use output::{check_out, json_out, write_csv};
 

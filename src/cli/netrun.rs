@@ -9,6 +9,7 @@ use super::netsweep::{
     check_jobs, combinations, packets_part, parse_vary, run_pool, PacketsJoin, Vary, MAX_RUNS,
 };
 use super::output::{check_out, check_plot_out, record_routings, record_seeds, write_csv};
+use super::sweep_parts::{self, Spread};
 use super::{json_out, load_config, CliError, R};
 use crate::config::Config;
 use crate::config_set::{apply, Assignment};
@@ -151,6 +152,12 @@ pub struct SweepArgs<'a> {
     pub saturation: bool,
     /// `--resolution` of the search.
     pub resolution: Option<f64>,
+    /// `--part K/N`: run only the points of part K of N and write what they gave into
+    /// `parts_dir` (`sweep_parts.rs`).
+    pub part: Option<&'a str>,
+    pub parts_dir: Option<&'a Path>,
+    /// `--join DIR`: the results of the parts in DIR.
+    pub join: Option<&'a Path>,
 }
 
 /// The configuration of curve (`topology`, `routing`) before the varied values.
@@ -382,14 +389,96 @@ pub(super) fn run_one(
         l.finish()
             .map_err(|e| CliError::input(format!("--packets: {e}")))?;
     }
-    Ok(PointRow {
+    Ok(point_row(curve, seed, summary))
+}
+
+/// The row of a point of curve `curve` run with `seed`.
+fn point_row(curve: &CurveSetup, seed: u64, summary: Summary) -> PointRow {
+    PointRow {
         topology: curve.topology.clone(),
         routing: curve.routing.clone(),
         routing_rtl_twin: curve.cfg.net.routing.rtl_twin(),
         vary: curve.vary.clone(),
         seed,
         summary,
-    })
+    }
+}
+
+/// The rows of every point from the summaries the parts gave (`curve(k)`: point `k`'s curve and
+/// seed), and the packets file (`packets`) joined from the points' part files.
+fn joined_rows<'a>(
+    summaries: &[Summary],
+    packets: Option<&Path>,
+    total: usize,
+    curve: &dyn Fn(usize) -> (&'a CurveSetup, u64),
+) -> Result<Vec<PointRow>, CliError> {
+    if let Some(p) = packets {
+        let mut j = PacketsJoin::create(p, total)?;
+        for k in 0..total {
+            j.finished(k);
+        }
+        j.finish()?;
+    }
+    Ok(summaries
+        .iter()
+        .enumerate()
+        .map(|(k, s)| {
+            let (c, seed) = curve(k);
+            point_row(c, seed, s.clone())
+        })
+        .collect())
+}
+
+/// How this sweep's points are shared among processes (`sweep_parts.rs`).
+fn spread_of(a: &SweepArgs) -> Result<Spread, CliError> {
+    let over_mpi = super::this_process_over_mpi()?;
+    let alone = |opt: &str| {
+        if over_mpi {
+            Err(super::rank0_says(format!(
+                "{opt}: under mpirun the ranks are the parts: give neither --part nor --join"
+            )))
+        } else {
+            Ok(())
+        }
+    };
+    match (a.part, a.join) {
+        (Some(_), Some(_)) => Err(CliError::input(
+            "--part and --join: a part runs points, a join writes the results: give one",
+        )),
+        (Some(p), None) => {
+            alone("--part")?;
+            let (index, parts) = sweep_parts::parse_part(p)?;
+            let dir = a
+                .parts_dir
+                .ok_or_else(|| CliError::input("--part: give --parts-dir DIR, where it goes"))?;
+            if !dir.is_dir() {
+                return Err(CliError::input(format!(
+                    "--parts-dir {}: not a folder",
+                    dir.display()
+                )));
+            }
+            Ok(Spread::Part {
+                index,
+                parts,
+                dir: dir.to_path_buf(),
+            })
+        }
+        (None, Some(dir)) => {
+            alone("--join")?;
+            Ok(Spread::Join {
+                dir: dir.to_path_buf(),
+            })
+        }
+        (None, None) if a.parts_dir.is_some() => Err(CliError::input(
+            "--parts-dir: the folder of --part K/N: give --part",
+        )),
+        #[cfg(feature = "mpi")]
+        (None, None) if over_mpi => crate::net::dist::mpi::Mpi::init()
+            .map_err(CliError::input)?
+            .map(Spread::Mpi)
+            .ok_or_else(|| CliError::input("no MPI launcher started this process")),
+        (None, None) => Ok(Spread::Whole),
+    }
 }
 
 /// The sweep's base configuration (`--config`, or the defaults).
@@ -403,6 +492,17 @@ pub(super) fn sweep_base(a: &SweepArgs) -> Result<Config, CliError> {
 }
 
 pub fn sweep(a: &SweepArgs) -> R {
+    // under mpirun every rank finds bad input alike: rank 0 says it
+    sweep_here(a).map_err(|e| {
+        if e.code == 2 && !e.message.is_empty() {
+            super::rank0_says(e.message)
+        } else {
+            e
+        }
+    })
+}
+
+fn sweep_here(a: &SweepArgs) -> R {
     if a.resolution.is_some() && !a.saturation {
         return Err(CliError::input(
             "--resolution is the saturation search's: give --saturation with it",
@@ -411,6 +511,13 @@ pub fn sweep(a: &SweepArgs) -> R {
     let base = sweep_base(a)?;
     check_out("--csv", a.csv, "csv")?;
     if a.saturation {
+        if a.part.is_some() || a.join.is_some() || super::this_process_over_mpi()? {
+            // (each load the search tries depends on the runs before it)
+            return Err(super::rank0_says(
+                "--saturation runs in one process: its search tries each load after the runs \
+                 before it; spread its runs over threads with --jobs",
+            ));
+        }
         let jobs = check_jobs(a.jobs)?;
         let seeds = super::netsat::seeds_of(a, base.sim.seed)?;
         return super::netsat::search(
@@ -455,14 +562,26 @@ pub fn sweep(a: &SweepArgs) -> R {
     let routings: Vec<RoutingSpec> = setups.iter().map(|x| x.cfg.net.routing).collect();
     record_routings(&routings);
     let index = |k: usize| (k / (nl * ns), k / ns % nl, k % ns);
-    let join = match a.packets {
-        Some(p) => Some(PacketsJoin::create(p, total)?),
-        None => None,
+    let spread = spread_of(a)?;
+    // the points this process runs (a join runs none)
+    let mine: Vec<usize> = match &spread {
+        Spread::Whole => (0..total).collect(),
+        Spread::Part { index, parts, .. } => sweep_parts::points_of(*index, *parts, total),
+        #[cfg(feature = "mpi")]
+        Spread::Mpi(m) => sweep_parts::points_of(m.rank, m.size, total),
+        Spread::Join { .. } => Vec::new(),
+    };
+    // the packets file is joined as the points finish when this process runs them all, else
+    // from the parts once every process is done
+    let join = match (a.packets, &spread) {
+        (Some(p), Spread::Whole) => Some(PacketsJoin::create(p, total)?),
+        _ => None,
     };
     let join = Mutex::new(join);
     // the shared progress line (src/progress.rs): a terminal only
-    let bar = crate::progress::Progress::new(total as u64, "network sweep (points)");
-    let work = |k: usize| {
+    let bar = crate::progress::Progress::new(mine.len() as u64, "network sweep (points)");
+    let work = |i: usize| {
+        let k = mine[i];
         let (c, l, s) = index(k);
         let part = a.packets.map(|p| packets_part(p, k));
         run_one(
@@ -473,11 +592,17 @@ pub fn sweep(a: &SweepArgs) -> R {
             part.as_deref(),
         )
     };
-    let mut on_done = |k: usize, r: &Result<PointRow, CliError>| {
+    // the lowest point that failed (`run_pool` gives its error)
+    let failed = Mutex::new(None::<usize>);
+    let mut on_done = |i: usize, r: &Result<PointRow, CliError>| {
+        let k = mine[i];
         if r.is_ok() {
             if let Some(j) = join.lock().unwrap_or_else(|p| p.into_inner()).as_mut() {
                 j.finished(k);
             }
+        } else {
+            let mut f = failed.lock().unwrap_or_else(|p| p.into_inner());
+            *f = Some(f.map_or(k, |x: usize| x.min(k)));
         }
         if bar.is_shown() {
             let (c, l, s) = index(k);
@@ -491,22 +616,101 @@ pub fn sweep(a: &SweepArgs) -> R {
         }
         bar.inc(1);
     };
-    let result = run_pool(total, jobs, &work, &mut on_done);
+    let result = run_pool(mine.len(), jobs, &work, &mut on_done);
     bar.finish();
     let join = join.into_inner().unwrap_or_else(|p| p.into_inner());
-    let rows = match result {
-        Ok(rows) => rows,
-        Err(e) => {
-            if let (Some(j), Some(p)) = (join, a.packets) {
-                j.discard_parts();
-                let _ = std::fs::remove_file(p);
+    let failed = failed.into_inner().unwrap_or_else(|p| p.into_inner());
+    // what this process's points gave, as a part of the sweep
+    let key = {
+        let configs: Vec<Config> = setups.iter().map(|x| x.cfg.clone()).collect();
+        sweep_parts::sweep_key(&configs, &loads, &seeds)
+    };
+    let as_part =
+        |index: usize, parts: usize, result: &Result<Vec<PointRow>, CliError>| sweep_parts::Part {
+            sweep: key.clone(),
+            index,
+            parts,
+            total,
+            points: match result {
+                Ok(rows) => mine
+                    .iter()
+                    .zip(rows)
+                    .map(|(&k, r)| (k, r.summary.clone()))
+                    .collect(),
+                Err(_) => Vec::new(),
+            },
+            error: match result {
+                Err(e) => Some((failed.unwrap_or(0), e.code, e.message.clone())),
+                Ok(_) => None,
+            },
+        };
+    let rows: Vec<PointRow> = match spread {
+        Spread::Whole => match result {
+            Ok(rows) => {
+                if let Some(j) = join {
+                    j.finish()?;
+                }
+                rows
             }
-            return Err(e);
+            Err(e) => {
+                if let (Some(j), Some(p)) = (join, a.packets) {
+                    j.discard_parts();
+                    let _ = std::fs::remove_file(p);
+                }
+                return Err(e);
+            }
+        },
+        Spread::Part { index, parts, dir } => {
+            let path = as_part(index, parts, &result).write(&dir)?;
+            eprintln!(
+                "part {index} of {parts}: {} of the sweep's {total} points, written to {} \
+                 (the results: the same command with --join {})",
+                mine.len(),
+                path.display(),
+                dir.display()
+            );
+            return result.map(|_| ExitCode::SUCCESS);
+        }
+        #[cfg(feature = "mpi")]
+        Spread::Mpi(m) => {
+            let bytes = as_part(m.rank, m.size, &result).to_bytes();
+            let Some(all) = m.gather(&bytes) else {
+                // rank 0 writes the results, and says a point's error
+                return Ok(ExitCode::SUCCESS);
+            };
+            let parts = all
+                .iter()
+                .enumerate()
+                .map(|(r, b)| {
+                    // (`gather` ends each part with a newline)
+                    let from = format!("rank {r}");
+                    sweep_parts::Part::from_bytes(b.strip_suffix(b"\n").unwrap_or(b), &from)
+                        .map(|p| (from, p))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            joined_rows(
+                &sweep_parts::join(parts, &key, total)?,
+                a.packets,
+                total,
+                &|k| {
+                    let (c, _, s) = index(k);
+                    (&setups[c], seeds[s])
+                },
+            )?
+        }
+        Spread::Join { dir } => {
+            let parts = sweep_parts::read_parts(&dir)?;
+            joined_rows(
+                &sweep_parts::join(parts, &key, total)?,
+                a.packets,
+                total,
+                &|k| {
+                    let (c, _, s) = index(k);
+                    (&setups[c], seeds[s])
+                },
+            )?
         }
     };
-    if let Some(j) = join {
-        j.finish()?;
-    }
     let mut rows = rows.into_iter();
     let curves: Vec<Curve> = setups
         .iter()

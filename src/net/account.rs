@@ -29,7 +29,7 @@
 
 use super::node::NetNode;
 use crate::router::params::MAX_INTER;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The counters summed over a set of nodes, as words (so that processes can add them up):
 /// every field named in [`Raw::FIELDS`] order.
@@ -149,7 +149,7 @@ impl Raw {
 
 /// Every packet of the run in exactly one place (see the module's documentation), and what
 /// the bit errors did on the links.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PacketAccount {
     pub injected: u64,
     pub delivered_intact: u64,
@@ -242,7 +242,7 @@ impl PacketAccount {
 
 /// What one direction of a link lost or flagged: the RX of node `to`'s port `to_port`, fed by
 /// the lane of node `from`'s port `from_port`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LinkLoss {
     pub from: usize,
     pub from_port: usize,

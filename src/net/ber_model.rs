@@ -21,7 +21,7 @@
 
 use super::topology::{bfs, Topology};
 use crate::spec::traffic::SizeDist;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Bytes a payload word carries.
 const WORD_BYTES: u32 = 16;
@@ -31,7 +31,7 @@ const WORD_BYTES: u32 = 16;
 const MAX_SOURCES: usize = 64;
 
 /// The predicted fate of a packet, as fractions of the packets injected.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct BerPrediction {
     /// The bit-error rate the prediction is for.
     pub ber: f64,

@@ -172,7 +172,7 @@ struct FaultRun {
 }
 
 /// What the faults of a run did (`Summary::faults`).
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FaultSummary {
     /// Faults planted (scheduled and random), and the physical events they made.
     pub planted: usize,

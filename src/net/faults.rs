@@ -299,7 +299,7 @@ impl DownSet {
 }
 
 /// A network split: its live nodes fall into more than one component.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Split {
     /// The first cycle of the split.
     pub at: u64,

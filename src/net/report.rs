@@ -192,7 +192,8 @@ pub fn report_data(
     let (layout, size, groups, routers) = match (t.shape(), t.dragonfly()) {
         (Some(s), _) => ("grid", s.size.clone(), 0, 0),
         (None, Some(d)) => ("dragonfly", Vec::new(), d.g as usize, d.a as usize),
-        _ => ("grid", vec![t.nodes().min(255) as u8], 0, 0),
+        // an explicit graph: every node on one circle (a group of one router each)
+        _ => ("circle", Vec::new(), t.nodes(), 1),
     };
     let depth = |f: &crate::pktfifo::PktFifoParams| (f.hf_depth, f.pay_depth);
     let (vcs, input_depth, output_depth) = net.nodes.first().map_or((0, (0, 0), (0, 0)), |n| {

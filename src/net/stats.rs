@@ -13,7 +13,7 @@ use super::account::{LinkLoss, PacketAccount};
 use super::ber_model::BerPrediction;
 use super::nic::{Arrival, Injection};
 use super::window_books::WindowLosses;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// The measurement window, cycles `[start, end)`.
@@ -225,8 +225,8 @@ impl Stats {
     }
 }
 
-/// One point of a load sweep.
-#[derive(Debug, Clone, Serialize)]
+/// One point of a load sweep. (Read back from a sweep's part files, `cli/sweep_parts.rs`.)
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Summary {
     pub offered_load: f64,
     /// Payload bytes the sources' software made in the window, normalised like the load: the
@@ -334,7 +334,7 @@ impl Summary {
 /// A histogram of latencies from 0 in bins of `bin_cycles` (1, 2 or 5 times a power of ten,
 /// the smallest that covers the largest latency in at most [`Histogram::MAX_BINS`] bins):
 /// `counts[k]` latencies in `[k x bin_cycles, (k + 1) x bin_cycles)`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Histogram {
     pub bin_cycles: u32,
     pub counts: Vec<u64>,

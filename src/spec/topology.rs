@@ -5,6 +5,7 @@
 //!   torus:X[xY[xZ]]   mesh:X[xY[xZ]]     sizes 1..255, 1 to 3 dimensions (torus:8 is a ring)
 //!   dragonfly:p=P,a=A,h=H[,g=G]          keys in any order, values >= 1, g = a h + 1 by default
 //!   exanest:torus6x6 | torus3x3 | torus3x3xC | dragonfly
+//!   graph:N:A-B,C-D,...                  N nodes (0..N-1) and the links between them
 //! ```
 //!
 //! Every error quotes the whole name, names the part at fault and says what is accepted.
@@ -13,7 +14,8 @@
 /// Most dimensions: the header carries three coordinates (`dst_x`, `dst_y`, `dst_z`).
 pub const MAX_DIMS: usize = 3;
 
-const KINDS: &str = "torus:AxB[xC], mesh:AxB[xC], dragonfly:p=P,a=A,h=H[,g=G], exanest:PRESET";
+const KINDS: &str =
+    "torus:AxB[xC], mesh:AxB[xC], dragonfly:p=P,a=A,h=H[,g=G], exanest:PRESET, graph:N:A-B,C-D,...";
 
 /// A topology as named: every parameter checked, nothing built.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,6 +26,120 @@ pub enum TopologySpec {
     Dragonfly { df: DragonflyParams, g_given: bool },
     /// `exanest:PRESET`.
     Exanest(Preset),
+    /// `graph:N:A-B,...`: an explicit list of nodes and links (`net/topology/graph.rs`).
+    Graph(GraphSpec),
+}
+
+/// `graph:N:A-B,C-D,...`: nodes 0..N-1 and the links between them, in the order given (a
+/// node's links take its ports in that order: `net/topology/graph.rs`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GraphSpec {
+    pub nodes: u32,
+    pub links: Vec<(u32, u32)>,
+}
+
+impl GraphSpec {
+    /// `N:A-B,C-D,...`, checked.
+    fn parse(args: &str) -> Result<GraphSpec, String> {
+        let (n, links) = args
+            .split_once(':')
+            .ok_or("expected graph:N:A-B,C-D,... (N nodes, then the links)")?;
+        let nodes: u32 = n
+            .trim()
+            .parse()
+            .map_err(|_| format!("'{n}' is not a number of nodes"))?;
+        let mut out = Vec::new();
+        let links = links.trim();
+        for (i, l) in links.split(',').map(str::trim).enumerate() {
+            if links.is_empty() {
+                break;
+            }
+            let pair = l.split_once('-').and_then(|(a, b)| {
+                Some((a.trim().parse::<u32>().ok()?, b.trim().parse::<u32>().ok()?))
+            });
+            out.push(
+                pair.ok_or_else(|| format!("link {i}, '{l}': expected A-B, two node numbers"))?,
+            );
+        }
+        let g = GraphSpec { nodes, links: out };
+        g.check()?;
+        Ok(g)
+    }
+
+    /// Nodes 2 to 65,536; every link between two different nodes of the graph, no pair twice;
+    /// at most `MAX_INTER` links a node (the router's inter-tile ports); connected.
+    pub fn check(&self) -> Result<(), String> {
+        use crate::router::params::MAX_INTER;
+        let n = self.nodes as usize;
+        if !(2..=1 << 16).contains(&n) {
+            return Err(format!(
+                "{n} node{}: a graph has 2 to 65536",
+                if n == 1 { "" } else { "s" }
+            ));
+        }
+        let mut seen = std::collections::HashMap::new();
+        let mut adj = vec![Vec::new(); n];
+        for (i, &(a, b)) in self.links.iter().enumerate() {
+            for x in [a, b] {
+                if x as usize >= n {
+                    return Err(format!(
+                        "link {i}, {a}-{b}: node {x} is not one of the {n} nodes 0..{}",
+                        n - 1
+                    ));
+                }
+            }
+            if a == b {
+                return Err(format!("link {i}, {a}-{b}: joins node {a} to itself"));
+            }
+            if let Some(j) = seen.insert((a.min(b), a.max(b)), i) {
+                return Err(format!(
+                    "link {i}, {a}-{b}: joins nodes {a} and {b} again (link {j})"
+                ));
+            }
+            adj[a as usize].push(b as usize);
+            adj[b as usize].push(a as usize);
+        }
+        if let Some(x) = (0..n).find(|&x| adj[x].len() > MAX_INTER) {
+            return Err(format!(
+                "node {x} has {} links: a router has at most {MAX_INTER} inter-tile ports",
+                adj[x].len()
+            ));
+        }
+        let mut reached = vec![false; n];
+        let mut stack = vec![0];
+        reached[0] = true;
+        while let Some(x) = stack.pop() {
+            for &y in &adj[x] {
+                if !reached[y] {
+                    reached[y] = true;
+                    stack.push(y);
+                }
+            }
+        }
+        let apart: Vec<usize> = (0..n).filter(|&x| !reached[x]).collect();
+        if let Some(&first) = apart.first() {
+            return Err(format!(
+                "not connected: {} node{} (node {first}{}) cannot reach node 0",
+                apart.len(),
+                if apart.len() == 1 { "" } else { "s" },
+                if apart.len() > 1 { " and others" } else { "" }
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl std::fmt::Display for GraphSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "graph:{}:", self.nodes)?;
+        for (i, (a, b)) in self.links.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{a}-{b}")?;
+        }
+        Ok(())
+    }
 }
 
 impl std::str::FromStr for TopologySpec {
@@ -44,6 +160,7 @@ impl std::str::FromStr for TopologySpec {
                 Ok(TopologySpec::Dragonfly { df, g_given })
             }
             "exanest" => Ok(TopologySpec::Exanest(preset(args).map_err(e)?)),
+            "graph" => Ok(TopologySpec::Graph(GraphSpec::parse(args).map_err(e)?)),
             _ => Err(e(format!("unknown kind '{kind}'; accepted: {KINDS}"))),
         }
     }
@@ -66,6 +183,7 @@ impl std::fmt::Display for TopologySpec {
                 Ok(())
             }
             TopologySpec::Exanest(p) => write!(f, "exanest:{}", p.form()),
+            TopologySpec::Graph(g) => write!(f, "{g}"),
         }
     }
 }

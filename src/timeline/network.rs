@@ -139,12 +139,13 @@ pub fn packet_id(topo: &dyn Topology, ftr: u128) -> i64 {
 }
 
 /// Name of inter-tile port `q` of `node`: the direction on a torus or mesh, the far router or
-/// group on a dragonfly.
+/// group on a dragonfly, the far router on a graph.
 pub fn port_name(t: &dyn Topology, node: usize, q: usize) -> String {
     match t.port_class(node, q) {
         PortClass::Dim { dim, plus } => dim_name(dim, plus),
         PortClass::Local { router } => format!("local to router {router}"),
         PortClass::Global { group } => format!("global to group {group}"),
+        PortClass::Link { peer } => format!("link to router {peer}"),
     }
 }
 
@@ -160,6 +161,7 @@ pub fn port_class(t: &dyn Topology, q: usize) -> String {
         PortClass::Dim { dim, plus } => dim_name(dim, plus),
         PortClass::Local { .. } => "local".into(),
         PortClass::Global { .. } => "global".into(),
+        PortClass::Link { .. } => format!("port {q}"),
     }
 }
 
@@ -174,6 +176,7 @@ fn router_thread_label(t: &dyn Topology, k: usize) -> String {
         PortClass::Dim { dim, plus } => dim_name(dim, plus),
         PortClass::Local { .. } => format!("local port {k}"),
         PortClass::Global { .. } => format!("global port {k}"),
+        PortClass::Link { .. } => format!("port {k}"),
     }
 }
 
@@ -184,7 +187,10 @@ fn router_name(t: &dyn Topology, node: usize) -> String {
             let c: Vec<String> = a[..s.size.len()].iter().map(|x| x.to_string()).collect();
             format!("router {node} ({})", c.join(","))
         }
-        None => format!("router {node} (group {} router {})", a[1], a[0]),
+        None if t.dragonfly().is_some() => {
+            format!("router {node} (group {} router {})", a[1], a[0])
+        }
+        None => format!("router {node}"),
     }
 }
 

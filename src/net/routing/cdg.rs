@@ -191,7 +191,7 @@ fn key(at: &RouteIn) -> u64 {
 
 /// A channel as `(x,y) X+ vc0` (torus, mesh) or `(r,g) L3 vc1` / `(r,g) G7 vc0` (dragonfly
 /// local channel to router 3, global channel to group 7; with several ports of the node to
-/// the same place, `G7/p5` names the port).
+/// the same place, `G7/p5` names the port), or `N5 vc0` (a graph's link to router 5).
 pub fn channel_name(t: &dyn Topology, node: usize, q: usize, vc: u8) -> String {
     let class = t.port_class(node, q);
     let mut s = match class {
@@ -202,6 +202,7 @@ pub fn channel_name(t: &dyn Topology, node: usize, q: usize, vc: u8) -> String {
         ),
         PortClass::Local { router } => format!("L{router}"),
         PortClass::Global { group } => format!("G{group}"),
+        PortClass::Link { peer } => format!("N{peer}"),
     };
     if (0..t.ports()).any(|p| p != q && t.port_class(node, p) == class) {
         s += &format!("/p{q}");

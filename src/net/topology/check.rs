@@ -122,6 +122,8 @@ fn unwired_allowed(t: &dyn Topology, n: usize, q: usize, class: PortClass) -> Re
                 ))
             }
         }
+        // a graph's routers have the ports of the busiest, the rest unwired
+        (PortClass::Link { .. }, None) if t.dragonfly().is_none() => Ok(()),
         _ => Err(at),
     }
 }
@@ -197,6 +199,13 @@ fn class_matches(
                 })
             {
                 return Err(format!("far port is {back:?}"));
+            }
+        }
+        PortClass::Link { peer } => {
+            if peer as usize != m || back != (PortClass::Link { peer: n as u32 }) {
+                return Err(format!(
+                    "leads to node {m}, class {class:?}, far port {back:?}"
+                ));
             }
         }
     }

@@ -17,12 +17,13 @@
 //!   docs/decisions/0010-dragonfly-wiring.md).
 //!
 //! Files: `lattice` (index <-> coordinates, eq. 3.1-3.4), `torus` (torus and mesh),
-//! `dragonfly`, `exanest` (the ExaNeSt Track-1 presets), `parse` (building a `TopologySpec`, `parse`, `describe`),
+//! `dragonfly`, `exanest` (the ExaNeSt Track-1 presets), `graph` (an explicit list of links), `parse` (building a `TopologySpec`, `parse`, `describe`),
 //! `check` (`verify`: the consistency every topology must have).
 
 pub mod check;
 pub mod dragonfly;
 pub mod exanest;
+pub mod graph;
 pub mod lattice;
 pub mod parse;
 pub mod torus;
@@ -48,6 +49,8 @@ pub enum PortClass {
     Local { router: u16 },
     /// Dragonfly: a global channel to group `group`.
     Global { group: u16 },
+    /// An explicit graph (`graph.rs`): a link to node `peer`.
+    Link { peer: u32 },
 }
 
 /// Breadth-first search from `root` over the links `link(node, port)` (`ports` ports a node):

@@ -4,6 +4,7 @@
 
 use super::dragonfly::Dragonfly;
 use super::exanest::Exanest;
+use super::graph::Graph;
 use super::torus::Torus;
 use super::{Topology, TopologySpec};
 
@@ -15,6 +16,7 @@ impl TopologySpec {
             TopologySpec::Torus(shape) => Box::new(Torus::new(shape.clone()).map_err(e)?),
             TopologySpec::Dragonfly { df, .. } => Box::new(Dragonfly::new(*df).map_err(e)?),
             TopologySpec::Exanest(p) => Box::new(Exanest::new(*p).map_err(e)?),
+            TopologySpec::Graph(g) => Box::new(Graph::new(g.clone()).map_err(e)?),
         })
     }
 }
@@ -39,7 +41,13 @@ pub fn describe(t: &dyn Topology) -> String {
             d.a * d.h / (d.g - 1),
             if d.a * d.h / (d.g - 1) == 1 { "" } else { "s" }
         ),
-        (None, None) => "custom".into(),
+        (None, None) => {
+            let links = (0..t.nodes())
+                .map(|n| (0..t.ports()).filter(|&q| t.link(n, q).is_some()).count())
+                .sum::<usize>()
+                / 2;
+            format!("graph of {links} links")
+        }
     };
     format!(
         "{}: {structure}; {} nodes, {} endpoints; {} inter-tile + {} intra-tile ports a node \
