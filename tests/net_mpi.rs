@@ -413,8 +413,9 @@ fn faults_over_two_ranks_give_the_statistics_of_one_process() {
 
 /// `mpirun -n 3 exanet network sweep`: the ranks share the points (`cli/sweep_parts.rs`) and
 /// rank 0 writes the results: stdout, the CSV and the packets file are the one-process sweep's
-/// byte for byte (the same command line, so the run record too). `--saturation` and `--part`
-/// are refused under mpirun.
+/// byte for byte (the same command line, so the run record too). With `--ranks-per-point 2`
+/// on 4 ranks each point runs on a group of 2 with the MPI engine: the same results again.
+/// `--saturation` and `--part` are refused under mpirun.
 #[test]
 fn a_sweep_over_three_ranks_writes_the_one_process_sweep_byte_for_byte() {
     let dir = std::env::temp_dir().join(format!("exanet-mpi-sweep-{}", std::process::id()));
@@ -465,6 +466,34 @@ fn a_sweep_over_three_ranks_writes_the_one_process_sweep_byte_for_byte() {
     assert!(one_files.1.len() > 10_000);
     let left = std::fs::read_dir(&dir).unwrap().count();
     assert_eq!(left, 0, "no part file is left");
+    // each point on a group of 2 of 4 ranks (the MPI engine), the groups sharing the points:
+    // the same results (the command line differs by the flag)
+    let no_packets = &args[..args.len() - 2];
+    let one = Command::new(EXE).args(no_packets).output().unwrap();
+    let one_csv = std::fs::read(&csv).unwrap();
+    let grouped = ranks(4, &[no_packets, &["--ranks-per-point", "2"]].concat());
+    let without_line = |o: &Output| {
+        let mut v = json(o);
+        v["run"].as_object_mut().unwrap().remove("command_line");
+        serde_json::to_string_pretty(&v).unwrap()
+    };
+    assert_eq!(without_line(&grouped), without_line(&one));
+    assert!(std::fs::read(&csv).unwrap() == one_csv, "the CSV differs");
+    std::fs::remove_file(&csv).unwrap();
+    let o = ranks(4, &[&args[..2], &["--ranks-per-point", "3"]].concat());
+    refused(&o, "--ranks-per-point 3: the 4 ranks go in groups of it");
+    let o = ranks(2, &[&args[..], &["--ranks-per-point", "2"]].concat());
+    refused(&o, "--packets with --ranks-per-point");
+    let o = Command::new(EXE)
+        .args([&args[..2], &["--ranks-per-point", "2"]].concat())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("start the sweep with mpirun"),
+        "{}",
+        stderr(&o)
+    );
     let o = ranks(2, &[&args[..2], &["--saturation"]].concat());
     refused(&o, "--saturation runs in one process");
     let parts = dir.to_str().unwrap();

@@ -533,6 +533,10 @@ enum NetworkCmd {
         /// one-process sweep writes them.
         #[arg(long, value_name = "DIR", conflicts_with = "part")]
         join: Option<PathBuf>,
+        /// Under mpirun: run each point on a group of G ranks with the MPI engine (a large
+        /// network's point), the groups sharing the points; G divides the ranks [default: 1].
+        #[arg(long, value_name = "G", value_parser = clap::value_parser!(u32).range(1..=65536))]
+        ranks_per_point: Option<u32>,
     },
     /// Accepted traffic and latency against the number of failed links: for each count, the
     /// configuration's network with that many links (drawn from each seed) failed, over the
@@ -1198,6 +1202,7 @@ pub fn execute(args: Cli) -> Result<ExitCode, CliError> {
                 part,
                 parts_dir,
                 join,
+                ranks_per_point,
             } => cli::netrun::sweep(&cli::netrun::SweepArgs {
                 config: common.config.as_deref(),
                 json: common.json,
@@ -1218,6 +1223,7 @@ pub fn execute(args: Cli) -> Result<ExitCode, CliError> {
                 part: part.as_deref(),
                 parts_dir: parts_dir.as_deref(),
                 join: join.as_deref(),
+                ranks_per_point: ranks_per_point.map(|g| g as usize),
             }),
             NetworkCmd::Serve {
                 common,

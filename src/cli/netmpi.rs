@@ -170,6 +170,19 @@ pub fn run(config: Option<&Path>, json: bool, csv: Option<&Path>, packets: Optio
     )
 }
 
+/// One network run of `cfg` on the ranks of `m` (a group of the world: a sweep's point,
+/// `sweep_parts.rs`): every rank builds its share, all run it, every rank gets the merged
+/// summary, the one one process gives. A set-up that fails is said by the group's rank 0.
+pub fn run_point(m: &Mpi, cfg: Config) -> Result<crate::net::stats::Summary, CliError> {
+    let Share { cfg, mut net, .. } = set_up_share(m, || Ok(cfg), |_| Ok(()))?;
+    Ok(net.run_phases_observed(
+        cfg.net.drain_cycles,
+        cfg.net.load,
+        cfg.net.injection_bytes_per_cycle,
+        &mut |_| {},
+    ))
+}
+
 /// `bench network --case NAME` on the ranks (decision 0029): every rank steps its share of the
 /// case's network and measures itself; rank 0 gathers the figures and prints the case's.
 pub fn bench(

@@ -158,6 +158,8 @@ pub struct SweepArgs<'a> {
     pub parts_dir: Option<&'a Path>,
     /// `--join DIR`: the results of the parts in DIR.
     pub join: Option<&'a Path>,
+    /// `--ranks-per-point G` under mpirun: each point on a group of G ranks (the MPI engine).
+    pub ranks_per_point: Option<usize>,
 }
 
 /// The configuration of curve (`topology`, `routing`) before the varied values.
@@ -473,10 +475,36 @@ fn spread_of(a: &SweepArgs) -> Result<Spread, CliError> {
             "--parts-dir: the folder of --part K/N: give --part",
         )),
         #[cfg(feature = "mpi")]
-        (None, None) if over_mpi => crate::net::dist::mpi::Mpi::init()
-            .map_err(CliError::input)?
-            .map(Spread::Mpi)
-            .ok_or_else(|| CliError::input("no MPI launcher started this process")),
+        (None, None) if over_mpi => {
+            let m = crate::net::dist::mpi::Mpi::init()
+                .map_err(CliError::input)?
+                .ok_or_else(|| CliError::input("no MPI launcher started this process"))?;
+            let per = a.ranks_per_point.unwrap_or(1);
+            if per == 0 || !m.size.is_multiple_of(per) {
+                return Err(CliError::input(format!(
+                    "--ranks-per-point {per}: the {} ranks go in groups of it: give a divisor \
+                     of {}",
+                    m.size, m.size
+                )));
+            }
+            if per > 1 && a.packets.is_some() {
+                return Err(CliError::input(
+                    "--packets with --ranks-per-point: the packet log sees every node, in one \
+                     process: give --ranks-per-point 1",
+                ));
+            }
+            if per > 1 && a.jobs > 1 {
+                return Err(CliError::input(
+                    "--jobs with --ranks-per-point: a group of ranks runs its points one after \
+                     another (each rank's threads: --threads)",
+                ));
+            }
+            Ok(Spread::Mpi(m, per))
+        }
+        (None, None) if a.ranks_per_point.is_some() => Err(CliError::input(
+            "--ranks-per-point: the ranks of each point under mpirun: start the sweep with \
+             mpirun -n N",
+        )),
         (None, None) => Ok(Spread::Whole),
     }
 }
@@ -568,7 +596,7 @@ fn sweep_here(a: &SweepArgs) -> R {
         Spread::Whole => (0..total).collect(),
         Spread::Part { index, parts, .. } => sweep_parts::points_of(*index, *parts, total),
         #[cfg(feature = "mpi")]
-        Spread::Mpi(m) => sweep_parts::points_of(m.rank, m.size, total),
+        Spread::Mpi(m, per) => sweep_parts::points_of(m.rank / per, m.size / per, total),
         Spread::Join { .. } => Vec::new(),
     };
     // the packets file is joined as the points finish when this process runs them all, else
@@ -616,7 +644,42 @@ fn sweep_here(a: &SweepArgs) -> R {
         }
         bar.inc(1);
     };
-    let result = run_pool(mine.len(), jobs, &work, &mut on_done);
+    // a group of ranks (`--ranks-per-point`) runs its points on the MPI engine, one after
+    // another
+    #[allow(unused_mut)]
+    let mut on_group: Option<Result<Vec<PointRow>, CliError>> = None;
+    #[cfg(feature = "mpi")]
+    if let Spread::Mpi(m, per) = &spread {
+        if *per > 1 {
+            let group = m.group(*per);
+            let mut rows = Vec::with_capacity(mine.len());
+            let mut r = Ok(());
+            for &k in &mine {
+                let (c, l, s) = index(k);
+                let mut cfg = setups[c].cfg.clone();
+                cfg.net.load = loads[l];
+                cfg.sim.seed = seeds[s];
+                let summary = cfg
+                    .validate()
+                    .map_err(CliError::from)
+                    .and_then(|()| super::netmpi::run_point(&group, cfg));
+                match summary {
+                    Ok(x) => rows.push(point_row(&setups[c], seeds[s], x)),
+                    Err(e) => {
+                        *failed.lock().unwrap_or_else(|p| p.into_inner()) = Some(k);
+                        r = Err(e);
+                        break;
+                    }
+                }
+                bar.inc(1);
+            }
+            on_group = Some(r.map(|()| rows));
+        }
+    }
+    let result = match on_group {
+        Some(r) => r,
+        None => run_pool(mine.len(), jobs, &work, &mut on_done),
+    };
     bar.finish();
     let join = join.into_inner().unwrap_or_else(|p| p.into_inner());
     let failed = failed.into_inner().unwrap_or_else(|p| p.into_inner());
@@ -672,8 +735,13 @@ fn sweep_here(a: &SweepArgs) -> R {
             return result.map(|_| ExitCode::SUCCESS);
         }
         #[cfg(feature = "mpi")]
-        Spread::Mpi(m) => {
-            let bytes = as_part(m.rank, m.size, &result).to_bytes();
+        Spread::Mpi(m, per) => {
+            // a group's first rank speaks for it (its other ranks have the same summaries)
+            let bytes = if m.rank.is_multiple_of(per) {
+                as_part(m.rank / per, m.size / per, &result).to_bytes()
+            } else {
+                Vec::new()
+            };
             let Some(all) = m.gather(&bytes) else {
                 // rank 0 writes the results, and says a point's error
                 return Ok(ExitCode::SUCCESS);
@@ -681,6 +749,7 @@ fn sweep_here(a: &SweepArgs) -> R {
             let parts = all
                 .iter()
                 .enumerate()
+                .filter(|(r, _)| r.is_multiple_of(per))
                 .map(|(r, b)| {
                     // (`gather` ends each part with a newline)
                     let from = format!("rank {r}");

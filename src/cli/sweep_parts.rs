@@ -7,7 +7,10 @@
 //!   nothing else; `--join DIR` (same arguments otherwise) reads the N files and writes the
 //!   sweep's results;
 //! - **MPI ranks** (`mpirun -n N exanet network sweep ...`, cargo feature `mpi`): rank K runs
-//!   the points of part K of N, and rank 0 gathers every rank's part and writes the results.
+//!   the points of part K of N, and rank 0 gathers every rank's part and writes the results;
+//!   with `--ranks-per-point G`, the ranks form N/G groups of G consecutive ranks, group g runs
+//!   part g of N/G, each of its points spread over its G ranks by the MPI engine (a large
+//!   network's point), and each group's first rank hands its part to rank 0.
 //!
 //! Either way the results are those of the one-process sweep, byte for byte: every point runs
 //! from the same configuration and seed whoever runs it, the part carries each point's whole
@@ -37,9 +40,11 @@ pub enum Spread {
     },
     /// The parts in `dir`, joined.
     Join { dir: PathBuf },
-    /// Part `rank` of `size` MPI ranks, gathered at rank 0.
+    /// MPI ranks in groups of `.1` (`--ranks-per-point`): group `g` runs part `g` of `size /
+    /// .1`, each point over its ranks with the MPI engine (one rank a point: groups of 1);
+    /// rank 0 gathers the groups' parts.
     #[cfg(feature = "mpi")]
-    Mpi(crate::net::dist::mpi::Mpi),
+    Mpi(crate::net::dist::mpi::Mpi, usize),
 }
 
 /// `--part K/N`: K and N, `0 <= K < N`.

@@ -4,7 +4,9 @@
 //! of the boundary lanes once a window, the sums of the drain's test and the statistics.
 //!
 //! Every call here is collective or pairs with the same call on the peer, made by every rank at
-//! the same point of the run: a rank never waits for one that has left.
+//! the same point of the run: a rank never waits for one that has left. The calls go to the
+//! world's ranks, or to a group of them ([`Mpi::group`]: a sweep's point run on a group of
+//! ranks while the other groups run other points, `cli/sweep_parts.rs`).
 
 use super::{decode, encode, launcher_world_size, verdict, Halo};
 use crate::net::engine::{Outbox, Peers};
@@ -12,17 +14,45 @@ use crate::net::stats::Stats;
 use crate::net::topology::Topology;
 use mpi::collective::SystemOperation;
 use mpi::datatype::PartitionMut;
-use mpi::topology::SimpleCommunicator;
+use mpi::raw::{AsRaw, FromRaw};
+use mpi::topology::{Color, SimpleCommunicator};
 use mpi::traits::*;
 use mpi::{Count, Threading};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// MPI, initialised for the life of this value (finalised when it is dropped).
+/// MPI, initialised for the life of this value (finalised when it is dropped), or a group of
+/// its ranks ([`Mpi::group`]): the ranks a run's calls go to.
 pub struct Mpi {
-    _universe: mpi::environment::Universe,
+    _universe: Option<mpi::environment::Universe>,
+    comm: Comm,
     pub rank: usize,
     pub size: usize,
+}
+
+/// The communicator of a run's ranks: the world, or a group of it.
+#[derive(Clone, Copy)]
+struct Comm(Option<mpi::ffi::MPI_Comm>);
+
+// SAFETY: a communicator handle is an opaque value that any thread may pass to MPI under
+// MPI_THREAD_SERIALIZED (checked by `Mpi::init`); the engine makes one MPI call at a time.
+unsafe impl Send for Comm {}
+unsafe impl Sync for Comm {}
+
+impl Comm {
+    /// `f` on the communicator.
+    fn with<R>(self, f: impl FnOnce(&SimpleCommunicator) -> R) -> R {
+        match self.0 {
+            None => f(&SimpleCommunicator::world()),
+            Some(raw) => {
+                // SAFETY: a group's communicator lives until MPI is finalised (it is never
+                // freed: `Mpi::group` forgets its owner); ManuallyDrop keeps this wrapper from
+                // freeing it
+                let c = std::mem::ManuallyDrop::new(unsafe { SimpleCommunicator::from_raw(raw) });
+                f(&c)
+            }
+        }
+    }
 }
 
 impl Mpi {
@@ -55,10 +85,36 @@ impl Mpi {
             ));
         }
         Ok(Some(Mpi {
-            _universe: universe,
+            _universe: Some(universe),
+            comm: Comm(None),
             rank,
             size,
         }))
+    }
+
+    /// The ranks in groups of `per` consecutive ones (`size` a multiple of `per`): this rank's
+    /// group, whose calls (the start-up check, the exchanges, the sums) stay inside it. Every
+    /// rank must call it (the split is collective).
+    pub fn group(&self, per: usize) -> Mpi {
+        assert!(
+            per >= 1 && self.size.is_multiple_of(per),
+            "groups of {per} of {}",
+            self.size
+        );
+        let color = Color::with_value((self.rank / per) as i32);
+        let c = self
+            .comm
+            .with(|w| w.split_by_color(color))
+            .expect("every rank has a colour");
+        let raw = c.as_raw();
+        // (kept until MPI is finalised: see `Comm::with`)
+        std::mem::forget(c);
+        Mpi {
+            _universe: None,
+            comm: Comm(Some(raw)),
+            rank: self.rank % per,
+            size: per,
+        }
     }
 
     /// The start-up check: every rank gives its stage (`super::stage`) and the hash of its
@@ -66,9 +122,9 @@ impl Mpi {
     /// ready with the same hash. Otherwise every rank must exit 2: rank 0 gets the message to
     /// print (`Err(Some)`, from every rank's `error`), the others `Err(None)`.
     pub fn agree(&self, stage: u64, hash: u64, error: &str) -> Result<(), Option<String>> {
-        let world = SimpleCommunicator::world();
         let mut all = vec![0u64; 2 * self.size];
-        world.all_gather_into(&[stage, hash][..], &mut all[..]);
+        self.comm
+            .with(|world| world.all_gather_into(&[stage, hash][..], &mut all[..]));
         let status: Vec<[u64; 2]> = all.chunks_exact(2).map(|c| [c[0], c[1]]).collect();
         if verdict(&status, &vec![String::new(); self.size]).is_none() {
             return Ok(());
@@ -86,7 +142,10 @@ impl Mpi {
 
     /// Every rank's `bytes` at rank 0, in rank order (`Some` there, `None` on the others).
     pub fn gather(&self, bytes: &[u8]) -> Option<Vec<Vec<u8>>> {
-        let world = SimpleCommunicator::world();
+        self.comm.with(|world| self.gather_on(world, bytes))
+    }
+
+    fn gather_on(&self, world: &SimpleCommunicator, bytes: &[u8]) -> Option<Vec<Vec<u8>>> {
         let root = world.process_at_rank(0);
         // (a byte after each: Open MPI refuses an empty part of a gather)
         let part = [bytes, b"\n"].concat();
@@ -116,7 +175,7 @@ impl Mpi {
 
     /// Wait until every rank is here.
     pub fn barrier(&self) {
-        SimpleCommunicator::world().barrier();
+        self.comm.with(|w| w.barrier());
     }
 
     /// The engine's link to the other ranks for a network on `topo`, and what its exchanges
@@ -129,6 +188,7 @@ impl Mpi {
         });
         let peers = MpiPeers {
             halo,
+            comm: self.comm,
             size: self.size,
             meter: meter.clone(),
         };
@@ -174,14 +234,30 @@ fn offsets(counts: &[Count]) -> Vec<Count> {
 
 struct MpiPeers {
     halo: Halo,
+    comm: Comm,
     size: usize,
     meter: Arc<ExchangeMeter>,
 }
 
 impl Peers for MpiPeers {
     fn exchange(&self, outbox: &[Outbox], par: usize) {
+        self.comm.with(|world| self.exchange_on(world, outbox, par));
+    }
+
+    fn sum(&self, x: &mut [u64]) {
+        let mine = x.to_vec();
+        self.comm
+            .with(|world| world.all_reduce_into(&mine[..], x, SystemOperation::sum()));
+    }
+
+    fn merge(&self, s: Stats) -> Stats {
+        self.comm.with(|world| self.merge_on(world, s))
+    }
+}
+
+impl MpiPeers {
+    fn exchange_on(&self, world: &SimpleCommunicator, outbox: &[Outbox], par: usize) {
         let t0 = std::time::Instant::now();
-        let world = SimpleCommunicator::world();
         let sends: Vec<Vec<u64>> = self
             .halo
             .peers
@@ -218,14 +294,7 @@ impl Peers for MpiPeers {
             .fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
     }
 
-    fn sum(&self, x: &mut [u64]) {
-        let world = SimpleCommunicator::world();
-        let mine = x.to_vec();
-        world.all_reduce_into(&mine[..], x, SystemOperation::sum());
-    }
-
-    fn merge(&self, s: Stats) -> Stats {
-        let world = SimpleCommunicator::world();
+    fn merge_on(&self, world: &SimpleCommunicator, s: Stats) -> Stats {
         let w = s.to_words();
         let mut counts = vec![0 as Count; self.size];
         world.all_gather_into(&count(w.len()), &mut counts[..]);
