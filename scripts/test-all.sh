@@ -35,6 +35,10 @@ need_iverilog
 need_yosys
 need_python
 echo "== $(verilator --version); $(cargo --version)"
+# the Python module's environment (pip's downloads) made while the Rust builds run
+mkdir -p target
+bash scripts/test-python.sh --environment > target/python-environment.log 2>&1 &
+python_environment=$!
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
@@ -53,5 +57,11 @@ cargo test --release --features otf2,mpi --test coverage -- --nocapture \
 echo "== cargo test --doc (the examples in the documentation compile)"
 cargo test --release --doc --features otf2,mpi
 echo "== the Python module (scripts/test-python.sh)"
+if ! wait "$python_environment"; then
+  cat target/python-environment.log
+  echo "error: the Python module's environment could not be made (above)" >&2
+  exit 1
+fi
+cat target/python-environment.log
 bash scripts/test-python.sh
 echo "== all tests passed"

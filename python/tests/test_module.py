@@ -183,6 +183,18 @@ class ExplicitTopologies(unittest.TestCase):
         self.assertGreater(r["packets_delivered"], 100)
         self.same_as_cli(r, cfg)
 
+    def test_a_networkx_graph_is_its_nodes_and_edges(self):
+        import networkx
+
+        g = networkx.petersen_graph()
+        topo = exanet.graph(g)
+        self.assertEqual(topo, exanet.graph(10, list(g.edges)))
+        cfg = exanet.Config(net={"topology": topo, "routing": "updown"})
+        self.assertEqual(cfg["net.topology"], topo)
+        # nodes of any name are numbered in their order
+        named = networkx.relabel_nodes(g, {k: f"r{k}" for k in g.nodes})
+        self.assertEqual(exanet.graph(named), topo)
+
     def same_as_cli(self, r, cfg):
         with tempfile.TemporaryDirectory() as d:
             f = os.path.join(d, "c.toml")

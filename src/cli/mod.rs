@@ -1,5 +1,5 @@
-//! The subcommands behind `command.rs` (the `exanet` command line). Each returns an exit code, or a [`CliError`] whose
-//! status is 2 for bad input and 1 for a failed run.
+//! The subcommands behind `command.rs` (the `exanet` command line). Each returns an exit code,
+//! or a [`CliError`] whose status is 2 for bad input and 1 for a failed run.
 
 use crate::config::{Config, CreditFlavour, MAX_PAYLOAD_BYTES};
 use crate::cosim;
@@ -190,10 +190,11 @@ fn no_links(cfg: &Config, what: &str) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The configuration of a run: the file (or the defaults) with the command line's `--set`
-/// assignments applied, validated exactly as a file is, and recorded as the run's effective
-/// configuration for the JSON `run` object (a command that changes it afterwards records it
-/// again with [`output::record_config`]).
+/// The configuration of a run: the file (or the configuration the calling program gave,
+/// `embed::base_config`, or the defaults) with the command line's `--set` assignments
+/// applied, validated exactly as a file is, and recorded as the run's effective configuration
+/// for the JSON `run` object (a command that changes it afterwards records it again with
+/// [`output::record_config`]).
 pub fn load_config(path: Option<&Path>) -> Result<Config, CliError> {
     let base = match path {
         Some(p) => Config::from_file_unvalidated(p)?,

@@ -406,31 +406,6 @@ fn point_row(curve: &CurveSetup, seed: u64, summary: Summary) -> PointRow {
     }
 }
 
-/// The rows of every point from the summaries the parts gave (`curve(k)`: point `k`'s curve and
-/// seed), and the packets file (`packets`) joined from the points' part files.
-fn joined_rows<'a>(
-    summaries: &[Summary],
-    packets: Option<&Path>,
-    total: usize,
-    curve: &dyn Fn(usize) -> (&'a CurveSetup, u64),
-) -> Result<Vec<PointRow>, CliError> {
-    if let Some(p) = packets {
-        let mut j = PacketsJoin::create(p, total)?;
-        for k in 0..total {
-            j.finished(k);
-        }
-        j.finish()?;
-    }
-    Ok(summaries
-        .iter()
-        .enumerate()
-        .map(|(k, s)| {
-            let (c, seed) = curve(k);
-            point_row(c, seed, s.clone())
-        })
-        .collect())
-}
-
 /// How this sweep's points are shared among processes (`sweep_parts.rs`).
 fn spread_of(a: &SweepArgs) -> Result<Spread, CliError> {
     let over_mpi = super::this_process_over_mpi()?;
@@ -707,6 +682,14 @@ fn sweep_here(a: &SweepArgs) -> R {
                 Ok(_) => None,
             },
         };
+    // every point's row from the summaries the parts gave, and the packets file joined from
+    // the points' part files
+    let joined_rows = |summaries: &[Summary]| {
+        sweep_parts::rows_and_packets(summaries, a.packets, total, &|k| {
+            let (c, _, s) = index(k);
+            point_row(&setups[c], seeds[s], summaries[k].clone())
+        })
+    };
     let rows: Vec<PointRow> = match spread {
         Spread::Whole => match result {
             Ok(rows) => {
@@ -757,28 +740,13 @@ fn sweep_here(a: &SweepArgs) -> R {
                         .map(|p| (from, p))
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            joined_rows(
-                &sweep_parts::join(parts, &key, total)?,
-                a.packets,
-                total,
-                &|k| {
-                    let (c, _, s) = index(k);
-                    (&setups[c], seeds[s])
-                },
-            )?
+            joined_rows(&sweep_parts::join(parts, &key, total)?)?
         }
-        Spread::Join { dir } => {
-            let parts = sweep_parts::read_parts(&dir)?;
-            joined_rows(
-                &sweep_parts::join(parts, &key, total)?,
-                a.packets,
-                total,
-                &|k| {
-                    let (c, _, s) = index(k);
-                    (&setups[c], seeds[s])
-                },
-            )?
-        }
+        Spread::Join { dir } => joined_rows(&sweep_parts::join(
+            sweep_parts::read_parts(&dir)?,
+            &key,
+            total,
+        )?)?,
     };
     let mut rows = rows.into_iter();
     let curves: Vec<Curve> = setups

@@ -169,6 +169,24 @@ pub fn join(parts: Vec<(String, Part)>, key: &str, total: usize) -> Result<Vec<S
     Ok(by_point.into_iter().map(|s| s.expect("checked")).collect())
 }
 
+/// Every point's row (`row(k)`, of `summaries[k]`), after joining the packets file (`packets`)
+/// from the points' part files beside it, in point order.
+pub fn rows_and_packets<T>(
+    summaries: &[Summary],
+    packets: Option<&Path>,
+    total: usize,
+    row: &dyn Fn(usize) -> T,
+) -> Result<Vec<T>, CliError> {
+    if let Some(p) = packets {
+        let mut j = super::netsweep::PacketsJoin::create(p, total)?;
+        for k in 0..total {
+            j.finished(k);
+        }
+        j.finish()?;
+    }
+    Ok((0..summaries.len()).map(row).collect())
+}
+
 /// The parts in `dir` (`part-K-of-N.json`), every one of the same N.
 pub fn read_parts(dir: &Path) -> Result<Vec<(String, Part)>, CliError> {
     let entries = std::fs::read_dir(dir)
