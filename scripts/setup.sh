@@ -211,6 +211,22 @@ need_python() {
     { echo "error: $(python3 --version 2>&1): the Python module needs Python 3.11 or newer" >&2; exit 1; }
 }
 
+# llvm-profdata of the toolchain's own LLVM, for profile-guided builds (scripts/build-pgo.sh):
+# the rustup component llvm-tools. Prints nothing; `llvm_profdata` prints its path.
+llvm_profdata() {
+  find "$(rustc --print sysroot)" -name llvm-profdata -type f 2>/dev/null | head -n 1
+}
+need_llvm_tools() {
+  if [ -z "$(llvm_profdata)" ]; then
+    command -v rustup >/dev/null ||
+      { echo "error: llvm-profdata is missing and there is no rustup to add llvm-tools" >&2; exit 1; }
+    echo "== installing the llvm-tools component (rustup)"
+    rustup component add llvm-tools-preview
+  fi
+  [ -n "$(llvm_profdata)" ] ||
+    { echo "error: no llvm-profdata in $(rustc --print sysroot) after adding llvm-tools" >&2; exit 1; }
+}
+
 need_lints() {
   local comp
   for comp in rustfmt clippy; do

@@ -773,6 +773,77 @@ fn a_bench_case_s_statistics_hash_is_network_run_s_of_its_configuration() {
     );
 }
 
+#[test]
+fn against_another_build_compares_the_same_runs_alternately_and_names_a_bad_binary() {
+    // this build against itself: the same statistics, a ratio a round, each run costed
+    let me = env!("CARGO_BIN_EXE_exanet");
+    let o = exanet(&[
+        "bench",
+        "network",
+        "--against",
+        me,
+        "--case",
+        "dragonfly1056-30",
+        "--warmup",
+        "100",
+        "--cycles",
+        "200",
+        "--rounds",
+        "2",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let c = &v["cases"][0];
+    assert_eq!(
+        (c["case"].as_str(), c["nodes"].as_u64()),
+        (Some("dragonfly1056-30"), Some(264))
+    );
+    assert_eq!(c["cycles"].as_u64(), Some(300));
+    assert_eq!(c["same_statistics"], true, "{c}");
+    // the hash is the bench case's, which is `network run`'s of its configuration
+    let b = exanet(&[
+        "bench",
+        "network",
+        "--case",
+        "dragonfly1056-30",
+        "--warmup",
+        "100",
+        "--cycles",
+        "200",
+        "--json",
+    ]);
+    let b: serde_json::Value = serde_json::from_slice(&b.stdout).expect("JSON");
+    assert_eq!(c["this_stats_hash"], b["stats_hash"]);
+    let ratios = c["ratios"].as_array().unwrap();
+    assert_eq!(ratios.len(), 2);
+    for (k, r) in ratios.iter().enumerate() {
+        let (a, o) = (
+            c["this"][k]["cpu_seconds"].as_f64().unwrap(),
+            c["other"][k]["cpu_seconds"].as_f64().unwrap(),
+        );
+        assert!(a > 0.0 && o > 0.0, "{c}");
+        assert!((r.as_f64().unwrap() - o / a).abs() < 1e-9, "{c}");
+        assert!(c["this"][k]["peak_resident_bytes"].as_u64().unwrap() > 1 << 20);
+    }
+    refused(
+        &["bench", "network", "--against", "/nonexistent/exanet"],
+        "--against /nonexistent/exanet: no such file",
+    );
+    refused(
+        &[
+            "bench",
+            "network",
+            "--against",
+            "/bin/true",
+            "--case",
+            "torus32-10",
+        ],
+        "is it an exanet binary?",
+    );
+    refused(&["bench", "network", "--rounds", "2"], "--against");
+}
+
 // ---- deadlock freedom past saturation (docs/decisions/0013) ----
 
 #[test]

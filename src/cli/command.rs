@@ -851,6 +851,14 @@ enum BenchCmd {
         /// With --threads: runs on 1 and on N threads, alternately; the fastest of each counts.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100), requires = "threads")]
         repeat: u32,
+        /// Run every case (or --case) as `network run` on this build and on BINARY (another
+        /// exanet build), one thread, alternately, --rounds times, and report the other's CPU
+        /// time over this one's (the whole process's) and whether both gave the same statistics.
+        #[arg(long, value_name = "BINARY", conflicts_with = "threads")]
+        against: Option<std::path::PathBuf>,
+        /// With --against: rounds of the two builds.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100), requires = "against")]
+        rounds: u32,
     },
     /// The application layer: node-cycles per CPU second of a program against the same packets
     /// replayed as synthetic traffic, and bytes per rank (DPSNN 16x18, alltoall on 1,024 ranks,
@@ -1448,8 +1456,26 @@ pub fn execute(args: Cli) -> Result<ExitCode, CliError> {
                 cycles,
                 warmup,
                 case,
+                against: Some(other),
+                rounds,
+                ..
+            } => cli::bench_ab::against(
+                &other,
+                common.config.as_deref(),
+                common.json,
+                (warmup, cycles),
+                case.as_deref(),
+                rounds,
+            ),
+            BenchCmd::Network {
+                common,
+                cycles,
+                warmup,
+                case,
                 threads,
                 repeat,
+                against: None,
+                ..
             } => cli::netrun::bench_network(
                 common.config.as_deref(),
                 common.json,

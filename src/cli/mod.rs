@@ -109,6 +109,7 @@ impl From<crate::config::ConfigError> for CliError {
 }
 
 pub mod app;
+pub mod bench_ab;
 pub mod command;
 pub mod coverage;
 pub mod embed;
