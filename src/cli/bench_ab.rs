@@ -167,14 +167,7 @@ fn run_args(
     threads: bool,
 ) -> Vec<OsString> {
     let mut v: Vec<OsString> = vec!["network".into(), "run".into(), "--json".into()];
-    if let Some(p) = config {
-        v.push("--config".into());
-        v.push(p.into());
-    }
-    for a in sets {
-        v.push("--set".into());
-        v.push(format!("{}={}", a.key, a.value).into());
-    }
+    super::netrun::push_config_args(&mut v, config, sets);
     // (as `--set`s, which every build takes: an early one has no --topology)
     let mut set = |k: &str, x: String| {
         v.push("--set".into());

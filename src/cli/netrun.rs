@@ -1666,6 +1666,19 @@ fn bench_child_args(
     v.push(case.warmup.to_string().into());
     v.push("--cycles".into());
     v.push(case.cycles.to_string().into());
+    push_config_args(&mut v, config, sets);
+    v.push("--set".into());
+    v.push(format!("net.threads={threads}").into());
+    v
+}
+
+/// The caller's configuration, handed on to a child process: `--config FILE` and every
+/// `--set`, in order.
+pub(crate) fn push_config_args(
+    v: &mut Vec<std::ffi::OsString>,
+    config: Option<&Path>,
+    sets: &[Assignment],
+) {
     if let Some(p) = config {
         v.push("--config".into());
         v.push(p.into());
@@ -1674,9 +1687,6 @@ fn bench_child_args(
         v.push("--set".into());
         v.push(format!("{}={}", a.key, a.value).into());
     }
-    v.push("--set".into());
-    v.push(format!("net.threads={threads}").into());
-    v
 }
 
 /// `exanet bench network`: every case in a child process of its own (`--case`), or one case
