@@ -552,4 +552,5 @@ fn dpsnn_runs_the_same_from_its_trace_file_and_sends_what_its_states_say() {
     let err = String::from_utf8_lossy(&o.stderr).to_string();
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("bad.trace:"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -150,4 +150,5 @@ fn the_node_and_waves_are_refused_with_the_reason() {
         Err(CosimError::Setup(m)) => assert!(m.contains("writes no waves"), "{m}"),
         other => panic!("{other:?}"),
     }
+    std::fs::remove_dir_all(o.vcd_dir.as_ref().unwrap()).unwrap();
 }

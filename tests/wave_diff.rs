@@ -563,6 +563,7 @@ fn missing_file_is_an_io_error_naming_it() {
     assert!(matches!(e, WaveError::Io { .. }), "{e:?}");
     assert!(e.to_string().contains("no-such.vcd"), "{e}");
     assert!(list_signals_in_file(&missing).is_err());
+    std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[test]

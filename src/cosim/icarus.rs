@@ -461,7 +461,13 @@ pub fn run<D: Design>(d: &mut D, opts: &Options) -> Result<CosimReport, CosimErr
                 coverage: None,
             })
         }
-        Err(e) => Err(keep(e)),
+        // a run that failed keeps its files and names them; a mismatch names its cycle and
+        // signal, which the waves of a re-run show, and leaves nothing behind
+        Err(e @ CosimError::Run(_)) => Err(keep(e)),
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&dir);
+            Err(e)
+        }
     }
 }
 
