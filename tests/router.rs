@@ -696,6 +696,14 @@ fn scheduled_step_equals_eval_and_commit_in_any_visiting_order() {
                 "seed {seed}: the slots' visiting order changed cycle {c}"
             );
             skipped_some |= fast.router.ins.iter().any(|s| s.quiet_but_writes(true));
+            // what the TCL TXs read of the scheduler's marks is what the input slots hold
+            for q in 0..4 {
+                assert_eq!(
+                    fast.router.marked_inter_rx_units(q),
+                    fast.router.inter_rx_units(q),
+                    "seed {seed}: port {q}'s marked occupancies after cycle {c}"
+                );
+            }
         }
         assert!(
             skipped_some,

@@ -50,8 +50,12 @@ struct Marks {
     in_hf_empty: u64,
     /// Per input: the output its gate requests (`NONE`: no request).
     req_out: Vec<u8>,
-    /// Per input: its FIFO's occupancy in credit units (`PktFifo::units`).
-    in_units: Vec<u32>,
+    /// Per inter-tile port: its input FIFOs' occupancies in credit units (`PktFifo::units`),
+    /// 16 bits a VC, VC 0 first, as the bytes of the little-endian word the TCL TX reads
+    /// (`Router::inter_rx_units`, `pack16`).
+    inter_units: Vec<[u8; 16]>,
+    /// Per input: its inter-tile port and VC (`NONE` for an intra-tile input).
+    in_port_vc: Vec<(u8, u8)>,
     /// Per output: bit s is set when gate s requests it (`req_out` the other way round).
     req_to: Vec<u64>,
     /// Bit s: some gate requests output s.
@@ -132,9 +136,7 @@ fn visits(
 impl Router {
     /// `inter_rx_units` from the marks (the same value, without reading the input slots).
     pub fn marked_inter_rx_units(&self, q: u32) -> u128 {
-        let first = self.p.inter_slot(q, 0) as usize;
-        let units = &self.sched.marks.in_units[first..first + self.p.num_vcs as usize];
-        crate::link::tcl_tx::pack16(units)
+        u128::from_le_bytes(self.sched.marks.inter_units[q as usize])
     }
 
     /// Pass over quiet slots in `step` (the default; the results are the same either way).
@@ -163,8 +165,14 @@ impl Router {
         }
         m.req_to.clear();
         m.req_to.resize(n, 0);
-        m.in_units.clear();
-        m.in_units.resize(n, 0);
+        m.inter_units.clear();
+        m.inter_units.resize(self.p.inter.len(), [0; 16]);
+        m.in_port_vc = (0..n as u32)
+            .map(|s| match self.p.slot(s) {
+                super::params::Slot::Intra(_) => (NONE, 0),
+                super::params::Slot::Inter(q, v) => (q, v),
+            })
+            .collect();
         (m.wanted, m.granted, m.eop, m.fed) = (0, 0, 0, 0);
         m.out_exists = 0;
         for s in 0..n {
@@ -186,7 +194,13 @@ impl Router {
             g.state == super::gate::S_IDLE && !g.xin_valid && !g.xin_last && x.fifo.settled();
         m.in_idle = (m.in_idle & !bit) | if idle { bit } else { 0 };
         m.in_hf_empty = (m.in_hf_empty & !bit) | if x.fifo.hf.empty() { bit } else { 0 };
-        m.in_units[s] = x.fifo.units();
+        let (q, v) = m.in_port_vc[s];
+        if q != NONE {
+            // the VC's 16 bits of its port's packed occupancies (as `pack16` packs them)
+            let v = 2 * v as usize;
+            m.inter_units[q as usize][v..v + 2]
+                .copy_from_slice(&(x.fifo.units() as u16).to_le_bytes());
+        }
         let ports = &self.gate_ports[s];
         let feeds = if ports.xin_valid {
             ports.xin_out as u8
