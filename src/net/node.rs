@@ -163,6 +163,14 @@ struct Inputs {
     lane: Vec<Option<PhyIn>>,
 }
 
+/// Which sub-blocks work this cycle (from the registers of this cycle).
+struct On {
+    nic: [bool; MAX_INTRA],
+    tx: [bool; MAX_INTER],
+    rx: [bool; MAX_INTER],
+    router: bool,
+}
+
 /// What port `q`'s outgoing lane takes this cycle: its TCL TX's output, and the bit errors
 /// of the next beat it accepts.
 #[inline(always)]
@@ -356,10 +364,63 @@ impl NetNode {
                 ready[q] = l.lane.tx_ready();
             }
         }
+        let on = On {
+            nic: nic_on,
+            tx: tx_on,
+            rx: rx_on,
+            router: router_on,
+        };
+        if self.shuffle.is_some() {
+            self.step_shuffled(env, link_in, cycle, &on, &ready, ev);
+        } else {
+            // the visiting order, written out
+            for t in 0..ni {
+                if on.nic[t] {
+                    let fi = self.nic_input(t);
+                    self.step_nic(t, &fi, env, cycle, ev);
+                }
+            }
+            for q in 0..self.ports.len() {
+                if self.ports[q].is_none() {
+                    continue;
+                }
+                let li = lane_input(&self.dp, q, self.ports[q].as_ref().expect("wired"), env);
+                self.step_lane(q, li, skip);
+                if on.tx[q] {
+                    // built in place, not moved (a TxIn is some 300 bytes)
+                    let x = self.tx_input(q, ready[q]);
+                    self.step_tx(q, &x, env, cycle, ev);
+                }
+                if on.rx[q] {
+                    self.step_rx(q, env, link_in[q], cycle, ev);
+                }
+            }
+            if on.router {
+                self.step_router(cycle);
+            }
+        }
+        if !skip {
+            return cycle + 1;
+        }
+        self.wake(env, cycle + 1)
+    }
+
+    /// The sub-blocks that work this cycle stepped in a random order (`shuffle_sub_blocks`):
+    /// every input is taken before the first one steps.
+    fn step_shuffled(
+        &mut self,
+        env: &NodeEnv,
+        link_in: &[(bool, u64); MAX_INTER],
+        cycle: u64,
+        on: &On,
+        ready: &[bool; MAX_INTER],
+        ev: &mut NodeEvents,
+    ) {
+        let ni = self.dp.router.p.n_intra as usize;
         let mut order = [Sub::Router; MAX_SUBS];
         let mut n = 0;
-        for (t, &on) in nic_on.iter().enumerate().take(ni) {
-            if on {
+        for (t, &nic_on) in on.nic.iter().enumerate().take(ni) {
+            if nic_on {
                 order[n] = Sub::Nic(t);
                 n += 1;
             }
@@ -370,132 +431,140 @@ impl NetNode {
                 n += 3;
             }
         }
-        if router_on {
+        if on.router {
             order[n] = Sub::Router;
             n += 1;
         }
-        let mut taken = None;
-        if let Some(rng) = self.shuffle.as_deref_mut() {
-            block::shuffle(&mut order[..n], rng);
-            taken = Some(Inputs {
-                nic: (0..ni).map(|t| self.nic_input(t)).collect(),
-                tx: (0..self.ports.len())
-                    .map(|q| tx_on[q].then(|| self.tx_input(q, ready[q])))
-                    .collect(),
-                lane: (0..self.ports.len())
-                    .map(|q| {
-                        let p = self.ports[q].as_ref();
-                        p.map(|p| lane_input(&self.dp, q, p, env))
-                    })
-                    .collect(),
-            });
-        }
-        let l = env.link;
-        let siw = self.dp.router.p.size_in_words;
+        let rng = self.shuffle.as_deref_mut().expect("a shuffled node");
+        block::shuffle(&mut order[..n], rng);
+        let taken = Inputs {
+            nic: (0..ni).map(|t| self.nic_input(t)).collect(),
+            tx: (0..self.ports.len())
+                .map(|q| on.tx[q].then(|| self.tx_input(q, ready[q])))
+                .collect(),
+            lane: (0..self.ports.len())
+                .map(|q| {
+                    let p = self.ports[q].as_ref();
+                    p.map(|p| lane_input(&self.dp, q, p, env))
+                })
+                .collect(),
+        };
         for &sub in &order[..n] {
             match sub {
-                Sub::Nic(t) => {
-                    let fi = match &taken {
-                        Some(x) => x.nic[t],
-                        None => self.nic_input(t),
-                    };
-                    let (inj, arr) =
-                        self.nics[t].step(env.topo, env.pattern, env.sizes, &fi, cycle, siw);
-                    if let Some(x) = inj {
-                        ev.injected.push(x);
-                    }
-                    if let Some(x) = arr {
-                        if let Some(h) = self.hops.as_deref_mut() {
-                            ev.ejected.push(h.ejected(t));
-                        }
-                        ev.arrived.push(x);
-                    }
-                    ev.generated.append(&mut self.nics[t].generated);
-                }
+                Sub::Nic(t) => self.step_nic(t, &taken.nic[t], env, cycle, ev),
                 Sub::Tx(q) => {
-                    if !tx_on[q] {
-                        continue;
-                    }
-                    match &taken {
-                        Some(x) => {
-                            let x = x.tx[q].as_ref().expect("taken for a working TX");
-                            self.step_tx(q, x, env, cycle, ev);
-                        }
-                        None => {
-                            // built in place, not moved (a TxIn is some 400 bytes)
-                            let x = self.tx_input(q, ready[q]);
-                            self.step_tx(q, &x, env, cycle, ev);
-                        }
+                    if let Some(x) = &taken.tx[q] {
+                        self.step_tx(q, x, env, cycle, ev);
                     }
                 }
                 Sub::Rx(q) => {
-                    if !rx_on[q] {
-                        continue;
-                    }
-                    let rx = &mut self.dp.link_mut(q).tcl.rx;
-                    let packets = rx.stat_pkts;
-                    block::step(
-                        rx,
-                        &TclRxIn {
-                            p: &l.tcl,
-                            cfg: &env.tcl_cfg,
-                            port: rx_in(link_in[q]),
-                        },
-                    );
-                    if let Some(h) = self.hops.as_deref_mut() {
-                        // the RX counts a packet as it writes its footer (`TclRx::data_beat`)
-                        let footer = rx.stat_pkts != packets;
-                        let header = rx.wr_valid && rx.wr_hf && !footer;
-                        if let Some(x) = h.rx(q, header, footer.then_some(rx.wr_data), cycle) {
-                            ev.hop_in.push(x);
-                        }
-                    }
-                    if let Some(b) = self.books.as_deref_mut() {
-                        // a header written: a header/footer word that is not the footer
-                        // (the RX counts a packet at its footer)
-                        if rx.wr_valid && rx.wr_hf && rx.stat_pkts == packets {
-                            b.forwarded(q, rx.wr_data);
-                        }
+                    if on.rx[q] {
+                        self.step_rx(q, env, link_in[q], cycle, ev);
                     }
                 }
                 Sub::Lane(q) => {
-                    let port = self.ports[q].as_mut().expect("a wired port");
-                    let li = match &taken {
-                        Some(x) => x.lane[q].expect("a wired port"),
-                        None => lane_input(&self.dp, q, port, env),
-                    };
-                    if li.tx_valid || !skip {
-                        // (the injector moves on by the beats accepted only)
-                        let lane = &mut self.dp.link_mut(q).lane;
-                        let mut li = li;
-                        let mut accepted = li.tx_valid && lane.tx_ready();
-                        if port.fault.silent() {
-                            // the TX's beat goes nowhere: the lane launches nothing
-                            port.fault.beats_lost += accepted as u64;
-                            li.tx_valid = false;
-                            accepted = false;
-                        }
-                        block::step(lane, &li);
-                        if let Some(e) = &mut port.errs {
-                            e.commit(accepted);
-                        }
-                    }
+                    let li = taken.lane[q].expect("a wired port");
+                    self.step_lane(q, li, env.skip);
                 }
-                Sub::Router => {
-                    self.router_busy = self.dp.router.step(&self.ri);
-                    if let Some(b) = self.books.as_deref_mut() {
-                        b.gates(&self.dp.router);
-                    }
-                    if let Some(h) = self.hops.as_deref_mut() {
-                        h.router(&self.dp.router, cycle);
-                    }
-                }
+                Sub::Router => self.step_router(cycle),
             }
         }
-        if !skip {
-            return cycle + 1;
+    }
+
+    /// The NIC of terminal `t` steps with inputs `fi`.
+    #[inline(always)]
+    fn step_nic(
+        &mut self,
+        t: usize,
+        fi: &NicFifoIn,
+        env: &NodeEnv,
+        cycle: u64,
+        ev: &mut NodeEvents,
+    ) {
+        let siw = self.dp.router.p.size_in_words;
+        let (inj, arr) = self.nics[t].step(env.topo, env.pattern, env.sizes, fi, cycle, siw);
+        if let Some(x) = inj {
+            ev.injected.push(x);
         }
-        self.wake(env, cycle + 1)
+        if let Some(x) = arr {
+            if let Some(h) = self.hops.as_deref_mut() {
+                ev.ejected.push(h.ejected(t));
+            }
+            ev.arrived.push(x);
+        }
+        ev.generated.append(&mut self.nics[t].generated);
+    }
+
+    /// Port `q`'s outgoing lane steps with inputs `li` (without `skip`, also with no beat
+    /// offered).
+    #[inline(always)]
+    fn step_lane(&mut self, q: usize, mut li: PhyIn, skip: bool) {
+        if !li.tx_valid && skip {
+            return;
+        }
+        let port = self.ports[q].as_mut().expect("a wired port");
+        // (the injector moves on by the beats accepted only)
+        let lane = &mut self.dp.links[q].as_mut().expect("a wired port").lane;
+        let mut accepted = li.tx_valid && lane.tx_ready();
+        if port.fault.silent() {
+            // the TX's beat goes nowhere: the lane launches nothing
+            port.fault.beats_lost += accepted as u64;
+            li.tx_valid = false;
+            accepted = false;
+        }
+        block::step(lane, &li);
+        if let Some(e) = &mut port.errs {
+            e.commit(accepted);
+        }
+    }
+
+    /// Port `q`'s TCL RX steps with the beat `beat_in` its neighbour's lane presents.
+    #[inline(always)]
+    fn step_rx(
+        &mut self,
+        q: usize,
+        env: &NodeEnv,
+        beat_in: (bool, u64),
+        cycle: u64,
+        ev: &mut NodeEvents,
+    ) {
+        let rx = &mut self.dp.link_mut(q).tcl.rx;
+        let packets = rx.stat_pkts;
+        block::step(
+            rx,
+            &TclRxIn {
+                p: &env.link.tcl,
+                cfg: &env.tcl_cfg,
+                port: rx_in(beat_in),
+            },
+        );
+        if let Some(h) = self.hops.as_deref_mut() {
+            // the RX counts a packet as it writes its footer (`TclRx::data_beat`)
+            let footer = rx.stat_pkts != packets;
+            let header = rx.wr_valid && rx.wr_hf && !footer;
+            if let Some(x) = h.rx(q, header, footer.then_some(rx.wr_data), cycle) {
+                ev.hop_in.push(x);
+            }
+        }
+        if let Some(b) = self.books.as_deref_mut() {
+            // a header written: a header/footer word that is not the footer
+            // (the RX counts a packet at its footer)
+            if rx.wr_valid && rx.wr_hf && rx.stat_pkts == packets {
+                b.forwarded(q, rx.wr_data);
+            }
+        }
+    }
+
+    /// The router steps with the inputs in `ri`.
+    #[inline(always)]
+    fn step_router(&mut self, cycle: u64) {
+        self.router_busy = self.dp.router.step(&self.ri);
+        if let Some(b) = self.books.as_deref_mut() {
+            b.gates(&self.dp.router);
+        }
+        if let Some(h) = self.hops.as_deref_mut() {
+            h.router(&self.dp.router, cycle);
+        }
     }
 
     /// Port `q`'s TCL TX steps with inputs `x`.
