@@ -1407,26 +1407,28 @@ impl Worker<'_> {
         let node = &mut self.nodes[i];
         let st = &mut self.stats[p];
         let mut taken = [0usize; MAX_INTER];
+        // the cycle of the next beat arriving from a neighbour in the window
+        let mut next_in = first_in;
         while c < t1 {
             let mut link_in = [(false, 0u64); MAX_INTER];
-            for (q, li) in link_in.iter_mut().enumerate() {
-                if let Some(&(at, d)) = incoming[q].get(taken[q]) {
-                    debug_assert!(at >= c, "a node sleeps through no beat");
-                    if at == c {
-                        *li = (true, d);
-                        taken[q] += 1;
+            debug_assert!(next_in >= c, "a node sleeps through no beat");
+            if next_in == c {
+                next_in = u64::MAX;
+                for (q, li) in link_in.iter_mut().enumerate() {
+                    if let Some(&(at, d)) = incoming[q].get(taken[q]) {
+                        if at == c {
+                            *li = (true, d);
+                            taken[q] += 1;
+                        }
+                    }
+                    if let Some(&(at, _)) = incoming[q].get(taken[q]) {
+                        next_in = next_in.min(at);
                     }
                 }
             }
-            let mut next = node.step(&ctx.env, &link_in, c, ev);
+            let next = node.step(&ctx.env, &link_in, c, ev).min(next_in);
             if let Some(o) = hooks.observer.as_mut() {
                 o.stepped(node, c);
-            }
-            // and the next beat arriving from a neighbour in the window
-            for (q, inc) in incoming.iter().enumerate() {
-                if let Some(&(at, _)) = inc.get(taken[q]) {
-                    next = next.min(at);
-                }
             }
             if let Some(log) = hooks.log.as_mut() {
                 for s in ev.hop_sent.drain(..) {
