@@ -131,6 +131,11 @@ pub struct Fifo {
     /// ([`Fifo::async_reset`]); the next edge loads it, as the block RAM's read port does at
     /// every edge.
     reload_rdata: bool,
+    /// Commits left until the last write's pointer has passed every visibility register
+    /// (model-only bookkeeping, no register: 0 exactly when every `wr_ptr_vis` equals
+    /// `wr_ptr`, as a write is the only change of `wr_ptr`), so that `settled` reads one byte
+    /// instead of the stages.
+    unsettled: u8,
 }
 
 impl Fifo {
@@ -195,6 +200,7 @@ impl Fifo {
         self.r = FifoRegs::reset_regs(&self.p);
         self.r.rdata = rdata;
         self.reload_rdata = true;
+        self.unsettled = 0;
     }
 
     /// Words of memory held now (pages, or the live ring's capacity).
@@ -210,11 +216,13 @@ impl Fifo {
     /// Every write has reached the read side: with no write or read, the next cycle changes
     /// nothing (the engine may skip it).
     pub fn settled(&self) -> bool {
-        let stages = self.p.latency as usize - 1;
-        !self.reload_rdata
-            && self.r.wr_ptr_vis[..stages]
+        debug_assert_eq!(
+            self.unsettled == 0,
+            self.r.wr_ptr_vis[..self.p.latency as usize - 1]
                 .iter()
                 .all(|&v| v == self.r.wr_ptr)
+        );
+        !self.reload_rdata && self.unsettled == 0
     }
 }
 
@@ -235,6 +243,7 @@ impl Block for Fifo {
             r: FifoRegs::reset_regs(p),
             mem: FifoMem::paged(p.depth),
             reload_rdata: false,
+            unsettled: 0,
         }
     }
 
@@ -286,6 +295,11 @@ impl Block for Fifo {
             }
         }
         r.wr_ptr_vis[0] = n.vis_in;
+        self.unsettled = if n.wr_ptr != r.wr_ptr {
+            stages as u8
+        } else {
+            self.unsettled.saturating_sub(1)
+        };
         r.wr_ptr = n.wr_ptr;
         r.rd_ptr = n.rd_ptr;
         if head_moved || self.reload_rdata {
@@ -356,6 +370,32 @@ mod tests {
         g.async_reset();
         step(&mut g, wr(0x44));
         assert_eq!(g.rdata(), 0x44);
+    }
+
+    #[test]
+    fn settled_is_every_visibility_register_equal_to_the_write_pointer() {
+        // the bookkeeping `settled` reads against the registers themselves, over random
+        // strobes (writes, reads, idle stretches, an asynchronous reset) and every latency
+        let mut rng = rand_mt::Mt64::new(11);
+        for latency in 2..=MAX_LATENCY {
+            let mut f = Fifo::reset(&FifoParams { depth: 8, latency });
+            let stages = latency as usize - 1;
+            for c in 0..3000 {
+                let x = rng.next_u64();
+                let i = FifoIn {
+                    wr: x & 3 == 0,
+                    wdata: c,
+                    rd: x & 12 == 0,
+                };
+                if x % 997 == 0 {
+                    f.async_reset();
+                }
+                step(&mut f, i);
+                let by_regs =
+                    !f.reload_rdata && f.r.wr_ptr_vis[..stages].iter().all(|&v| v == f.r.wr_ptr);
+                assert_eq!(f.settled(), by_regs, "latency {latency}, cycle {c}");
+            }
+        }
     }
 
     #[test]
