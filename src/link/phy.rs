@@ -68,6 +68,11 @@ pub struct PhyLane {
     p: PhyParams,
     /// Cycles since reset (commits so far).
     now: u64,
+    /// The gearbox's and the clock compensation's counters (`gb_cnt_q`, `cc_cnt_q`): `now`
+    /// modulo their periods, counted one a commit (no division in a cycle's step), set from
+    /// `now` when the lane is brought to a later cycle at once (`catch_up`).
+    gb: u32,
+    cc: u32,
     tx_ready: bool,
     /// Beats in flight: (cycle presented at `rx_*_o`, data), oldest first; and the beats
     /// presented in the last `keep` cycles (`keep_presented`).
@@ -95,18 +100,32 @@ impl PhyLane {
         self.now.min(self.p.lane_up_cycles as u64) as u32
     }
     fn gb_cnt(&self) -> u32 {
-        (self.now % self.p.gb_period as u64) as u32
+        self.gb
     }
     fn cc_cnt(&self) -> u32 {
-        (self.now % self.p.cc_period as u64) as u32
+        self.cc
     }
 
-    /// TX ready in the cycle after `now` = `t - 1`, computed from the counters of `t`.
-    fn ready_at(&self, t: u64, cfg: PhyCfg) -> bool {
+    /// The counters of cycle `t`, from `t` (after a jump).
+    fn counters_at(&self, t: u64) -> (u32, u32) {
+        let p = &self.p;
+        (
+            (t % p.gb_period as u64) as u32,
+            (t % p.cc_period as u64) as u32,
+        )
+    }
+
+    /// The counters one cycle on: each counts up and wraps at its period.
+    fn counters_next(&self) -> (u32, u32) {
+        let p = &self.p;
+        let inc = |c: u32, period: u32| if c + 1 == period { 0 } else { c + 1 };
+        (inc(self.gb, p.gb_period), inc(self.cc, p.cc_period))
+    }
+
+    /// TX ready in the cycle after `t - 1`, computed from the counters of `t`, `(gb, cc)`.
+    fn ready_at(&self, t: u64, (gb, cc): (u32, u32), cfg: PhyCfg) -> bool {
         let p = &self.p;
         let up = t.min(p.lane_up_cycles as u64) as u32;
-        let gb = (t % p.gb_period as u64) as u32;
-        let cc = (t % p.cc_period as u64) as u32;
         let gb_pause = cfg.gearbox_en && gb == p.gb_period - 1;
         let cc_pause = cfg.cc_en && cc >= p.cc_period - p.cc_len;
         up == p.lane_up_cycles && !gb_pause && !cc_pause
@@ -167,6 +186,8 @@ impl Block for PhyLane {
         PhyLane {
             p: *p,
             now: 0,
+            gb: 0,
+            cc: 0,
             tx_ready: false,
             beats: std::collections::VecDeque::new(),
             keep: 0,
@@ -176,7 +197,7 @@ impl Block for PhyLane {
     fn eval(&self, i: &PhyIn) -> PhyNext {
         let accept = i.tx_valid && self.tx_ready;
         PhyNext {
-            tx_ready: self.ready_at(self.now + 1, i.cfg),
+            tx_ready: self.ready_at(self.now + 1, self.counters_next(), i.cfg),
             accept: accept.then_some(i.tx_data ^ i.err_mask),
         }
     }
@@ -186,6 +207,7 @@ impl Block for PhyLane {
             self.beats.push_back((self.now + self.p.latency as u64, d));
         }
         self.now += 1;
+        (self.gb, self.cc) = self.counters_next();
         self.tx_ready = n.tx_ready;
         self.drop_old();
     }
@@ -277,6 +299,43 @@ mod tests {
         );
         // 624 gearbox cycles + 32 CC cycles - 4 cycles that are both
         assert_eq!(low.len(), 652);
+    }
+
+    #[test]
+    fn the_counters_are_the_cycle_modulo_their_periods_stepped_or_caught_up() {
+        // counted one a commit, or set at a jump (`catch_up`, idle skipping): always the cycle
+        // modulo the period, and TX ready what the counters of the cycle give
+        let mut l = PhyLane::reset(&PhyParams {
+            latency: 3,
+            gb_period: 7,
+            cc_period: 50,
+            cc_len: 4,
+            lane_up_cycles: 20,
+        });
+        let cfg = PhyCfg {
+            gearbox_en: true,
+            cc_en: true,
+        };
+        let mut rng = rand_mt::Mt64::new(5);
+        for _ in 0..5000 {
+            let x = rng.next_u64();
+            if x % 5 == 0 {
+                l.catch_up(l.now + 1 + (x >> 8) % 90, cfg);
+            } else {
+                let n = l.eval(&PhyIn {
+                    cfg,
+                    ..Default::default()
+                });
+                l.commit(n);
+            }
+            assert_eq!(
+                (l.gb_cnt(), l.cc_cnt()),
+                ((l.now % 7) as u32, (l.now % 50) as u32)
+            );
+            let t = l.now;
+            let paused = t % 7 == 6 || t % 50 >= 46;
+            assert_eq!(l.tx_ready(), t >= 20 && !paused, "cycle {t}");
+        }
     }
 
     #[test]

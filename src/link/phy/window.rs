@@ -57,7 +57,8 @@ impl PhyLane {
     pub fn catch_up(&mut self, t: u64, cfg: PhyCfg) {
         if t > self.now {
             self.now = t;
-            self.tx_ready = self.ready_at(t, cfg);
+            (self.gb, self.cc) = self.counters_at(t);
+            self.tx_ready = self.ready_at(t, (self.gb, self.cc), cfg);
             self.drop_old();
         }
     }
