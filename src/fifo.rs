@@ -387,7 +387,7 @@ mod tests {
                     wdata: c,
                     rd: x & 12 == 0,
                 };
-                if x % 997 == 0 {
+                if x.is_multiple_of(997) {
                     f.async_reset();
                 }
                 step(&mut f, i);

@@ -319,7 +319,7 @@ mod tests {
         let mut rng = rand_mt::Mt64::new(5);
         for _ in 0..5000 {
             let x = rng.next_u64();
-            if x % 5 == 0 {
+            if x.is_multiple_of(5) {
                 l.catch_up(l.now + 1 + (x >> 8) % 90, cfg);
             } else {
                 let n = l.eval(&PhyIn {
