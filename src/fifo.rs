@@ -149,7 +149,10 @@ impl Fifo {
     }
 
     fn vis(&self) -> u32 {
-        self.r.wr_ptr_vis[self.p.latency as usize - 2]
+        // (the mask changes no index, as the latency is at most MAX_LATENCY, a power of two;
+        // it lets the compiler drop the bounds check of a read the FIFO makes several times
+        // a cycle)
+        self.r.wr_ptr_vis[(self.p.latency as usize - 2) & (MAX_LATENCY as usize - 1)]
     }
 
     // ---- outputs (functions of the registers only) ----
@@ -179,6 +182,23 @@ impl Fifo {
         }
         let a = self.r.rd_ptr.wrapping_add(k) & (self.p.depth - 1);
         Some(self.mem.word(a, k))
+    }
+
+    /// The visibility registers move on by one stage (`wr_ptr_vis[0]` is then loaded).
+    #[inline(always)]
+    fn shift_vis(r: &mut FifoRegs, stages: usize) {
+        // The shift is a stage or two: written out for those, as a loop over a length known
+        // only at run time compiles to a call to memmove (measured: 13 % of the commit's
+        // instructions in a network run), which costs more than the copy.
+        match stages {
+            1 => {}
+            2 => r.wr_ptr_vis[1] = r.wr_ptr_vis[0],
+            _ => {
+                for k in (1..stages).rev() {
+                    r.wr_ptr_vis[k] = r.wr_ptr_vis[k - 1];
+                }
+            }
+        }
     }
 
     /// Keep only the words written and not yet popped (network-scale runs; `fifo_mem.rs`).
@@ -271,6 +291,39 @@ impl Block for Fifo {
         !i.wr && !i.rd && self.settled()
     }
 
+    /// `commit(eval(i))` written as one, without building the `FifoNext` value: a network
+    /// run steps the FIFOs more often than any other block. The same next state (a test
+    /// compares the two over random strobes, resets and latencies).
+    #[inline]
+    fn step_in_place(&mut self, i: &FifoIn) {
+        if !i.wr && !i.rd && self.settled() {
+            return;
+        }
+        let (full, empty) = (self.full(), self.empty());
+        let r = &mut self.r;
+        let wr_ok = i.wr && !full;
+        let rd_ok = i.rd && !empty;
+        r.overflow_cnt = r.overflow_cnt.wrapping_add((i.wr && full) as u32);
+        r.underflow_cnt = r.underflow_cnt.wrapping_add((i.rd && empty) as u32);
+        let write = wr_ok.then_some((r.wr_ptr & (self.p.depth - 1), i.wdata));
+        let stages = self.p.latency as usize - 1;
+        Self::shift_vis(r, stages);
+        r.wr_ptr_vis[0] = r.wr_ptr;
+        // a write is the only change of the write pointer
+        self.unsettled = if wr_ok {
+            stages as u8
+        } else {
+            self.unsettled.saturating_sub(1)
+        };
+        r.wr_ptr = r.wr_ptr.wrapping_add(wr_ok as u32) & self.ptr_mask;
+        r.rd_ptr = r.rd_ptr.wrapping_add(rd_ok as u32) & self.ptr_mask;
+        let rd_a = r.rd_ptr & (self.p.depth - 1);
+        if self.mem.apply(rd_ok, write, rd_a) || self.reload_rdata {
+            r.rdata = self.mem.word(rd_a, 0);
+            self.reload_rdata = false;
+        }
+    }
+
     #[inline]
     fn commit(&mut self, n: FifoNext) {
         if n.same {
@@ -282,18 +335,7 @@ impl Block for Fifo {
         let rd_a = n.rd_ptr & (self.p.depth - 1);
         let head_moved = self.mem.apply(popped, n.write, rd_a);
         let stages = self.p.latency as usize - 1;
-        // The shift is a stage or two: written out for those, as a loop over a length known
-        // only at run time compiles to a call to memmove (measured: 13 % of the commit's
-        // instructions in a network run), which costs more than the copy.
-        match stages {
-            1 => {}
-            2 => r.wr_ptr_vis[1] = r.wr_ptr_vis[0],
-            _ => {
-                for k in (1..stages).rev() {
-                    r.wr_ptr_vis[k] = r.wr_ptr_vis[k - 1];
-                }
-            }
-        }
+        Self::shift_vis(r, stages);
         r.wr_ptr_vis[0] = n.vis_in;
         self.unsettled = if n.wr_ptr != r.wr_ptr {
             stages as u8
@@ -394,6 +436,52 @@ mod tests {
                 let by_regs =
                     !f.reload_rdata && f.r.wr_ptr_vis[..stages].iter().all(|&v| v == f.r.wr_ptr);
                 assert_eq!(f.settled(), by_regs, "latency {latency}, cycle {c}");
+            }
+        }
+    }
+
+    #[test]
+    fn stepping_in_place_is_eval_then_commit() {
+        // the one-piece step against the two halves, register for register and word for
+        // word, over random strobes (into a full and from an empty FIFO too), asynchronous
+        // resets, both memories and every latency
+        let mut rng = rand_mt::Mt64::new(12);
+        for latency in 2..=MAX_LATENCY {
+            for live in [false, true] {
+                let mut a = Fifo::reset(&FifoParams { depth: 4, latency });
+                if live {
+                    a.keep_live_words_only();
+                }
+                let mut b = a.clone();
+                let (mut over, mut under) = (false, false);
+                for c in 0..3000u128 {
+                    let x = rng.next_u64();
+                    let i = FifoIn {
+                        wr: x & 3 != 0,
+                        wdata: c,
+                        rd: x & 12 == 0 || x & 0x300 == 0,
+                    };
+                    if x.is_multiple_of(499) {
+                        a.async_reset();
+                        b.async_reset();
+                    }
+                    a.step_in_place(&i);
+                    step(&mut b, i);
+                    let show = |f: &Fifo| {
+                        let words: Vec<_> = (0..f.rdusedw()).map(|k| f.peek(k)).collect();
+                        (f.r.clone(), f.unsettled, f.reload_rdata, words)
+                    };
+                    assert_eq!(
+                        show(&a),
+                        show(&b),
+                        "latency {latency}, live {live}, cycle {c}"
+                    );
+                    (over, under) = (over || a.overflow_cnt() > 0, under || a.underflow_cnt() > 0);
+                }
+                assert!(
+                    over && under,
+                    "writes into a full and reads from an empty FIFO"
+                );
             }
         }
     }
