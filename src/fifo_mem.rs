@@ -51,7 +51,7 @@ impl FifoMem {
     /// One cycle's memory operations: a pop of the head (`popped`), then a write of `d` at
     /// address `a`. Returns whether the head word may have changed, given the read address
     /// after the cycle, `rd_a`.
-    #[inline]
+    #[inline(always)]
     pub fn apply(&mut self, popped: bool, write: Option<(u32, u128)>, rd_a: u32) -> bool {
         match self {
             FifoMem::Pages(m) => {

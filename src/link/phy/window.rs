@@ -54,12 +54,20 @@ impl PhyLane {
     /// low) with the run-time options `cfg`: exactly what `t - now` cycles of `eval` and
     /// `commit` would do. A network-scale run leaves an idle lane alone and calls this when
     /// it needs the lane again.
+    #[inline]
     pub fn catch_up(&mut self, t: u64, cfg: PhyCfg) {
+        // (inline: called for every lane every cycle a node steps, and a lane stepped in the
+        // last cycle has nothing to catch up)
         if t > self.now {
-            self.now = t;
-            (self.gb, self.cc) = self.counters_at(t);
-            self.tx_ready = self.ready_at(t, (self.gb, self.cc), cfg);
-            self.drop_old();
+            self.jump(t, cfg);
         }
+    }
+
+    #[inline(never)]
+    fn jump(&mut self, t: u64, cfg: PhyCfg) {
+        self.now = t;
+        (self.gb, self.cc) = self.counters_at(t);
+        self.tx_ready = self.ready_at(t, (self.gb, self.cc), cfg);
+        self.drop_old();
     }
 }
