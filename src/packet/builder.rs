@@ -8,7 +8,7 @@ use super::error::{check_fits, PacketError};
 use super::footer::Footer;
 use super::header::{Coord, Header, PacketType};
 use super::layout::{
-    Field, WordBits, FTR_CHAN_ID, FTR_CRC, FTR_SRC_X, FTR_SRC_Y, FTR_SRC_Z, FTR_USER, HDR_DST_ADDR,
+    Field, FTR_CHAN_ID, FTR_CRC, FTR_SRC_X, FTR_SRC_Y, FTR_SRC_Z, FTR_USER, HDR_DST_ADDR,
     HDR_DST_PORT, HDR_DST_X, HDR_DST_Y, HDR_DST_Z, HDR_PDID, HDR_ROUTE, HDR_RSVD, HDR_SIZE,
     HDR_TYPE, HDR_VC,
 };
@@ -31,11 +31,12 @@ pub const fn payload_words_for(kind: PacketType, size: u32, size_in_words: bool)
 }
 
 /// Payload words of a packet from its raw header word (as the TCL sees it; no ECC check).
+/// (Every gate, TCL and NIC reads it from each header: by `Field::get`'s shift and mask, which a
+/// test holds equal to `WordBits::get`.)
 pub fn payload_words(header_word: u128, size_in_words: bool) -> u32 {
-    let w = WordBits::from_u128(header_word);
-    let kind = PacketType::from_code(w.get(&HDR_TYPE));
+    let kind = PacketType::from_code(HDR_TYPE.get(header_word));
     // `size` is 13 bits wide, so the cast is lossless.
-    payload_words_for(kind, w.get(&HDR_SIZE) as u32, size_in_words)
+    payload_words_for(kind, HDR_SIZE.get(header_word) as u32, size_in_words)
 }
 
 /// The footer `valid` field for `type` and `size`: `(size-1) mod 16` in byte mode, 15 in word
