@@ -328,6 +328,9 @@ impl Router {
                 };
                 let o = self.outs[s].as_mut().expect("marked as existing");
                 o.step_in_place(&oi);
+                // its marks at once: no slot reads them in this cycle (a gate reads the
+                // grants, footers and room taken above)
+                self.mark_out(s);
             } else {
                 let (free, no_room) = if adapts { adaptive[s] } else { (free, false) };
                 let port = GateIn {
@@ -344,12 +347,8 @@ impl Router {
                 self.ins[s].step_in_place(&gi);
             }
         }
-        // then the buses and marks of the slots that stepped, for the next cycle
-        let mut m = outs_todo;
-        while m != 0 {
-            self.mark_out(m.trailing_zeros() as usize);
-            m &= m - 1;
-        }
+        // then the buses and marks of the gates that stepped, for the next cycle (the outputs
+        // read the gates' buses of this cycle, so these wait until every slot has stepped)
         let mut m = ins_todo;
         while m != 0 {
             self.mark_in(m.trailing_zeros() as usize);
