@@ -112,6 +112,28 @@ impl RouteFn for NodeRouting {
     }
 
     fn route(&self, hdr: u128, from: u32, free: u64) -> (Route, Option<u8>, bool) {
+        // the hops in a list kept by the thread, not allocated for every header routed
+        HOPS.with_borrow_mut(|hops| {
+            hops.clear();
+            self.route_with(hdr, from, free, hops)
+        })
+    }
+}
+
+thread_local! {
+    /// `NodeRouting::route`'s list of admissible hops, reused.
+    static HOPS: std::cell::RefCell<Vec<Hop>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl NodeRouting {
+    /// `route`, with the admissible hops gathered into `hops` (empty).
+    fn route_with(
+        &self,
+        hdr: u128,
+        from: u32,
+        free: u64,
+        hops: &mut Vec<Hop>,
+    ) -> (Route, Option<u8>, bool) {
         let dst = [
             HDR_DST_X.get(hdr) as u8,
             HDR_DST_Y.get(hdr) as u8,
@@ -137,8 +159,7 @@ impl RouteFn for NodeRouting {
             dst_terminal,
             state: HDR_ROUTE.get(hdr) as u8,
         };
-        let mut hops = Vec::with_capacity(4);
-        self.routing.route(self.topo.as_ref(), &r, &mut hops);
+        self.routing.route(self.topo.as_ref(), &r, hops);
         let down = self.down.load(Relaxed);
         if self.view.is_some() || down != 0 {
             let is_down = |h: &Hop| matches!(h.port, Port::Inter(q) if down >> q & 1 != 0);
