@@ -194,6 +194,8 @@ impl Block for PhyLane {
         }
     }
 
+    // (eval and commit inline: a node steps a lane every cycle it offers a beat)
+    #[inline(always)]
     fn eval(&self, i: &PhyIn) -> PhyNext {
         let accept = i.tx_valid && self.tx_ready;
         PhyNext {
@@ -202,6 +204,7 @@ impl Block for PhyLane {
         }
     }
 
+    #[inline(always)]
     fn commit(&mut self, n: PhyNext) {
         if let Some(d) = n.accept {
             self.beats.push_back((self.now + self.p.latency as u64, d));
