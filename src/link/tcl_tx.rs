@@ -301,6 +301,8 @@ impl TclTx {
     }
 
     /// The next state, written into `n`, which holds a copy of `self`.
+    // (inline into the step: measured 0.5 % fewer instructions in a network run)
+    #[inline(always)]
     fn next(&self, p: &TclParams, cfg: &TclCfg, i: &TxIn, n: &mut TclTx) -> TxEvents {
         let mut ev = TxEvents::default();
         let nv = p.num_vcs as u8;
