@@ -102,7 +102,7 @@ mod tests {
         for c in 0..600u64 {
             let i = PhyIn {
                 cfg,
-                tx_valid: rng.next_u64() % 3 != 0,
+                tx_valid: !rng.next_u64().is_multiple_of(3),
                 tx_data: c,
                 err_mask: 0,
             };
