@@ -15,13 +15,15 @@
 //!
 //! Idle skipping (`skip`): a block whose next cycle would change nothing is not evaluated:
 //! a router slot that is quiet (`Router::step`); a TCL RX with no beat in or out and no credit
-//! update; a TCL TX between packets with no header waiting, no credit due or arriving and no
-//! beat on its output, whose only change would be its credit age (brought up to date when it
-//! is next evaluated); a lane with nothing offered (`PhyLane::catch_up`); a NIC with nothing to
-//! write or read whose injector is not due. `step` then says from which cycle on the node needs
-//! evaluating again (`wake`): the next cycle while anything is under way, else the first credit
-//! due or injection due; a beat arriving from a neighbour wakes it too (the engine finds it in
-//! the neighbour's outbox). The results are the same with and without skipping (a
+//! update; a TCL TX whose only change would be its credit age (brought up to date when it
+//! is next evaluated): between packets with no header waiting, no credit due or arriving and no
+//! beat on its output, or holding a beat its lane does not take (TX ready low: before lane up,
+//! in a gearbox or clock-compensation pause) with no pop under way and no credit arriving; a
+//! lane that accepts nothing (nothing offered, or TX ready low: `PhyLane::catch_up`); a NIC with
+//! nothing to write or read whose injector is not due. `step` then says from which cycle on the
+//! node needs evaluating again (`wake`): the next cycle while anything is under way, else the
+//! first credit due, injection due or lane ready for a held beat; a beat arriving from a
+//! neighbour wakes it too (the engine finds it in the neighbour's outbox). The results are the same with and without skipping (a
 //! test holds the statistics hash equal).
 //!
 //! Faults (`faults.rs`, only in a run with a fault schedule): each port's credit watchdog
@@ -211,11 +213,21 @@ fn rx_idle(r: &TclRx, beat_in: bool) -> bool {
     !beat_in && !r.in_valid && !r.wr_valid && !r.cred_upd_valid && r.in_data == 0
 }
 
-/// A TCL TX whose next cycle would only age its credit: between packets, nothing on its output
-/// or being popped, no credit under way, owed or due, no header waiting, no credit arriving.
-fn tx_idle(t: &TclTx, cfg: &TclCfg, header_waiting: bool, credit_in: bool) -> bool {
-    !t.out_valid
-        && t.hf_rd == 0
+/// A TCL TX whose next cycle would only age its credit, nothing being popped and no credit
+/// arriving: holding a beat on its output that its lane does not take (`lane_ready` low; it
+/// loads nothing then), or between packets with nothing on its output, no credit under way,
+/// owed or due and no header waiting.
+fn tx_idle(
+    t: &TclTx,
+    cfg: &TclCfg,
+    header_waiting: bool,
+    credit_in: bool,
+    lane_ready: bool,
+) -> bool {
+    if t.out_valid {
+        return !lane_ready && t.hf_rd == 0 && t.pay_rd == 0 && !credit_in;
+    }
+    t.hf_rd == 0
         && t.pay_rd == 0
         && t.cred_beat == 0
         && !t.cred_magic
@@ -324,6 +336,13 @@ impl NetNode {
             link_in
         };
         // ---- which blocks work this cycle (from the registers of this cycle) ----
+        // (each TX's `tx_ready` input: its lane's register, brought to this cycle above)
+        let mut ready = [false; MAX_INTER];
+        for (q, l) in self.dp.links.iter().enumerate() {
+            if let Some(l) = l {
+                ready[q] = l.lane.tx_ready();
+            }
+        }
         let mut tx_on = [false; MAX_INTER];
         let mut rx_on = [false; MAX_INTER];
         let mut router_on = !skip || self.router_busy;
@@ -339,6 +358,7 @@ impl NetNode {
                     &env.tcl_cfg,
                     self.header_waiting(q),
                     rx.cred_upd_valid || port.fault.down,
+                    ready[q],
                 );
             router_on |= rx.wr_valid || tx.hf_rd != 0 || tx.pay_rd != 0;
         }
@@ -356,14 +376,8 @@ impl NetNode {
         // are taken before the first sub-block steps (`Inputs`); in the default order each is
         // taken just before its reader steps, which is the same because every sibling it reads
         // steps later (NICs, then per port the lane, its TCL TX, its TCL RX, then the router),
-        // but for the TX's `tx_ready`, read of every lane first. The shuffled-order test
-        // compares the two.
-        let mut ready = [false; MAX_INTER];
-        for (q, l) in self.dp.links.iter().enumerate() {
-            if let Some(l) = l {
-                ready[q] = l.lane.tx_ready();
-            }
-        }
+        // but for the TX's `tx_ready`, read of every lane first (above). The shuffled-order
+        // test compares the two.
         let on = On {
             nic: nic_on,
             tx: tx_on,
@@ -495,17 +509,17 @@ impl NetNode {
         ev.generated.append(&mut self.nics[t].generated);
     }
 
-    /// Port `q`'s outgoing lane steps with inputs `li` (without `skip`, also with no beat
-    /// offered).
+    /// Port `q`'s outgoing lane steps with inputs `li` (without `skip`, also when it accepts
+    /// nothing: no beat offered, or TX ready low; `catch_up` brings it on later).
     #[inline(always)]
     fn step_lane(&mut self, q: usize, mut li: PhyIn, skip: bool) {
-        if !li.tx_valid && skip {
+        let lane = &mut self.dp.links[q].as_mut().expect("a wired port").lane;
+        let mut accepted = li.tx_valid && lane.tx_ready();
+        if !accepted && skip {
             return;
         }
         let port = self.ports[q].as_mut().expect("a wired port");
         // (the injector moves on by the beats accepted only)
-        let lane = &mut self.dp.links[q].as_mut().expect("a wired port").lane;
-        let mut accepted = li.tx_valid && lane.tx_ready();
         if port.fault.silent() {
             // the TX's beat goes nowhere: the lane launches nothing
             port.fault.beats_lost += accepted as u64;
@@ -725,12 +739,28 @@ impl NetNode {
             if !rx_idle(rx, false) {
                 return next;
             }
-            if !tx_idle(t, &env.tcl_cfg, self.header_waiting(q), rx.cred_upd_valid) {
-                return next;
+            if t.out_valid {
+                // a beat held: the TX waits, its credit age growing, until the lane takes it
+                let ready = l.lane.ready_from(next, env.phy_cfg);
+                if ready == next || !tx_idle(t, &env.tcl_cfg, false, rx.cred_upd_valid, false) {
+                    return next;
+                }
+                wake = wake.min(ready);
+            } else {
+                if !tx_idle(
+                    t,
+                    &env.tcl_cfg,
+                    self.header_waiting(q),
+                    rx.cred_upd_valid,
+                    false,
+                ) {
+                    return next;
+                }
+                // idle: its credit age grows by one a cycle until a credit is due
+                let age =
+                    (t.credit_age as u64 + next.saturating_sub(port.tx_seen)).min(AGE_MAX as u64);
+                wake = wake.min(next + (env.tcl_cfg.credit_period as u64).saturating_sub(age));
             }
-            // idle: its credit age grows by one a cycle until a credit is due
-            let age = (t.credit_age as u64 + next.saturating_sub(port.tx_seen)).min(AGE_MAX as u64);
-            wake = wake.min(next + (env.tcl_cfg.credit_period as u64).saturating_sub(age));
             let f = &port.fault;
             if env.detect_cycles > 0 {
                 if f.down && (rx.mode == M_PAY || rx.mode == M_FTR || rx.mode == M_HDR) {

@@ -53,9 +53,22 @@ impl PhyLane {
         self.beats.iter().all(|b| b.0 < self.now)
     }
 
-    /// Advance to cycle `t` (>= `now`) over cycles in which nothing was offered (`tx_valid_i`
-    /// low) with the run-time options `cfg`: exactly what `t - now` cycles of `eval` and
-    /// `commit` would do. A network-scale run leaves an idle lane alone and calls this when
+    /// The first cycle at or after `t` in which `tx_ready_o` is high, with the run-time options
+    /// `cfg` (a function of the cycle only: low before lane up and in the gearbox's and the
+    /// clock compensation's pauses). A node whose TCL TX holds a beat the lane does not take
+    /// sleeps until then (`net::node`).
+    pub fn ready_from(&self, t: u64, cfg: PhyCfg) -> u64 {
+        // (the register is low at reset; the pauses are short, so the walk is a few cycles)
+        let mut t = t.max(self.p.lane_up_cycles as u64).max(1);
+        while !self.ready_at(t, self.counters_at(t), cfg) {
+            t += 1;
+        }
+        t
+    }
+
+    /// Advance to cycle `t` (>= `now`) over cycles in which nothing was accepted (`tx_valid_i`
+    /// low, or `tx_ready_o` low) with the run-time options `cfg`: exactly what `t - now` cycles
+    /// of `eval` and `commit` would do. A network-scale run leaves an idle lane alone and calls this when
     /// it needs the lane again.
     #[inline]
     pub fn catch_up(&mut self, t: u64, cfg: PhyCfg) {
@@ -124,5 +137,63 @@ mod tests {
             }
         }
         assert!(seen > 10_000, "the ranges held beats");
+    }
+
+    #[test]
+    fn ready_from_is_the_first_cycle_a_stepped_lane_shows_ready() {
+        // a lane offered a beat every cycle, stepped: from every cycle, the first in which it
+        // shows TX ready; and a copy caught up over the cycles that took nothing is the same
+        for (gearbox_en, cc_en, up) in [(true, true, 20), (false, true, 0), (true, false, 3)] {
+            let p = PhyParams {
+                latency: 3,
+                gb_period: 7,
+                cc_period: 50,
+                cc_len: 4,
+                lane_up_cycles: up,
+            };
+            let cfg = PhyCfg { gearbox_en, cc_en };
+            let mut l = PhyLane::reset(&p);
+            let mut ready = Vec::new();
+            let mut lanes = Vec::new();
+            for c in 0..400u64 {
+                ready.push(l.tx_ready());
+                lanes.push(l.clone());
+                let n = l.eval(&PhyIn {
+                    cfg,
+                    tx_valid: true,
+                    tx_data: c,
+                    err_mask: 0,
+                });
+                l.commit(n);
+            }
+            let mut waits = 0;
+            for t in 0..300usize {
+                let want = (t..).find(|&c| ready[c]).expect("ready within the run");
+                assert_eq!(lanes[t].ready_from(t as u64, cfg), want as u64, "from {t}");
+                waits += want - t;
+                // the cycles t..want took nothing: catching up over them is stepping them
+                let mut caught = lanes[t].clone();
+                caught.catch_up(want as u64, cfg);
+                let stepped = &lanes[want];
+                assert_eq!(
+                    (
+                        caught.now,
+                        caught.gb,
+                        caught.cc,
+                        caught.tx_ready,
+                        &caught.beats
+                    ),
+                    (
+                        stepped.now,
+                        stepped.gb,
+                        stepped.cc,
+                        stepped.tx_ready,
+                        &stepped.beats
+                    ),
+                    "from {t} to {want}"
+                );
+            }
+            assert!(waits > 0, "some cycles were not ready");
+        }
     }
 }
