@@ -59,10 +59,10 @@ pub struct PhyNext {
 
 /// The lane's registers. The counters (`up_cnt_q`, `gb_cnt_q`, `cc_cnt_q`) count every cycle
 /// from reset, so they are functions of `now`, the cycles since reset; the delay line
-/// (`pipe_q`) holds at most `LATENCY` beats, kept as the beats in flight with the cycle each
-/// is presented at `rx_valid_o`. The same registers as the RTL's (the probes show them stage by
-/// stage), in a form a network-scale run can leave alone while the lane is idle
-/// (`catch_up`) and read at any cycle (`out_at`).
+/// (`pipe_q`) holds at most `LATENCY` beats, kept in a ring indexed by the cycle each is
+/// presented at `rx_valid_o` (the RTL's shift register, seen from its output end). The same
+/// registers as the RTL's (the probes show them stage by stage), in a form a network-scale run
+/// can leave alone while the lane is idle (`catch_up`) and read at any cycle (`out_at`).
 #[derive(Debug, Clone)]
 pub struct PhyLane {
     p: PhyParams,
@@ -74,10 +74,24 @@ pub struct PhyLane {
     gb: u32,
     cc: u32,
     tx_ready: bool,
-    /// Beats in flight: (cycle presented at `rx_*_o`, data), oldest first; and the beats
-    /// presented in the last `keep` cycles (`keep_presented`).
-    beats: std::collections::VecDeque<(u64, u64)>,
+    /// The beats in flight and those presented in the last `keep` cycles
+    /// (`keep_presented`): slot `t % len` holds (t, data) for the beat presented in cycle `t`;
+    /// a slot whose cycle is not `t` holds no beat for `t` (an older beat's, or `NO_BEAT`).
+    /// Its length, a power of two, exceeds `latency + keep`, so the cycles a lane can answer
+    /// for, `[now - keep, now + latency)`, each have a slot of their own. (A ring rather than
+    /// a queue of the beats in flight: a commit writes one slot and reads none, where the
+    /// queue read its oldest beat every cycle to drop it, a cache miss a cycle on a large
+    /// network.)
+    ring: Vec<(u64, u64)>,
     keep: u64,
+}
+
+/// The cycle of a ring slot that holds no beat (no cycle is this one).
+const NO_BEAT: u64 = u64::MAX;
+
+/// The ring's length for `latency` and `keep`.
+fn ring_len(latency: u32, keep: u64) -> usize {
+    (latency as u64 + keep + 1).next_power_of_two() as usize
 }
 
 impl PhyLane {
@@ -85,15 +99,24 @@ impl PhyLane {
         self.p
     }
 
-    /// Drop the beats presented before `now - keep`.
-    fn drop_old(&mut self) {
-        while self
-            .beats
-            .front()
-            .is_some_and(|b| b.0 + self.keep < self.now)
-        {
-            self.beats.pop_front();
-        }
+    /// The ring's slot of cycle `t`.
+    #[inline(always)]
+    fn slot(&self, t: u64) -> usize {
+        t as usize & (self.ring.len() - 1)
+    }
+
+    /// The cycles the lane answers for: `[now - keep, now + latency)`.
+    fn span(&self) -> std::ops::Range<u64> {
+        self.now.saturating_sub(self.keep)..self.now + self.p.latency as u64
+    }
+
+    /// The beats presented in the cycles of `range` within `span()`, in time order.
+    fn held(&self, range: std::ops::Range<u64>) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let span = self.span();
+        (range.start.max(span.start)..range.end.min(span.end)).filter_map(move |t| {
+            let (at, d) = self.ring[self.slot(t)];
+            (at == t).then_some((t, d))
+        })
     }
 
     fn up_cnt(&self) -> u32 {
@@ -143,11 +166,9 @@ impl PhyLane {
     /// What `rx_valid_o`/`rx_data_o` show in cycle `t` (`t` at least `now - keep`, less than
     /// `now` + latency): a beat in flight presented then, or nothing.
     pub fn out_at(&self, t: u64) -> (bool, u64) {
-        self.beats
-            .iter()
-            .find(|b| b.0 >= t)
-            .filter(|b| b.0 == t)
-            .map_or((false, 0), |b| (true, b.1))
+        self.held(t..t.saturating_add(1))
+            .next()
+            .map_or((false, 0), |(_, d)| (true, d))
     }
 
     pub fn tx_ready(&self) -> bool {
@@ -157,9 +178,12 @@ impl PhyLane {
     /// The lane is cut (a network run's fault, `net/faults.rs`): the beats in flight that
     /// would be presented from cycle `t` on are lost. Returns how many.
     pub fn cut_from(&mut self, t: u64) -> u64 {
-        let before = self.beats.len();
-        self.beats.retain(|b| b.0 < t);
-        (before - self.beats.len()) as u64
+        let lost: Vec<u64> = self.held(t..u64::MAX).map(|(at, _)| at).collect();
+        for &at in &lost {
+            let s = self.slot(at);
+            self.ring[s].0 = NO_BEAT;
+        }
+        lost.len() as u64
     }
     pub fn lane_up(&self) -> bool {
         self.up_cnt() == self.p.lane_up_cycles
@@ -189,7 +213,7 @@ impl Block for PhyLane {
             gb: 0,
             cc: 0,
             tx_ready: false,
-            beats: std::collections::VecDeque::new(),
+            ring: vec![(NO_BEAT, 0); ring_len(p.latency, 0)],
             keep: 0,
         }
     }
@@ -207,12 +231,13 @@ impl Block for PhyLane {
     #[inline(always)]
     fn commit(&mut self, n: PhyNext) {
         if let Some(d) = n.accept {
-            self.beats.push_back((self.now + self.p.latency as u64, d));
+            let at = self.now + self.p.latency as u64;
+            let s = self.slot(at);
+            self.ring[s] = (at, d);
         }
         self.now += 1;
         (self.gb, self.cc) = self.counters_next();
         self.tx_ready = n.tx_ready;
-        self.drop_old();
     }
 
     fn probe(&self, i: &PhyIn, v: &mut dyn Visitor) {

@@ -13,21 +13,20 @@ impl PhyLane {
     /// of the node reading it by up to a window (at most the latency). Nothing a port shows
     /// changes.
     pub fn keep_presented(&mut self, cycles: u64) {
+        let held: Vec<(u64, u64)> = self.held(0..u64::MAX).collect();
         self.keep = cycles;
+        self.ring = vec![(super::NO_BEAT, 0); super::ring_len(self.p.latency, cycles)];
+        for (at, d) in held {
+            let s = self.slot(at);
+            self.ring[s] = (at, d);
+        }
     }
 
     /// Append the beats presented in cycles `[t0, t1)` (in time order) to `out`: `t0` at
     /// least `now - keep`, `t1` at most `now` + latency.
     pub fn beats_between(&self, t0: u64, t1: u64, out: &mut Vec<(u64, u64)>) {
-        // The beats are in time order, the ring's two slices one after the other: each
-        // slice's run in [t0, t1) by two binary searches, copied as a block (a node reads
-        // its neighbours' lanes once a window; an iterator over the ring cost a call a beat).
-        let (a, b) = self.beats.as_slices();
-        for s in [a, b] {
-            let lo = s.partition_point(|x| x.0 < t0);
-            let hi = s.partition_point(|x| x.0 < t1).max(lo);
-            out.extend_from_slice(&s[lo..hi]);
-        }
+        // (a node reads its neighbours' lanes once a window: a window's slots, in order)
+        out.extend(self.held(t0..t1));
     }
 
     /// What `rx_valid_o`/`rx_data_o` will show `k` cycles from now (`k` < latency), whatever the
@@ -39,10 +38,7 @@ impl PhyLane {
     /// The first cycle at or after `t` in which a beat in flight is presented (`u64::MAX`:
     /// none).
     pub fn next_arrival(&self, t: u64) -> u64 {
-        self.beats
-            .iter()
-            .find(|b| b.0 >= t)
-            .map_or(u64::MAX, |b| b.0)
+        self.held(t..u64::MAX).next().map_or(u64::MAX, |(at, _)| at)
     }
     /// Cycles since reset.
     pub fn now(&self) -> u64 {
@@ -50,7 +46,7 @@ impl PhyLane {
     }
     /// No beat in flight.
     pub fn empty(&self) -> bool {
-        self.beats.iter().all(|b| b.0 < self.now)
+        self.held(self.now..u64::MAX).next().is_none()
     }
 
     /// The first cycle at or after `t` in which `tx_ready_o` is high, with the run-time options
@@ -84,7 +80,6 @@ impl PhyLane {
         self.now = t;
         (self.gb, self.cc) = self.counters_at(t);
         self.tx_ready = self.ready_at(t, (self.gb, self.cc), cfg);
-        self.drop_old();
     }
 }
 
@@ -96,47 +91,72 @@ mod tests {
 
     #[test]
     fn beats_between_are_the_beats_presented_in_the_range_in_order() {
-        // beats offered at random, the ring wrapping as old ones leave; every range against
-        // a filter of the beats held
+        // beats offered at random, the ring wrapping as old ones leave, some cycles caught up
+        // over; every range against a list of the beats accepted, (cycle + latency, data),
+        // within the cycles the lane answers for; `out_at`, `next_arrival` and `empty` too
         let mut rng = rand_mt::Mt64::new(5);
-        let mut l = PhyLane::reset(&PhyParams {
-            latency: 8,
-            gb_period: 32,
-            cc_period: 4992,
-            cc_len: 8,
-            lane_up_cycles: 2,
-        });
-        l.keep_presented(6);
-        let cfg = PhyCfg {
-            gearbox_en: true,
-            cc_en: true,
-        };
-        let mut seen = 0;
-        for c in 0..600u64 {
-            let i = PhyIn {
-                cfg,
-                tx_valid: !rng.next_u64().is_multiple_of(3),
-                tx_data: c,
-                err_mask: 0,
+        for (latency, keep) in [(8u32, 6u64), (8, 0), (5, 11), (1, 1)] {
+            let mut l = PhyLane::reset(&PhyParams {
+                latency,
+                gb_period: 32,
+                cc_period: 4992,
+                cc_len: 8,
+                lane_up_cycles: 2,
+            });
+            l.keep_presented(keep);
+            let cfg = PhyCfg {
+                gearbox_en: true,
+                cc_en: true,
             };
-            let n = l.eval(&i);
-            l.commit(n);
-            for t0 in c.saturating_sub(8)..c + 10 {
-                for t1 in t0.saturating_sub(2)..c + 10 {
-                    let mut got = Vec::new();
-                    l.beats_between(t0, t1, &mut got);
-                    let want: Vec<_> = l
-                        .beats
-                        .iter()
-                        .copied()
-                        .filter(|b| b.0 >= t0 && b.0 < t1)
-                        .collect();
-                    assert_eq!(got, want, "cycle {c}, [{t0}, {t1})");
-                    seen += got.len();
+            let mut sent = Vec::new();
+            let mut seen = 0;
+            for c in 0..600u64 {
+                if rng.next_u64().is_multiple_of(7) {
+                    l.catch_up(l.now + 1 + rng.next_u64() % 4, cfg);
                 }
+                let now = l.now;
+                let i = PhyIn {
+                    cfg,
+                    tx_valid: !rng.next_u64().is_multiple_of(3),
+                    tx_data: c,
+                    err_mask: 0,
+                };
+                if i.tx_valid && l.tx_ready() {
+                    sent.push((now + latency as u64, c));
+                }
+                let n = l.eval(&i);
+                l.commit(n);
+                let span = (now + 1).saturating_sub(keep)..now + 1 + latency as u64;
+                for t0 in now.saturating_sub(keep + 2)..now + 12 {
+                    for t1 in t0.saturating_sub(2)..now + 12 {
+                        let mut got = Vec::new();
+                        l.beats_between(t0, t1, &mut got);
+                        let want: Vec<_> = (sent.iter().copied())
+                            .filter(|b| b.0 >= t0 && b.0 < t1 && span.contains(&b.0))
+                            .collect();
+                        assert_eq!(got, want, "cycle {c}, [{t0}, {t1})");
+                        seen += got.len();
+                    }
+                    let want = sent.iter().find(|b| b.0 == t0 && span.contains(&b.0));
+                    assert_eq!(l.out_at(t0), want.map_or((false, 0), |b| (true, b.1)));
+                    let next = sent.iter().find(|b| b.0 >= t0 && span.contains(&b.0));
+                    assert_eq!(l.next_arrival(t0), next.map_or(u64::MAX, |b| b.0));
+                }
+                assert_eq!(l.empty(), !sent.iter().any(|b| b.0 >= l.now));
+                // a cut from a cycle on loses the beats held from then on, and only those
+                let at = l.now + c % 3;
+                let mut cut = l.clone();
+                let lost = (sent.iter()).filter(|b| b.0 >= at && span.contains(&b.0));
+                assert_eq!(cut.cut_from(at), lost.count() as u64);
+                let mut left = Vec::new();
+                cut.beats_between(0, u64::MAX, &mut left);
+                let want: Vec<_> = (sent.iter().copied())
+                    .filter(|b| b.0 < at && span.contains(&b.0))
+                    .collect();
+                assert_eq!(left, want);
             }
+            assert!(seen > 1000, "the ranges held beats");
         }
-        assert!(seen > 10_000, "the ranges held beats");
     }
 
     #[test]
@@ -175,21 +195,12 @@ mod tests {
                 let mut caught = lanes[t].clone();
                 caught.catch_up(want as u64, cfg);
                 let stepped = &lanes[want];
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                caught.beats_between(0, u64::MAX, &mut a);
+                stepped.beats_between(0, u64::MAX, &mut b);
                 assert_eq!(
-                    (
-                        caught.now,
-                        caught.gb,
-                        caught.cc,
-                        caught.tx_ready,
-                        &caught.beats
-                    ),
-                    (
-                        stepped.now,
-                        stepped.gb,
-                        stepped.cc,
-                        stepped.tx_ready,
-                        &stepped.beats
-                    ),
+                    (caught.now, caught.gb, caught.cc, caught.tx_ready, a),
+                    (stepped.now, stepped.gb, stepped.cc, stepped.tx_ready, b),
                     "from {t} to {want}"
                 );
             }
