@@ -23,8 +23,8 @@
 //! nothing to write or read whose injector is not due. `step` then says from which cycle on the
 //! node needs evaluating again (`wake`): the next cycle while anything is under way, else the
 //! first credit due, injection due or lane ready for a held beat; a beat arriving from a
-//! neighbour wakes it too (the engine finds it in the neighbour's outbox). The results are the same with and without skipping (a
-//! test holds the statistics hash equal).
+//! neighbour wakes it too (the engine finds it in the neighbour's outbox). The results are the
+//! same with and without skipping (a test holds the statistics hash equal).
 //!
 //! Faults (`faults.rs`, only in a run with a fault schedule): each port's credit watchdog
 //! marks it down after `NodeEnv::detect_cycles` without a credit (the node wakes for that

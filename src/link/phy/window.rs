@@ -64,8 +64,8 @@ impl PhyLane {
 
     /// Advance to cycle `t` (>= `now`) over cycles in which nothing was accepted (`tx_valid_i`
     /// low, or `tx_ready_o` low) with the run-time options `cfg`: exactly what `t - now` cycles
-    /// of `eval` and `commit` would do. A network-scale run leaves an idle lane alone and calls this when
-    /// it needs the lane again.
+    /// of `eval` and `commit` would do. A network-scale run leaves an idle lane alone and calls
+    /// this when it needs the lane again.
     #[inline]
     pub fn catch_up(&mut self, t: u64, cfg: PhyCfg) {
         // (inline: called for every lane every cycle a node steps, and a lane stepped in the
